@@ -1,0 +1,60 @@
+"""Architectures as data: one `Arch` row per GPU target, each with its instruction table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+LDS_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True, eq=False)
+class Arch:
+    """One GPU target: its family, wave size, LDS size and the matrix instructions it has."""
+
+    name: str
+    family: str  # "gfx9" (CDNA, MFMA), "gfx11" (RDNA3, WMMA), "gfx12" (RDNA4, WMMA)
+    wave_size: int
+    arch_id: int
+    lds_bytes: int = LDS_BYTES
+
+    @cached_property
+    def instructions(self) -> dict:
+        """Instruction table of this target: builtin name -> `Instruction`."""
+        from .instructions import instructions_for
+
+        return instructions_for(self)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+_ROWS = [
+    # name,     family,  wave, arch_id
+    ("gfx908", "gfx9", 64, 0x0908),
+    ("gfx90a", "gfx9", 64, 0x090A),
+    ("gfx942", "gfx9", 64, 0x0942),
+    ("gfx950", "gfx9", 64, 0x0950),
+    ("gfx1100", "gfx11", 32, 0x1100),
+    ("gfx1101", "gfx11", 32, 0x1101),
+    ("gfx1102", "gfx11", 32, 0x1102),
+    ("gfx1200", "gfx12", 32, 0x1200),
+    ("gfx1201", "gfx12", 32, 0x1201),
+]
+
+ARCH_NAMES: tuple[str, ...] = tuple(r[0] for r in _ROWS)
+
+
+_ARCHS: dict[str, Arch] = {name: Arch(name, fam, wave, aid) for name, fam, wave, aid in _ROWS}
+
+
+def get_arch(name: str | Arch) -> Arch:
+    """Look up a target by name ("gfx942"); unknown names raise listing the valid ones."""
+    if isinstance(name, Arch):
+        return name
+    try:
+        return _ARCHS[str(name).lower()]
+    except KeyError:
+        raise ValueError(
+            f"unknown architecture {name!r}; valid names are: {', '.join(ARCH_NAMES)}"
+        ) from None

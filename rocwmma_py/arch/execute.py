@@ -1,0 +1,88 @@
+"""Run one matrix instruction on a wave's registers: gather -> multiply -> scatter.
+
+Operands are per-lane vectors exactly as HIP passes them to the builtin, shaped
+(lanes, elements) in any dtype with the right bytes per lane. The instruction's layouts
+(index maps) gather the matrices out of the registers, `numerics.accumulate` computes, and the
+D layout scatters the result back into a copy of C (so a gfx11 16-bit result leaves the other
+OPSEL half of each register as C had it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import types as T
+from . import layouts as L
+from .instructions import Instruction
+from .numerics import accumulate, decode
+
+
+class ModifierError(ValueError):
+    """A CBSZ/ABID/BLGP/OPSEL/sign/clamp value the instruction does not accept."""
+
+
+def _check(instr: Instruction, name: str, value: int, allowed: range) -> int:
+    value = int(value)
+    if value not in allowed:
+        lo, hi = allowed.start, allowed.stop - 1
+        legal = "only 0" if hi == lo else f"{lo}..{hi}"
+        raise ModifierError(f"{instr.builtin}: {name}={value} is not allowed ({legal})")
+    return value
+
+
+def _elements(instr: Instruction, regs, t, layout: L.OperandLayout, what: str) -> np.ndarray:
+    regs = np.asarray(regs)
+    if regs.ndim == 0 or regs.shape[0] != layout.lanes:
+        raise ValueError(
+            f"{instr.builtin}: operand {what} must hold one vector per lane of the wave, "
+            f"shape ({layout.lanes}, ...); got shape {regs.shape}"
+        )
+    return T.as_elements(regs, t, layout.slots)
+
+
+def _gather(flat: np.ndarray, layout: L.OperandLayout) -> np.ndarray:
+    return flat.reshape(-1)[layout.copies]
+
+
+def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
+            sgn_a=True, sgn_b=True, clamp=False) -> np.ndarray:
+    """D = A*B + C for one instruction; returns D with C's dtype and shape."""
+    max_cbsz = instr.blocks.bit_length() - 1 if instr.cbsz_abid else 0
+    cbsz = _check(instr, "cbsz", cbsz, range(max_cbsz + 1))
+    abid = _check(instr, "abid", abid, range(1 << cbsz))
+    blgp = _check(instr, "blgp", blgp, range(8 if instr.blgp else 1))
+    opsel = _check(instr, "opsel", bool(opsel), range(2 if "opsel" in instr.args else 1))
+    a_type, b_type = instr.a_type, instr.b_type
+    if "sgn_a" in instr.args:
+        unsigned = {T.int8: T.uint8, T.int4: T.uint4}
+        a_type = a_type if sgn_a else unsigned[a_type]
+        b_type = b_type if sgn_b else unsigned[b_type]
+    elif sgn_a is not True or sgn_b is not True or clamp:
+        raise ModifierError(f"{instr.builtin} takes no sign or clamp flags")
+
+    c_layout = instr.c_layout(opsel)
+    c_regs = np.asarray(c)
+    c_el = _elements(instr, c_regs, instr.c_type, c_layout, "c")
+    a_el = _elements(instr, a, a_type, instr.a_layout, "a")
+    b_el = _elements(instr, b, b_type, instr.b_layout, "b")
+    if instr.blgp == "lanes":
+        b_el = b_el[L.blgp_source_lanes(blgp)]
+
+    a_mat = decode(_gather(a_el, instr.a_layout), a_type)  # (copies, blocks, M, K)
+    b_mat = decode(_gather(b_el, instr.b_layout), b_type)
+    c_mat = decode(_gather(c_el, c_layout)[0], instr.c_type)
+    if cbsz:
+        a_mat = a_mat[:, L.broadcast_blocks(instr.blocks, cbsz, abid)]
+    if instr.blgp == "neg" and blgp:
+        a_mat, b_mat, c_mat = (-x if blgp >> bit & 1 else x
+                               for bit, x in enumerate((a_mat, b_mat, c_mat)))
+    d_mat = accumulate(a_mat, b_mat, c_mat, instr.c_type, clamp=bool(clamp))
+
+    # Scatter: each D slot takes the result its lane group computed from its own A/B copy.
+    lane, slot = np.nonzero(c_layout.block >= 0)
+    group = lane // 16 if d_mat.shape[0] > 1 else np.zeros_like(lane)
+    d_el = c_el.copy()
+    d_el[lane, slot] = d_mat[group, c_layout.block[lane, slot], c_layout.row[lane, slot],
+                             c_layout.col[lane, slot]]
+    return T.from_elements(d_el, c_regs.dtype, c_regs.shape[1] if c_regs.ndim > 1 else 1
+                           ).reshape(c_regs.shape)

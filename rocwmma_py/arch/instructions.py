@@ -1,0 +1,205 @@
+"""The matrix-instruction tables: one row per LLVM builtin, per architecture generation.
+
+Shapes, types and cycle counts come from the AMD Matrix Instruction Calculator dumps
+(shared/reference/amic) and seed 004; the gfx950 additions, which the calculator does not
+cover, take their shapes from LLVM's builtin signatures (`half8` A/B for 16x16x32 f16, so
+the same layout formula) and the cycles of their CDNA3 half-K counterparts (same passes,
+twice the K); gfx950 keeps CDNA3's cycles for the instructions it inherits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from .. import types as T
+from . import layouts as L
+
+# Builtin argument lists (names as in the LLVM builtin signatures).
+MFMA_ARGS = ("a", "b", "c", "cbsz", "abid", "blgp")
+WMMA_ARGS = ("a", "b", "c")
+WMMA_OPSEL_ARGS = ("a", "b", "c", "opsel")
+WMMA_IU_ARGS = ("sgn_a", "a", "sgn_b", "b", "c", "clamp")
+
+
+@dataclass(frozen=True, eq=False)
+class Instruction:
+    """One matrix instruction as a builtin sees it on one architecture generation."""
+
+    builtin: str  # LLVM builtin name without `__builtin_amdgcn_`
+    isa: str  # ISA mnemonic on this generation
+    family: str  # gfx9 / gfx11 / gfx12
+    wave: int
+    m: int
+    n: int
+    k: int
+    blocks: int
+    a_type: type
+    b_type: type
+    c_type: type
+    cycles: int
+    args: tuple[str, ...]
+    cbsz_abid: bool = False  # CBSZ/ABID broadcast of A blocks supported
+    blgp: str = ""  # "" (none), "lanes" (B lane pattern) or "neg" (CDNA3 f64: negate A/B/C)
+
+    @property
+    def flops(self) -> int:
+        return 2 * self.m * self.n * self.k * self.blocks
+
+    @property
+    def integer(self) -> bool:
+        return not T.is_float(self.c_type)
+
+    @cached_property
+    def a_layout(self) -> L.OperandLayout:
+        return self._input_layout(is_b=False)
+
+    @cached_property
+    def b_layout(self) -> L.OperandLayout:
+        return self._input_layout(is_b=True)
+
+    def c_layout(self, opsel: int = 0) -> L.OperandLayout:
+        """C/D layout; on gfx11 a 16-bit result sits in the half of each VGPR OPSEL picks."""
+        bits = T.bits(self.c_type)
+        if self.family == "gfx9":
+            return L.mfma_acc(self.m, self.n, self.blocks, bits)
+        if self.family == "gfx11":
+            return L.wmma11_acc(self.wave, bits, opsel)
+        return L.wmma12_acc(self.wave, bits)
+
+    def _input_layout(self, is_b: bool) -> L.OperandLayout:
+        bits = T.bits(self.b_type if is_b else self.a_type)
+        if self.family == "gfx9":
+            return L.mfma_input(self.n if is_b else self.m, self.k, self.blocks, bits, is_b)
+        if self.family == "gfx11":
+            return L.wmma11_input(self.wave, bits, is_b)
+        return L.wmma12_input(self.wave, self.k, bits, is_b)
+
+
+F16, BF16, F32, F64 = T.float16, T.bfloat16, T.float32, T.float64
+I8, I32, I4 = T.int8, T.int32, T.int4
+
+# --- gfx9: (builtin, CDNA3 mnemonic suffix or "" if gone, M, N, K, blocks, A/B, C,
+#            cycles CDNA1/2, cycles CDNA3, first generation) ---------------------------------
+# Generations: 1 = gfx908, 2 = gfx90a, 3 = gfx942, 4 = gfx950. The CDNA1/2 mnemonic is
+# "v_" + builtin; CDNA3 renamed them to v_mfma_<C type>_<suffix>.
+_MFMA = [
+    ("mfma_f32_32x32x1f32", "32x32x1_2b_f32", 32, 32, 1, 2, F32, F32, 64, 64, 1),
+    ("mfma_f32_16x16x1f32", "16x16x1_4b_f32", 16, 16, 1, 4, F32, F32, 32, 32, 1),
+    ("mfma_f32_4x4x1f32", "4x4x1_16b_f32", 4, 4, 1, 16, F32, F32, 8, 8, 1),
+    ("mfma_f32_32x32x2f32", "32x32x2_f32", 32, 32, 2, 1, F32, F32, 64, 64, 1),
+    ("mfma_f32_16x16x4f32", "16x16x4_f32", 16, 16, 4, 1, F32, F32, 32, 32, 1),
+    ("mfma_f32_32x32x4f16", "32x32x4_2b_f16", 32, 32, 4, 2, F16, F32, 64, 64, 1),
+    ("mfma_f32_16x16x4f16", "16x16x4_4b_f16", 16, 16, 4, 4, F16, F32, 32, 32, 1),
+    ("mfma_f32_4x4x4f16", "4x4x4_16b_f16", 4, 4, 4, 16, F16, F32, 8, 8, 1),
+    ("mfma_f32_32x32x8f16", "32x32x8_f16", 32, 32, 8, 1, F16, F32, 64, 32, 1),
+    ("mfma_f32_16x16x16f16", "16x16x16_f16", 16, 16, 16, 1, F16, F32, 32, 16, 1),
+    ("mfma_i32_32x32x4i8", "32x32x4_2b_i8", 32, 32, 4, 2, I8, I32, 64, 64, 1),
+    ("mfma_i32_16x16x4i8", "16x16x4_4b_i8", 16, 16, 4, 4, I8, I32, 32, 32, 1),
+    ("mfma_i32_4x4x4i8", "4x4x4_16b_i8", 4, 4, 4, 16, I8, I32, 8, 8, 1),
+    ("mfma_i32_32x32x8i8", "", 32, 32, 8, 1, I8, I32, 64, 0, 1),
+    ("mfma_i32_16x16x16i8", "", 16, 16, 16, 1, I8, I32, 32, 0, 1),
+    ("mfma_f32_32x32x2bf16", "", 32, 32, 2, 2, BF16, F32, 64, 0, 1),
+    ("mfma_f32_16x16x2bf16", "", 16, 16, 2, 4, BF16, F32, 32, 0, 1),
+    ("mfma_f32_4x4x2bf16", "", 4, 4, 2, 16, BF16, F32, 8, 0, 1),
+    ("mfma_f32_32x32x4bf16", "", 32, 32, 4, 1, BF16, F32, 64, 0, 1),
+    ("mfma_f32_16x16x8bf16", "", 16, 16, 8, 1, BF16, F32, 32, 0, 1),
+    ("mfma_f32_32x32x4bf16_1k", "32x32x4_2b_bf16", 32, 32, 4, 2, BF16, F32,
+     64, 64, 2),
+    ("mfma_f32_16x16x4bf16_1k", "16x16x4_4b_bf16", 16, 16, 4, 4, BF16, F32,
+     32, 32, 2),
+    ("mfma_f32_4x4x4bf16_1k", "4x4x4_16b_bf16", 4, 4, 4, 16, BF16, F32, 8, 8, 2),
+    ("mfma_f32_32x32x8bf16_1k", "32x32x8_bf16", 32, 32, 8, 1, BF16, F32,
+     64, 32, 2),
+    ("mfma_f32_16x16x16bf16_1k", "16x16x16_bf16", 16, 16, 16, 1, BF16, F32,
+     32, 16, 2),
+    ("mfma_f64_16x16x4f64", "16x16x4_f64", 16, 16, 4, 1, F64, F64, 32, 32, 2),
+    ("mfma_f64_4x4x4f64", "4x4x4_4b_f64", 4, 4, 4, 4, F64, F64, 16, 16, 2),
+    ("mfma_i32_16x16x32_i8", "16x16x32_i8", 16, 16, 32, 1, I8, I32, 0, 16, 3),
+    ("mfma_i32_32x32x16_i8", "32x32x16_i8", 32, 32, 16, 1, I8, I32, 0, 32, 3),
+    ("mfma_f32_16x16x8_xf32", "16x16x8_xf32", 16, 16, 8, 1, T.xfloat32, F32, 0, 16, 3),
+    ("mfma_f32_32x32x4_xf32", "32x32x4_xf32", 32, 32, 4, 1, T.xfloat32, F32, 0, 32, 3),
+    ("mfma_f32_16x16x32_f16", "16x16x32_f16", 16, 16, 32, 1, F16, F32, 0, 16, 4),
+    ("mfma_f32_32x32x16_f16", "32x32x16_f16", 32, 32, 16, 1, F16, F32, 0, 32, 4),
+    ("mfma_f32_16x16x32_bf16", "16x16x32_bf16", 16, 16, 32, 1, BF16, F32, 0, 16, 4),
+    ("mfma_f32_32x32x16_bf16", "32x32x16_bf16", 32, 32, 16, 1, BF16, F32, 0, 32, 4),
+    ("mfma_i32_16x16x64_i8", "16x16x64_i8", 16, 16, 64, 1, I8, I32, 0, 16, 4),
+    ("mfma_i32_32x32x32_i8", "32x32x32_i8", 32, 32, 32, 1, I8, I32, 0, 32, 4),
+]
+# fp8/bf8 (gfx942: NANOO/fnuz encodings; gfx950: OCP), four A x B combinations.
+_FP8_NAMES = {"fp8": (T.float8_fnuz, T.float8), "bf8": (T.bfloat8_fnuz, T.bfloat8)}
+_GENERATIONS = {"gfx908": 1, "gfx90a": 2, "gfx942": 3, "gfx950": 4}
+
+
+def _mfma_table(arch) -> dict[str, Instruction]:
+    gen = _GENERATIONS[arch.name]
+    table = {}
+    for builtin, isa3, m, n, k, blocks, ab, c, cyc12, cyc3, first in _MFMA:
+        if gen < first or (gen >= 3 and not isa3) or (ab is T.xfloat32 and gen != 3):
+            continue
+        isa = f"v_mfma_{T.short_name(c)}_{isa3}" if gen >= 3 else "v_" + builtin
+        cycles = cyc12 if gen < 3 else cyc3
+        table[builtin] = _mfma(builtin, isa, gen, m, n, k, blocks, ab, ab, c, cycles)
+    if gen >= 3:
+        for a_name, (a3, a4) in _FP8_NAMES.items():
+            for b_name, (b3, b4) in _FP8_NAMES.items():
+                for m, k, cycles in ((16, 32, 16), (32, 16, 32)):
+                    name = f"mfma_f32_{m}x{m}x{k}_{a_name}_{b_name}"
+                    a, b = (a3, b3) if gen == 3 else (a4, b4)
+                    table[name] = _mfma(name, "v_" + name, gen, m, m, k, 1, a, b, F32, cycles)
+    return table
+
+
+def _mfma(builtin, isa, gen, m, n, k, blocks, a, b, c, cycles) -> Instruction:
+    # Modifier support per the calculator: CBSZ/ABID on multi-block ops; BLGP everywhere on
+    # CDNA1/2 except f64 (CDNA2 has none), on CDNA3 only the multi-block ops and the f32 ones
+    # that existed before; CDNA3 reuses BLGP on f64 as NEG.
+    is_f64 = a is F64
+    if is_f64:
+        blgp = "neg" if gen >= 3 else ""
+    elif gen < 3 or blocks > 1 or (a is F32 and k in (2, 4)):
+        blgp = "lanes"
+    else:
+        blgp = ""
+    return Instruction(builtin, isa, "gfx9", 64, m, n, k, blocks, a, b, c, cycles, MFMA_ARGS,
+                       cbsz_abid=blocks > 1 and not (is_f64 and gen < 3), blgp=blgp)
+
+
+# --- gfx11 / gfx12 WMMA: (builtin stem, A/B, C, args, cycles gfx11, cycles gfx12) ----------
+_WMMA = [
+    ("wmma_f32_16x16x16_f16", F16, F32, WMMA_ARGS, 32, 16),
+    ("wmma_f32_16x16x16_bf16", BF16, F32, WMMA_ARGS, 32, 16),
+    ("wmma_f16_16x16x16_f16", F16, F16, WMMA_OPSEL_ARGS, 32, 16),
+    ("wmma_bf16_16x16x16_bf16", BF16, BF16, WMMA_OPSEL_ARGS, 32, 16),
+    ("wmma_i32_16x16x16_iu8", I8, I32, WMMA_IU_ARGS, 32, 8),
+    ("wmma_i32_16x16x16_iu4", I4, I32, WMMA_IU_ARGS, 16, 8),
+]
+_WMMA12_ONLY = [
+    ("wmma_i32_16x16x32_iu4", I4, I4, I32, 32, WMMA_IU_ARGS),
+    ("wmma_f32_16x16x16_fp8_fp8", T.float8, T.float8, F32, 16, WMMA_ARGS),
+    ("wmma_f32_16x16x16_fp8_bf8", T.float8, T.bfloat8, F32, 16, WMMA_ARGS),
+    ("wmma_f32_16x16x16_bf8_fp8", T.bfloat8, T.float8, F32, 16, WMMA_ARGS),
+    ("wmma_f32_16x16x16_bf8_bf8", T.bfloat8, T.bfloat8, F32, 16, WMMA_ARGS),
+]
+
+
+def _wmma_table(arch) -> dict[str, Instruction]:
+    table = {}
+    gfx12 = arch.family == "gfx12"
+    rows = [(stem, ab, ab, c, 16, args, cyc12 if gfx12 else cyc11)
+            for stem, ab, c, args, cyc11, cyc12 in _WMMA]
+    if gfx12:
+        rows += [(*row[:5], row[5], 8) for row in _WMMA12_ONLY]
+    for stem, a, b, c, k, args, cycles in rows:
+        if gfx12 and args == WMMA_OPSEL_ARGS:
+            args = WMMA_ARGS  # gfx12 16-bit results are packed: no OPSEL
+        for wave in (32, 64):
+            name = f"{stem}_w{wave}" + ("_gfx12" if gfx12 else "")
+            table[name] = Instruction(name, "v_" + stem, arch.family, wave, 16, 16, k, 1, a, b, c,
+                                      cycles, args)
+    return table
+
+
+def instructions_for(arch) -> dict[str, Instruction]:
+    """The instruction table of one `Arch`, keyed by builtin name."""
+    return _mfma_table(arch) if arch.family == "gfx9" else _wmma_table(arch)

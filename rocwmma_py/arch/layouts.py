@@ -1,0 +1,189 @@
+"""Operand register layouts of the matrix instructions, as index maps.
+
+A layout says, for every lane and every element slot of that lane's operand vector (the
+per-lane vector HIP passes to the builtin: element e = bits [e*w, e*w+w) of the lane's
+consecutive VGPRs), which matrix element (block, row, col) it holds. Rows/cols are (i, k) for
+A, (k, j) for B and (i, j) for C/D. The closed forms are those of the AMD Matrix Instruction
+Calculator (shared/reference/amic/README.md, "Closed-form layouts"); tests check every one
+against the calculator's dumps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+
+@dataclass(frozen=True, eq=False)
+class OperandLayout:
+    """`block/row/col[lane, slot]` of one operand; -1 marks a slot the instruction ignores."""
+
+    block: np.ndarray
+    row: np.ndarray
+    col: np.ndarray
+    bits: int
+    shape: tuple[int, int, int]  # (blocks, rows, cols) of the operand matrix
+
+    @property
+    def lanes(self) -> int:
+        return self.block.shape[0]
+
+    @property
+    def slots(self) -> int:
+        return self.block.shape[1]
+
+    @cached_property
+    def copies(self) -> np.ndarray:
+        """`copies[t, b, r, c]` = flat index lane*slots+slot of the t-th copy (by lane order).
+
+        Only gfx11 A/B hold more than one copy (lane groups of 16 replicate the data).
+        """
+        used = np.flatnonzero(self.block.ravel() >= 0)
+        b, r, c = (a.ravel()[used] for a in (self.block, self.row, self.col))
+        key = np.ravel_multi_index((b, r, c), self.shape)
+        order = np.lexsort((used, key))  # by element, then by lane
+        key, used = key[order], used[order]
+        n_elem = int(np.prod(self.shape))
+        ncopy = len(key) // n_elem
+        if ncopy * n_elem != len(key) or np.any(np.bincount(key, minlength=n_elem) != ncopy):
+            raise AssertionError("layout does not hold every element equally often")
+        return used.reshape(n_elem, ncopy).T.reshape((ncopy, *self.shape))
+
+    def locations(self) -> set[tuple[int, int, int, int, int, int, int]]:
+        """Every (block, row, col, lane, vgpr, bit_lo, bit_hi), the calculator's format."""
+        lane, slot = np.nonzero(self.block >= 0)
+        start = slot * self.bits
+        vgpr, lo = start // 32, start % 32
+        hi = lo + self.bits - 1
+        return set(
+            zip(
+                *(a.tolist() for a in (self.block[lane, slot], self.row[lane, slot],
+                                       self.col[lane, slot], lane, vgpr, lo, hi)),
+                strict=True,
+            )
+        )
+
+
+def _build(lanes, slots, bits, shape, b, r, c, lane, slot) -> OperandLayout:
+    """Scatter element coordinates (b, r, c) to their (lane, slot) positions."""
+    maps = [np.full((lanes, slots), -1, dtype=np.int64) for _ in range(3)]
+    for m, v in zip(maps, (b, r, c), strict=True):
+        m[lane, slot] = v
+    return OperandLayout(*maps, bits=bits, shape=shape)
+
+
+def _grid(*sizes):
+    return [a.ravel() for a in np.meshgrid(*(np.arange(s) for s in sizes), indexing="ij")]
+
+
+# --- gfx9 (CDNA) MFMA, wave64 -------------------------------------------------------------
+
+
+def mfma_input(dim: int, k: int, blocks: int, bits: int, is_b: bool) -> OperandLayout:
+    """A (dim = M) or B (dim = N): k-runs of E values per lane, blocks side by side."""
+    per_lane = k * dim * blocks // 64
+    b, x, kk = _grid(blocks, dim, k)
+    lane = x + dim * b + dim * blocks * (kk // per_lane)
+    rc = (kk, x) if is_b else (x, kk)
+    shape = (blocks, k, dim) if is_b else (blocks, dim, k)
+    return _build(64, per_lane, bits, shape, b, *rc, lane, kk % per_lane)
+
+
+def mfma_acc(m: int, n: int, blocks: int, bits: int) -> OperandLayout:
+    """C/D: groups of H rows per register (H = 1 for f64), rows spread over lane groups."""
+    h = 1 if bits == 64 else 4
+    rows_per_reg = 64 // n
+    blocks_per_reg = -(-64 // (m * n // h))
+    b, i, j = _grid(blocks, m, n)
+    slot = (b // blocks_per_reg) * (m * n * blocks_per_reg // 64) + h * (i // (h * rows_per_reg))
+    slot = slot + i % h
+    lane = n * (b % blocks_per_reg) + n * blocks_per_reg * ((i // h) % rows_per_reg) + j
+    return _build(64, m * n * blocks // 64, bits, (blocks, m, n), b, i, j, lane, slot)
+
+
+# --- gfx11 (RDNA3) WMMA, 16x16x16 ---------------------------------------------------------
+
+
+def wmma11_input(wave: int, bits: int, is_b: bool) -> OperandLayout:
+    """A row i / B column j with all 16 k in lane i (j), replicated in every 16-lane group."""
+    t, x, k = _grid(wave // 16, 16, 16)
+    zero = np.zeros_like(k)
+    rc = (k, x) if is_b else (x, k)
+    return _build(wave, 16, bits, (1, 16, 16), zero, *rc, x + 16 * t, k)
+
+
+def wmma11_acc(wave: int, bits: int, opsel: int = 0) -> OperandLayout:
+    """C/D: row i in register i // G of lane group i % G; 16-bit values use the OPSEL half."""
+    groups = wave // 16
+    i, j = _grid(16, 16)
+    vgpr = i // groups
+    per_reg = 32 // bits
+    slot = vgpr * per_reg + (1 if opsel and per_reg == 2 else 0)
+    return _build(wave, 16 // groups * per_reg, bits, (1, 16, 16), np.zeros_like(i), i, j,
+                  j + 16 * (i % groups), slot)
+
+
+# --- gfx12 (RDNA4) WMMA -------------------------------------------------------------------
+
+
+def _to_wave64(lay: OperandLayout) -> OperandLayout:
+    """Wave64 = wave32 with the upper half of each lane's VGPRs moved to lanes 32-63.
+
+    With a single VGPR per lane the instruction ignores lanes 32-63 instead.
+    """
+    words = lay.slots * lay.bits // 32
+    maps = []
+    for m in (lay.block, lay.row, lay.col):
+        if words == 1:
+            wide = np.concatenate([m, np.full_like(m, -1)])
+        else:
+            half = lay.slots // 2
+            wide = np.concatenate([m[:, :half], m[:, half:]])
+        maps.append(wide)
+    return OperandLayout(*maps, bits=lay.bits, shape=lay.shape)
+
+
+def wmma12_input(wave: int, k: int, bits: int, is_b: bool) -> OperandLayout:
+    """A/B: K split between the two lane halves; 16-bit types alternate chunks of K/4."""
+    x, kk = _grid(16, k)
+    if bits == 16:
+        q = k // 4
+        half, slot = (kk // q) % 2, q * (kk // (2 * q)) + kk % q
+    else:
+        half, slot = kk // (k // 2), kk % (k // 2)
+    rc = (kk, x) if is_b else (x, kk)
+    shape = (1, k, 16) if is_b else (1, 16, k)
+    lay = _build(32, k // 2, bits, shape, np.zeros_like(kk), *rc, x + 16 * half, slot)
+    return lay if wave == 32 else _to_wave64(lay)
+
+
+def wmma12_acc(wave: int, bits: int) -> OperandLayout:
+    """C/D: rows 0-7 in lanes 0-15, rows 8-15 in lanes 16-31, one row per slot (packed)."""
+    i, j = _grid(16, 16)
+    lay = _build(32, 8, bits, (1, 16, 16), np.zeros_like(i), i, j, j + 16 * (i // 8), i % 8)
+    return lay if wave == 32 else _to_wave64(lay)
+
+
+# --- gfx9 operand modifiers ---------------------------------------------------------------
+
+
+def blgp_source_lanes(blgp: int) -> np.ndarray:
+    """Lane whose B registers lane L reads under BLGP (seed 004; amic README)."""
+    lane = np.arange(64)
+    if blgp == 0:
+        return lane
+    if blgp == 1:
+        return lane % 32
+    if blgp == 2:
+        return 32 + lane % 32
+    if blgp == 3:
+        return (lane + 16) % 64
+    return 16 * (blgp - 4) + lane % 16
+
+
+def broadcast_blocks(blocks: int, cbsz: int, abid: int) -> np.ndarray:
+    """A block each compute block reads under CBSZ/ABID: b' = (b >> CBSZ << CBSZ) + ABID."""
+    b = np.arange(blocks)
+    return (b >> cbsz << cbsz) + abid
