@@ -1,0 +1,89 @@
+"""The emulated matrix cores as LLVM builtins: `amdgcn.X` is `__builtin_amdgcn_X`.
+
+Each function takes the builtin's arguments in the builtin's order and operates on a whole
+wave's registers: every vector operand is an array shaped (lanes, elements) as HIP sees it
+(`half16` on gfx11 -> (32, 16) float16; `float4` -> (64, 4) float32; packed integer vectors
+as their int8 elements or as 32/64-bit words, the same bytes). The instruction is looked up
+in the table of the target architecture: the running kernel's, or outside a kernel
+`runtime.current_arch()` (see `use_arch`). D comes back with C's dtype and shape.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from .arch import ARCH_NAMES, get_arch
+from .arch.execute import execute
+from .arch.instructions import Instruction
+from .runtime import current_arch
+from .runtime.memory import Pointer
+
+
+class UnsupportedInstructionError(RuntimeError):
+    """The builtin does not exist on the target architecture."""
+
+
+def _targets(builtin: str) -> list[str]:
+    return [a for a in ARCH_NAMES if builtin in get_arch(a).instructions]
+
+
+def instruction(builtin: str, arch=None) -> Instruction:
+    """The table entry of `builtin` on `arch` (default: the current target)."""
+    target = get_arch(arch) if arch is not None else current_arch()
+    try:
+        return target.instructions[builtin]
+    except KeyError:
+        where = ", ".join(_targets(builtin)) or "no supported architecture"
+        raise UnsupportedInstructionError(
+            f"__builtin_amdgcn_{builtin} is not available on {target.name}; it exists on {where}"
+        ) from None
+
+
+def _make(builtin: str, args: tuple[str, ...]):
+    params = [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD) for a in args]
+    signature = inspect.Signature(params)
+
+    def builtin_fn(*call_args, **call_kwargs):
+        bound = signature.bind(*call_args, **call_kwargs).arguments
+        instr = instruction(builtin)
+        a, b, c = bound.pop("a"), bound.pop("b"), bound.pop("c")
+        return execute(instr, a, b, c, **bound)
+
+    builtin_fn.__name__ = builtin_fn.__qualname__ = builtin
+    builtin_fn.__signature__ = signature
+    builtin_fn.__doc__ = f"__builtin_amdgcn_{builtin}({', '.join(args)}): emulated on {{}}."
+    return builtin_fn
+
+
+def _register() -> list[str]:
+    names: dict[str, Instruction] = {}
+    for arch in ARCH_NAMES:
+        for name, instr in get_arch(arch).instructions.items():
+            names.setdefault(name, instr)
+    for name, instr in names.items():
+        fn = _make(name, instr.args)
+        fn.__doc__ = fn.__doc__.format(", ".join(_targets(name)))
+        globals()[name] = fn
+    return sorted(names)
+
+
+BUILTINS: list[str] = _register()
+
+
+def global_load_tr_b128_v8i16(ptr: Pointer) -> np.ndarray:
+    """gfx12 transposing load (seed 003): each lane loads 8 x 16-bit from its own address,
+    then every group of 8 lanes transposes its 8x8 block: out[8q+i][e] = in[8q+e][i]."""
+    arch = current_arch()
+    if arch.family != "gfx12":
+        raise UnsupportedInstructionError(
+            f"__builtin_amdgcn_global_load_tr_b128_v8i16 is not available on {arch.name}; "
+            "it exists on gfx1200, gfx1201"
+        )
+    rows = ptr.cast(np.int16).load(8)  # (lanes, 8)
+    lanes = rows.shape[0]
+    return rows.reshape(lanes // 8, 8, 8).transpose(0, 2, 1).reshape(lanes, 8)
+
+
+__all__ = [*BUILTINS, "global_load_tr_b128_v8i16", "instruction", "UnsupportedInstructionError"]

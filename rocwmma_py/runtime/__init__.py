@@ -1,0 +1,85 @@
+"""Kernel runtime: HIP's execution model in Python, one call of the kernel per wave.
+
+Kernel code uses HIP's built-ins (`threadIdx`, `blockIdx`, `blockDim`, `gridDim`,
+`lane_id()` — HIP's `__lane_id()`, also importable as `__lane_id` by explicit import —,
+`wave_size()`, `synchronize_workgroup()` / `syncthreads()` / `__syncthreads`), typed
+device pointers, per-lane `Lanes` values, register vectors and LDS. See `launch.py` for
+an example.
+"""
+
+from .context import WaveContext, current_wave
+from .dims import Dim3, dim3
+from .errors import (
+    DivergenceError,
+    LdsLimitError,
+    LdsRaceError,
+    NotInKernelError,
+    OutOfBoundsError,
+)
+from .intrinsics import __lane_id, blockDim, blockIdx, gridDim, lane_id, threadIdx, wave_size
+from .lanes import Lanes, select
+from .launch import Kernel, Launch, kernel
+from .lds import dynamic_shared, shared_array
+from .memory import Buffer, Pointer
+from .scheduler import __syncthreads, synchronize_workgroup, syncthreads
+from .target import current_arch, default_arch, use_arch
+from .vectors import (
+    VectorRegs,
+    float4,
+    float8,
+    floatx16,
+    half4,
+    half8,
+    half16,
+    int8x8,
+    int8x16,
+    int32x4,
+    int32x8,
+    vector_type,
+)
+
+__all__ = [
+    "Buffer",
+    "Dim3",
+    "DivergenceError",
+    "Kernel",
+    "Lanes",
+    "Launch",
+    "LdsLimitError",
+    "LdsRaceError",
+    "NotInKernelError",
+    "OutOfBoundsError",
+    "Pointer",
+    "VectorRegs",
+    "WaveContext",
+    "__lane_id",
+    "__syncthreads",
+    "blockDim",
+    "blockIdx",
+    "current_arch",
+    "current_wave",
+    "default_arch",
+    "dim3",
+    "dynamic_shared",
+    "float4",
+    "float8",
+    "floatx16",
+    "gridDim",
+    "half4",
+    "half8",
+    "half16",
+    "int8x8",
+    "int8x16",
+    "int32x4",
+    "int32x8",
+    "kernel",
+    "lane_id",
+    "select",
+    "shared_array",
+    "synchronize_workgroup",
+    "syncthreads",
+    "threadIdx",
+    "use_arch",
+    "vector_type",
+    "wave_size",
+]

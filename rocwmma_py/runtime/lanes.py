@@ -1,0 +1,86 @@
+"""Per-lane values: a numpy vector with one entry per lane of the running wave.
+
+Uniform lane vectors (all lanes equal) convert to Python bool/int/float so ordinary
+Python control flow works inside kernels; divergent ones raise `DivergenceError`,
+because a wave has a single program counter and Python cannot branch per lane.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .context import current_wave_or_none, where_text
+from .errors import DivergenceError
+
+_MAX_RUNS_SHOWN = 6
+
+
+class Lanes(np.ndarray):
+    """One value per lane, shape (W,); numpy arithmetic on it returns Lanes."""
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        # Reductions (np.all, .sum(), ...) come back as plain numpy scalars, and results
+        # that are not one value per lane (outer products, ...) as plain arrays.
+        if return_scalar or array.ndim == 0:
+            return array[()]
+        if array.ndim != 1:
+            return array.view(np.ndarray)
+        return array.view(Lanes)
+
+    def _uniform_value(self, action: str):
+        values = np.asarray(self).reshape(-1)
+        if values.size == 0:
+            raise ValueError(f"{action} on an empty Lanes value")
+        first = values[0]
+        equal_nan = values.dtype.kind in "fc"
+        if np.array_equal(values, np.full_like(values, first), equal_nan=equal_nan):
+            return first
+        raise DivergenceError(
+            f"{action} on a value that differs across lanes{where_text()}: "
+            f"{describe_lanes(values)}. Python control flow (if/while/and/or/int()/range()) "
+            "needs a wave-uniform value; use select(cond, a, b) or masks for per-lane choices."
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self._uniform_value("branch"))
+
+    def __int__(self) -> int:
+        return int(self._uniform_value("int() conversion"))
+
+    def __float__(self) -> float:
+        return float(self._uniform_value("float() conversion"))
+
+    def __index__(self) -> int:
+        if self.dtype.kind not in "iu":
+            raise TypeError(f"Lanes of {self.dtype} cannot be used as an index; integers only")
+        return int(self._uniform_value("use as an index"))
+
+
+def describe_lanes(values: np.ndarray) -> str:
+    """Compact per-lane listing by runs of equal values: "lanes 0-15 = 0, lanes 16-31 = 1"."""
+    values = np.asarray(values).reshape(-1)
+    changes = np.flatnonzero(values[1:] != values[:-1]) + 1
+    starts = np.concatenate(([0], changes))
+    ends = np.concatenate((changes, [values.size])) - 1
+    parts = []
+    for start, end in zip(starts[:_MAX_RUNS_SHOWN], ends[:_MAX_RUNS_SHOWN], strict=True):
+        lanes = f"lane {start}" if start == end else f"lanes {start}-{end}"
+        parts.append(f"{lanes} = {values[start].item()!r}")
+    if starts.size > _MAX_RUNS_SHOWN:
+        distinct = np.unique(values).size
+        parts.append(f"... ({starts.size} runs, {distinct} distinct values)")
+    return ", ".join(parts)
+
+
+def as_lanes(value: object) -> Lanes:
+    """View an array-like as Lanes (no copy for arrays)."""
+    return np.asarray(value).view(Lanes)
+
+
+def select(cond: object, a: object, b: object) -> Lanes:
+    """Per-lane ternary `cond ? a : b` (np.where), the escape hatch for divergent choices."""
+    result = np.where(np.asarray(cond, dtype=bool), a, b)
+    ctx = current_wave_or_none()
+    if result.ndim == 0 and ctx is not None:
+        result = np.full(ctx.wave_size, result)
+    return result.view(Lanes)

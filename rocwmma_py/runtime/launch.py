@@ -1,0 +1,215 @@
+"""Kernels and launches: `@kernel` functions run once per wave over a grid of blocks.
+
+    @kernel
+    def axpy(x, y, a):
+        i = blockIdx.x * blockDim.x + threadIdx.x
+        y[i] = a * x[i] + y[i]
+
+    axpy[grid, block](x, y, 2.0)            # also [grid, block, shared_bytes(, arch)]
+
+Numpy array arguments become `Pointer`s named after the parameter; writes land in the
+arrays. Blocks run one after another (x fastest); the waves of a block are scheduled by
+`WaveScheduler` (one wave: inline in the caller's thread).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import itertools
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..arch import Arch, get_arch
+from .context import WaveContext, enter_wave, note_where
+from .dims import Dim3, as_dim3
+from .lanes import Lanes
+from .lds import BlockLds, check_lds_budget
+from .memory import Buffer, Pointer
+from .scheduler import WaveScheduler
+from .target import default_arch
+
+MAX_WAVES_PER_BLOCK = 4
+
+
+class Kernel:
+    """A Python function run once per wave; launch it with `k[grid, block](*args)`."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        if not callable(fn):
+            raise TypeError(f"@kernel needs a function, got {type(fn).__name__}")
+        self.fn = fn
+        self.name = getattr(fn, "__name__", repr(fn))
+        self.signature = inspect.signature(fn)
+        functools.update_wrapper(self, fn)
+
+    def __getitem__(self, config: tuple) -> Launch:
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise TypeError(
+                f"launch kernel '{self.name}' as {self.name}[grid, block](...), "
+                f"{self.name}[grid, block, shared_bytes](...) or "
+                f"{self.name}[grid, block, shared_bytes, arch](...); got [{config!r}]"
+            )
+        grid, block, shared_bytes, arch = config + (0, None)[len(config) - 2 :]
+        return Launch(self, grid, block, shared_bytes, arch)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(
+            f"kernel '{self.name}' cannot be called directly; launch it with "
+            f"{self.name}[grid, block](...)"
+        )
+
+    def __repr__(self) -> str:
+        return f"<kernel {self.name}>"
+
+
+def kernel(fn: Callable[..., Any]) -> Kernel:
+    """Decorator (or plain call) turning a per-wave Python function into a launchable Kernel."""
+    return Kernel(fn)
+
+
+class Launch:
+    """A kernel with its launch configuration; calling it runs the whole grid."""
+
+    def __init__(
+        self,
+        kernel: Kernel,
+        grid: object,
+        block: object,
+        shared_bytes: object = 0,
+        arch: str | Arch | None = None,
+    ) -> None:
+        self.kernel = kernel
+        self.grid = as_dim3(grid, "grid")
+        self.block = as_dim3(block, "block")
+        try:
+            self.shared_bytes = operator.index(shared_bytes)
+        except TypeError:
+            raise TypeError(
+                f"shared_bytes (dynamic LDS) must be an int, got {type(shared_bytes).__name__}"
+            ) from None
+        if self.shared_bytes < 0:
+            raise ValueError(f"shared_bytes (dynamic LDS) must be >= 0, got {self.shared_bytes}")
+        self.arch = arch
+
+    def resolve_arch(self) -> Arch:
+        """Explicit launch arch, else `default_arch()` (use_arch > $ROCWMMA_PY_ARCH > gfx942)."""
+        return get_arch(self.arch if self.arch is not None else default_arch())
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        arch = self.resolve_arch()
+        name = self.kernel.name
+        n_waves = waves_per_block(self.block, arch)
+        check_lds_budget(arch, 0, self.shared_bytes, name)
+        args, kwargs = self._device_arguments(args, kwargs)
+        fn = self.kernel.fn
+
+        def body() -> None:
+            fn(*args, **kwargs)
+
+        thread_idx = _thread_indices(self.block, arch.wave_size, n_waves)
+        lane_ids = np.arange(arch.wave_size, dtype=np.int64).view(Lanes)
+        gx, gy, gz = self.grid
+        for bz, by, bx in itertools.product(range(gz), range(gy), range(gx)):
+            lds = BlockLds(arch, self.shared_bytes, name)
+            contexts = [
+                WaveContext(
+                    arch=arch,
+                    kernel_name=name,
+                    wave_index=w,
+                    waves_per_block=n_waves,
+                    block_index=Dim3(bx, by, bz),
+                    block_dim=self.block,
+                    grid_dim=self.grid,
+                    thread_idx=thread_idx[w],
+                    lane_ids=lane_ids,
+                    lds=lds,
+                )
+                for w in range(n_waves)
+            ]
+            _run_block(contexts, body, lds)
+
+    def _device_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        """Bind to the kernel's signature; numpy arrays become Pointers named after params."""
+        sig = self.kernel.signature
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError as err:
+            raise TypeError(f"kernel '{self.kernel.name}{sig}': {err}") from None
+        for pname, value in bound.arguments.items():
+            kind = sig.parameters[pname].kind
+            if kind is inspect.Parameter.VAR_POSITIONAL:
+                value = tuple(_to_device(f"{pname}[{i}]", v) for i, v in enumerate(value))
+            elif kind is inspect.Parameter.VAR_KEYWORD:
+                value = {k: _to_device(k, v) for k, v in value.items()}
+            else:
+                value = _to_device(pname, value)
+            bound.arguments[pname] = value
+        return bound.args, bound.kwargs
+
+    def __repr__(self) -> str:
+        return (
+            f"<launch {self.kernel.name}[grid={self.grid}, block={self.block}, "
+            f"shared_bytes={self.shared_bytes}, arch={self.arch}]>"
+        )
+
+
+def waves_per_block(block: Dim3, arch: Arch) -> int:
+    """Wave count of a block; refuses sizes that aren't 1-4 whole waves of this target."""
+    threads = block.x * block.y * block.z
+    wave = arch.wave_size
+    if threads % wave:
+        raise ValueError(
+            f"block {block} has {threads} threads, not a multiple of the wave size {wave} of "
+            f"{arch.name}; x*y*z must be a positive multiple of {wave}"
+        )
+    n_waves = threads // wave
+    if n_waves > MAX_WAVES_PER_BLOCK:
+        raise ValueError(
+            f"block {block} has {n_waves} waves of {wave} lanes; rocWMMA supports up to four "
+            f"wavefronts per thread block (at most {MAX_WAVES_PER_BLOCK * wave} threads "
+            f"on {arch.name})"
+        )
+    return n_waves
+
+
+def _to_device(name: str, value: object) -> object:
+    if isinstance(value, np.ndarray) and not isinstance(value, Lanes):
+        if not value.flags.c_contiguous:
+            raise TypeError(
+                f"kernel argument '{name}' must be a C-contiguous array (got shape "
+                f"{value.shape}, strides {value.strides}); pass np.ascontiguousarray({name}) "
+                "and copy results back"
+            )
+        return Pointer(Buffer(name, value))
+    return value
+
+
+def _thread_indices(block: Dim3, wave: int, n_waves: int) -> list[tuple[Lanes, Lanes, Lanes]]:
+    """HIP numbering: tid = x + bx*(y + by*z); wave w holds tids [w*W, (w+1)*W)."""
+    tid = np.arange(n_waves * wave, dtype=np.int64).reshape(n_waves, wave)
+    tx = tid % block.x
+    ty = (tid // block.x) % block.y
+    tz = tid // (block.x * block.y)
+    return [(tx[w].view(Lanes), ty[w].view(Lanes), tz[w].view(Lanes)) for w in range(n_waves)]
+
+
+def _run_block(contexts: list[WaveContext], body: Callable[[], None], lds: BlockLds) -> None:
+    if len(contexts) == 1:
+        ctx = contexts[0]
+        previous = enter_wave(ctx)
+        try:
+            body()
+        except BaseException as err:
+            note_where(err, ctx)
+            raise
+        finally:
+            enter_wave(previous)
+        return
+    scheduler = WaveScheduler(len(contexts), lds.next_epoch)
+    for ctx in contexts:
+        ctx.scheduler = scheduler
+    scheduler.run(contexts, body)

@@ -1,0 +1,90 @@
+"""LDS (shared memory) of one workgroup: static `shared_array` buffers and the dynamic region.
+
+Every block gets fresh, zero-filled LDS. (Real hardware leaves LDS undefined at kernel
+start; zero-filling keeps the emulator deterministic, so do not rely on it.) Static plus
+dynamic bytes are limited to the target's `lds_bytes` (64 KiB).
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from ..arch import Arch
+from .context import current_wave
+from .errors import LdsLimitError
+from .memory import Buffer, Pointer
+from .races import RaceTracker
+
+
+class BlockLds:
+    """The LDS allocations and barrier epoch of one running block."""
+
+    def __init__(self, arch: Arch, dynamic_bytes: int, kernel_name: str) -> None:
+        self.arch = arch
+        self.kernel_name = kernel_name
+        self.epoch = 0  # advanced at every barrier release; the race checker compares it
+        self.static: list[Buffer] = []
+        self.static_bytes = 0
+        check_lds_budget(arch, 0, dynamic_bytes, kernel_name)
+        self.dynamic = Buffer(
+            "lds.dynamic", np.zeros(dynamic_bytes, np.uint8), RaceTracker(dynamic_bytes, self)
+        )
+
+    def next_epoch(self) -> None:
+        """Barrier release: accesses before it can no longer race with accesses after it."""
+        self.epoch += 1
+
+    def static_buffer(self, index: int, dtype: np.dtype, n: int, wave: int) -> Buffer:
+        """The index-th static allocation, created by the first wave that asks for it."""
+        if index < len(self.static):
+            buffer = self.static[index]
+            if buffer.dtype != dtype or buffer.array.size != n:
+                raise ValueError(
+                    f"shared_array call #{index} of wave {wave} in kernel '{self.kernel_name}' "
+                    f"asks for {n} x {dtype}, but an earlier wave allocated "
+                    f"{buffer.array.size} x {buffer.dtype} there; every wave must make the "
+                    "same shared_array calls in the same order"
+                )
+            return buffer
+        nbytes = n * dtype.itemsize
+        check_lds_budget(
+            self.arch, self.static_bytes + nbytes, self.dynamic.nbytes, self.kernel_name
+        )
+        self.static_bytes += nbytes
+        buffer = Buffer(f"lds[{index}]", np.zeros(n, dtype), RaceTracker(nbytes, self))
+        self.static.append(buffer)
+        return buffer
+
+
+def check_lds_budget(arch: Arch, static_bytes: int, dynamic_bytes: int, kernel_name: str) -> None:
+    """Raise LdsLimitError when static + dynamic LDS exceeds the target's LDS size."""
+    total = static_bytes + dynamic_bytes
+    if total > arch.lds_bytes:
+        raise LdsLimitError(
+            f"kernel '{kernel_name}' needs {total} bytes of LDS per block (static "
+            f"{static_bytes} + dynamic {dynamic_bytes}), over the {arch.lds_bytes}-byte "
+            f"limit of {arch.name}"
+        )
+
+
+def shared_array(dtype: object, n: int) -> Pointer:
+    """Static LDS array of n elements (HIP `__shared__ T x[n]`); all waves share the k-th call's.
+
+    Call it once per array at the top of the kernel, not in a loop: each call allocates.
+    """
+    ctx = current_wave("shared_array()")
+    dtype = np.dtype(dtype)
+    n = operator.index(n)
+    if n < 1:
+        raise ValueError(f"shared_array needs a positive element count, got {n}")
+    index = ctx.lds_calls
+    ctx.lds_calls += 1
+    return Pointer(ctx.lds.static_buffer(index, dtype, n, ctx.wave_index), 0, dtype)
+
+
+def dynamic_shared(dtype: object) -> Pointer:
+    """Pointer to the dynamic LDS region (HIP `extern __shared__`), sized by the launch."""
+    ctx = current_wave("dynamic_shared()")
+    return Pointer(ctx.lds.dynamic, 0, np.dtype(dtype))

@@ -1,0 +1,131 @@
+"""Running the waves of one block in a fixed order, and the workgroup barrier.
+
+Each wave gets a thread, but a baton (one Condition) lets only one run at a time: wave 0
+runs until it reaches a barrier or finishes, then wave 1, and so on. When every live wave
+waits at the barrier (finished waves don't count) they are all released and the lowest
+wave runs again. The order, and hence every result, is deterministic. An exception in one
+wave stops the others (they unwind at their next baton wait) and is re-raised unchanged.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+
+from .context import WaveContext, current_wave, enter_wave, note_where
+
+
+class _Abort(BaseException):
+    """Unwinds a wave whose block was stopped by another wave's exception.
+
+    A BaseException so kernel code's `except Exception:` cannot swallow it.
+    """
+
+
+class WaveScheduler:
+    """Baton passing between the waves of one block."""
+
+    def __init__(self, n_waves: int, on_release: Callable[[], None]) -> None:
+        self._cond = threading.Condition()
+        self._n = n_waves
+        self._on_release = on_release
+        self._turn: int | None = None
+        self._at_barrier: set[int] = set()
+        self._finished: set[int] = set()
+        self._error: BaseException | None = None
+        self._aborted = False
+        self._done = False
+
+    def run(self, contexts: Sequence[WaveContext], body: Callable[[], None]) -> None:
+        """Run `body` once per wave context; returns when all waves finished or one failed."""
+        threads = [
+            threading.Thread(
+                target=self._wave_main,
+                args=(ctx, body),
+                name=f"{ctx.kernel_name} block {ctx.block_index} wave {ctx.wave_index}",
+                daemon=True,
+            )
+            for ctx in contexts
+        ]
+        for thread in threads:
+            thread.start()
+        try:
+            with self._cond:
+                self._turn = 0
+                self._cond.notify_all()
+                while not (self._done or self._aborted):
+                    self._cond.wait()
+        except BaseException:  # e.g. KeyboardInterrupt in the launcher: stop the waves
+            with self._cond:
+                self._aborted = True
+                self._cond.notify_all()
+            raise
+        finally:
+            for thread in threads:
+                thread.join()
+        if self._error is not None:
+            raise self._error
+
+    def barrier(self, wave: int) -> None:
+        """Wave `wave` waits here until every live wave of the block has arrived."""
+        with self._cond:
+            self._at_barrier.add(wave)
+            self._pass_baton()
+            self._wait_turn(wave)
+
+    def _wave_main(self, ctx: WaveContext, body: Callable[[], None]) -> None:
+        enter_wave(ctx)
+        try:
+            with self._cond:
+                self._wait_turn(ctx.wave_index)
+            body()
+        except _Abort:
+            return
+        except BaseException as err:
+            note_where(err, ctx)
+            with self._cond:
+                if self._error is None:
+                    self._error = err
+                self._aborted = True
+                self._cond.notify_all()
+            return
+        finally:
+            enter_wave(None)
+        with self._cond:
+            self._finished.add(ctx.wave_index)
+            if not self._aborted:
+                self._pass_baton()
+
+    def _pass_baton(self) -> None:
+        """Give the turn to the lowest ready wave, releasing the barrier when none is ready."""
+        live = [w for w in range(self._n) if w not in self._finished]
+        ready = [w for w in live if w not in self._at_barrier]
+        if not ready and live:
+            self._on_release()
+            self._at_barrier.clear()
+            ready = live
+        if ready:
+            self._turn = ready[0]
+        else:
+            self._turn = None
+            self._done = True
+        self._cond.notify_all()
+
+    def _wait_turn(self, wave: int) -> None:
+        while self._turn != wave and not self._aborted:
+            self._cond.wait()
+        if self._aborted:
+            raise _Abort
+
+
+def synchronize_workgroup() -> None:
+    """Barrier for all waves of the block (HIP __syncthreads()); also closes an LDS epoch."""
+    ctx = current_wave("synchronize_workgroup()")
+    if ctx.scheduler is None:
+        ctx.lds.next_epoch()
+    else:
+        ctx.scheduler.barrier(ctx.wave_index)
+
+
+syncthreads = synchronize_workgroup
+__syncthreads = synchronize_workgroup

@@ -1,0 +1,113 @@
+"""Per-lane register vectors, HIP's ext_vector_type (half8, float4, ...).
+
+An instance holds `.regs`, a (W, n) array: row l is lane l's n-element vector. `load`/
+`store` move n elements per lane at each lane's own address, reinterpreting bytes when the
+pointer's dtype differs (like `*reinterpret_cast<half8*>(p)`).
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from typing import ClassVar, TypeVar
+
+import numpy as np
+
+from .context import current_wave
+from .lanes import Lanes
+from .memory import Pointer
+
+V = TypeVar("V", bound="VectorRegs")
+
+
+class VectorRegs:
+    """Base of all vector types; use `vector_type(dtype, n)` to get a concrete class."""
+
+    dtype: ClassVar[np.dtype]
+    n: ClassVar[int]
+    __slots__ = ("regs",)
+
+    def __init__(self, value: object = 0) -> None:
+        """Zero-filled, or `value` broadcast: a scalar, one value per lane (W,), or (W, n)."""
+        width = current_wave(f"{type(self).__name__}()").wave_size
+        value = np.asarray(value)
+        if value.ndim == 1 and value.shape[0] == width:
+            value = value[:, None]
+        elif value.ndim not in (0, 2) or (value.ndim == 2 and value.shape != (width, self.n)):
+            raise ValueError(
+                f"{type(self).__name__} takes a scalar, one value per lane ({width},) or "
+                f"registers ({width}, {self.n}); got shape {value.shape}"
+            )
+        self.regs = np.empty((width, self.n), self.dtype)
+        self.regs[...] = value
+
+    @classmethod
+    def load(cls: type[V], ptr: Pointer) -> V:
+        """Each lane reads n x dtype from its own address, reinterpreting ptr's bytes."""
+        nbytes = cls.n * cls.dtype.itemsize
+        if nbytes % ptr.dtype.itemsize == 0:
+            raw = ptr.load(nbytes // ptr.dtype.itemsize)
+        else:
+            raw = ptr.cast(np.uint8).load(nbytes)
+        vec = cls.__new__(cls)
+        vec.regs = np.ascontiguousarray(raw).view(cls.dtype)
+        return vec
+
+    def store(self, ptr: Pointer) -> None:
+        """Each lane writes its vector at its own address, reinterpreting as ptr's dtype."""
+        if (self.n * self.dtype.itemsize) % ptr.dtype.itemsize == 0:
+            ptr.store(self.regs.view(ptr.dtype))
+        else:
+            ptr.cast(np.uint8).store(self.regs.view(np.uint8))
+
+    def _element(self, i: int) -> int:
+        i = operator.index(i)
+        if not 0 <= i < self.n:
+            raise IndexError(f"{type(self).__name__} has elements 0..{self.n - 1}, got index {i}")
+        return i
+
+    def __getitem__(self, i: int) -> Lanes:
+        """Element i of every lane's vector."""
+        return self.regs[:, self._element(i)].copy().view(Lanes)
+
+    def __setitem__(self, i: int, value: object) -> None:
+        """Set element i of every lane's vector to a scalar or one value per lane."""
+        self.regs[:, self._element(i)] = value
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        if dtype is not None and np.dtype(dtype) != self.regs.dtype:
+            return self.regs.astype(dtype)
+        return self.regs.copy() if copy else self.regs
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(regs of shape {self.regs.shape})"
+
+
+def vector_type(dtype: object, n: int) -> type[VectorRegs]:
+    """The (cached) n x dtype per-lane vector class: vector_type(np.float16, 8) is half8."""
+    n = operator.index(n)
+    if n < 1:
+        raise ValueError(f"vector_type needs a positive length, got {n}")
+    return _vector_class(np.dtype(dtype), n)
+
+
+@functools.cache
+def _vector_class(dtype: np.dtype, n: int) -> type[VectorRegs]:
+    attrs = {"dtype": dtype, "n": n, "__slots__": (), "__module__": __name__}
+    return type(f"{dtype.name}x{n}", (VectorRegs,), attrs)
+
+
+# The HIP vector types kernels use most; anything else: vector_type(dtype, n).
+half4 = vector_type(np.float16, 4)
+half8 = vector_type(np.float16, 8)
+half16 = vector_type(np.float16, 16)
+float4 = vector_type(np.float32, 4)
+float8 = vector_type(np.float32, 8)
+floatx16 = vector_type(np.float32, 16)
+int8x8 = vector_type(np.int8, 8)
+int8x16 = vector_type(np.int8, 16)
+int32x4 = vector_type(np.int32, 4)
+int32x8 = vector_type(np.int32, 8)
