@@ -1,0 +1,238 @@
+"""`fragment[MatrixT, FragM, FragN, FragK, DataT, DataLayoutT=None, Scheduler=default]`.
+
+The Python form of rocWMMA's class template: indexing `fragment` returns a cached class per
+parameter set, defined once at module level. Its arch-dependent traits (padded sizes,
+`num_elements`, register map) resolve for the arch of the kernel that uses it, as one C++
+source compiles for many targets. An instance holds one wave's registers as `x`, shaped
+(num_elements, lanes): `frag.x[i]` is element i in every lane.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from . import types as T
+from .arch import Arch
+from .fragment_layout import FragmentMap, Geometry, LayoutError, fragment_map, padded_dims
+from .runtime import current_arch
+from .schedulers import Scheduler, fragment_scheduler
+from .tags import LAYOUTS, MATRICES, accumulator, col_major, matrix_a, matrix_b, row_major
+
+
+class FragmentError(TypeError):
+    """A fragment type or use rocWMMA does not allow (message names what and why)."""
+
+
+# Fragment data types per architecture (rocWMMA's IO types, §3 / seed 002 §5.3).
+_COMMON_TYPES = (T.float16, T.bfloat16, T.float32, T.int8, T.uint8, T.int32, T.uint32)
+
+
+def supported_types(arch: Arch) -> tuple:
+    """Data types a fragment may hold on `arch`."""
+    extra = {
+        "gfx908": (),
+        "gfx90a": (T.float64,),
+        "gfx942": (T.float64, T.xfloat32, T.float8_fnuz, T.bfloat8_fnuz),
+        "gfx950": (T.float64, T.float8, T.bfloat8),
+    }.get(arch.name, (T.float8, T.bfloat8) if arch.family == "gfx12" else ())
+    return _COMMON_TYPES + extra
+
+
+@dataclass(frozen=True)
+class Traits:
+    """Arch-resolved traits of a fragment class (rocWMMA IOShape/IOTraits, §2.1)."""
+
+    geometry: Geometry
+    wave_size: int
+    wave_count: int
+    num_elements: int
+    family: str
+
+
+def _check_params(matrix, m, n, k, dtype, layout, scheduler) -> None:
+    if matrix not in MATRICES:
+        raise FragmentError(f"MatrixT must be matrix_a, matrix_b or accumulator; got {matrix!r}")
+    for name, v in (("FragM", m), ("FragN", n), ("FragK", k)):
+        if not isinstance(v, (int, np.integer)) or v < 1:
+            raise FragmentError(f"{name} must be a positive integer; got {v!r}")
+    if layout is None and matrix is not accumulator:
+        raise FragmentError("matrix_a/matrix_b fragments need DataLayoutT row_major or col_major")
+    if layout is not None and layout not in LAYOUTS:
+        raise FragmentError(f"DataLayoutT must be row_major, col_major or None; got {layout!r}")
+    if not isinstance(scheduler, Scheduler):
+        raise FragmentError(f"Scheduler must come from fragment_scheduler; got {scheduler!r}")
+
+
+class fragment:  # noqa: N801 - rocWMMA spelling
+    """One wave's share of a matrix block in registers; see the module docstring."""
+
+    matrix: type
+    frag_m: int
+    frag_n: int
+    frag_k: int
+    data_type: type
+    layout: type | None
+    scheduler: Scheduler
+
+    def __class_getitem__(cls, params) -> type[fragment]:
+        return _fragment_class(*params)
+
+    # --- arch-resolved traits -----------------------------------------------------------
+    @classmethod
+    def traits(cls, arch: Arch | None = None) -> Traits:
+        return _traits(cls, arch or current_arch())
+
+    @classmethod
+    def map(cls, arch: Arch | None = None, share: int = 0) -> FragmentMap:
+        """Register map (row/col per element and lane) of wave share `share`."""
+        arch = arch or current_arch()
+        tr = cls.traits(arch)
+        g = tr.geometry
+        return fragment_map(cls.matrix, g.block_m, g.block_n, g.block_k, cls.data_type,
+                            cls.layout, tr.family, tr.wave_size, tr.wave_count, share)
+
+    @classmethod
+    def height(cls) -> int:
+        return cls.traits().geometry.height
+
+    @classmethod
+    def width(cls) -> int:
+        return cls.traits().geometry.width
+
+    @classmethod
+    def blockDim(cls) -> int:  # noqa: N802 - rocWMMA spelling
+        return cls.traits().geometry.block_dim
+
+    @classmethod
+    def kDim(cls) -> int:  # noqa: N802
+        return cls.traits().geometry.k_dim
+
+    @classmethod
+    def size(cls) -> int:
+        return cls.traits().num_elements
+
+    # --- instances ----------------------------------------------------------------------
+    def __init__(self, other: fragment | None = None) -> None:
+        arch = current_arch()
+        tr = self.traits(arch)
+        try:  # build the map now so a shape the layouts cannot hold fails at creation
+            self.map(arch)
+        except LayoutError as e:
+            raise FragmentError(f"{type(self).__name__} on {arch.name}: {e}") from None
+        self.arch = arch
+        dtype = T.storage_dtype(self.data_type)
+        self.x = np.zeros((tr.num_elements, tr.wave_size), dtype=dtype)
+        if other is not None:
+            if other.x.shape != self.x.shape:
+                raise FragmentError(f"cannot copy a {type(other).__name__} into {self}")
+            self.x[...] = other.x
+
+    @property
+    def num_elements(self) -> int:
+        return self.x.shape[0]
+
+    @property
+    def element_type(self) -> type:
+        return self.data_type
+
+    def __getitem__(self, i):
+        return self.x[i]
+
+    def __setitem__(self, i, value) -> None:
+        self.x[i] = value
+
+    @property
+    def packed(self) -> np.ndarray:
+        """The packed 32-bit register view (`*frag`): (lanes, registers) uint32 words."""
+        return T.pack(np.ascontiguousarray(self.x.T), self.data_type)
+
+    @packed.setter
+    def packed(self, words) -> None:
+        self.x[...] = T.unpack(np.asarray(words), self.data_type).T
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} on {self.arch.name}>"
+
+
+def _type_name(t) -> str:
+    return getattr(t, "__name__", str(t))
+
+
+@cache
+def _fragment_class(matrix, m, n, k, dtype, layout=None,
+                    scheduler=fragment_scheduler.default_schedule) -> type[fragment]:
+    _check_params(matrix, m, n, k, dtype, layout, scheduler)
+    dtype = T.resolve(dtype)
+    name = (f"fragment[{matrix.__name__}, {m}, {n}, {k}, {T.short_name(dtype)}, "
+            f"{_type_name(layout) if layout else 'void'}, {scheduler}]")
+    attrs = dict(matrix=matrix, frag_m=int(m), frag_n=int(n), frag_k=int(k), data_type=dtype,
+                 layout=layout, scheduler=scheduler)
+    return type(name, (fragment,), attrs)
+
+
+@cache
+def _traits(cls: type[fragment], arch: Arch) -> Traits:
+    if cls.data_type not in supported_types(arch):
+        names = ", ".join(T.short_name(t) for t in supported_types(arch))
+        raise FragmentError(
+            f"{cls.__name__}: data type {T.short_name(cls.data_type)} is not supported on "
+            f"{arch.name} (supported: {names})"
+        )
+    wave = arch.wave_size
+    m, n, k = padded_dims(cls.frag_m, cls.frag_n, cls.frag_k, cls.data_type, wave)
+    geom = Geometry(cls.matrix, m, n, k)
+    count = cls.scheduler.wave_count(wave)
+    elements = geom.block_dim * geom.k_dim
+    if elements % (wave * count):
+        raise FragmentError(
+            f"{cls.__name__} on {arch.name}: {elements} elements do not split evenly over "
+            f"{count} wave(s) of {wave} lanes"
+        )
+    return Traits(geom, wave, count, elements // (wave * count), arch.family)
+
+
+@dataclass(frozen=True)
+class fragment_traits:  # noqa: N801 - rocWMMA spelling
+    """Compile-time properties of a fragment class (rocWMMA `fragment_traits<F>`)."""
+
+    MatrixT: type
+    FragM: int
+    FragN: int
+    FragK: int
+    DataT: type
+    DataLayoutT: type | None
+    Scheduler: Scheduler
+
+    def __init__(self, frag: type[fragment] | fragment) -> None:
+        cls = frag if isinstance(frag, type) else type(frag)
+        values = (cls.matrix, cls.frag_m, cls.frag_n, cls.frag_k, cls.data_type, cls.layout,
+                  cls.scheduler)
+        for field, value in zip(self.__dataclass_fields__, values, strict=True):
+            object.__setattr__(self, field, value)
+
+    @property
+    def is_matrix_a(self) -> bool:
+        return self.MatrixT is matrix_a
+
+    @property
+    def is_matrix_b(self) -> bool:
+        return self.MatrixT is matrix_b
+
+    @property
+    def is_accumulator(self) -> bool:
+        return self.MatrixT is accumulator
+
+    @property
+    def is_input(self) -> bool:
+        return self.MatrixT is not accumulator
+
+    @property
+    def is_row_major(self) -> bool:
+        return self.DataLayoutT is row_major
+
+    @property
+    def is_col_major(self) -> bool:
+        return self.DataLayoutT is col_major

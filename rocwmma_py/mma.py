@@ -1,0 +1,122 @@
+"""`mma_sync` on the emulated matrix cores: instruction selection and chaining (§3.1).
+
+A wave-tile fragment (FragM/N multiples of 16) is computed as interleaved 16x16 MMA blocks;
+along K the largest supported instruction K <= BlockK is chained (smaller fragments are
+zero-padded up to the smallest instruction). Each instruction kb sees the kb-th chunk of
+every lane's K values, i.e. K indices {h*KPT + kb*c + t}, and rounds once (numerics.py), so
+the result is what the hardware computes. Since every output element's value depends only
+on which K indices each instruction sums, the whole tile is computed at once per
+instruction: gather -> one einsum per instruction -> scatter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from . import types as T
+from .arch import Arch
+from .arch.instructions import Instruction
+from .arch.numerics import accumulate, decode
+from .fragment import FragmentError, fragment
+from .tags import accumulator, matrix_a, matrix_b
+
+
+@dataclass(frozen=True, eq=False)
+class MmaPlan:
+    """What one mma_sync does for a (arch, A, B, C/D) fragment-class combination."""
+
+    instruction: Instruction
+    k_subsets: tuple[np.ndarray, ...]
+    clamp: bool
+    round_to_acc: bool  # gfx9 16-bit accumulators: f32 MFMA result rounded after each one
+
+
+def _instr_types(arch: Arch, ta, tb, tc):
+    """Instruction operand types (and signedness) that implement fragment types ta/tb -> tc."""
+    signed = ta is not T.uint8
+    a = T.int8 if ta is T.uint8 else ta
+    b = T.int8 if tb is T.uint8 else tb
+    c = tc
+    if arch.family == "gfx9" and T.bits(tc) == 16:
+        c = T.float32  # MFMA accumulates in 32 bits only (§3.4)
+    return a, b, c, signed
+
+
+def select_instruction(arch: Arch, ta, tb, tc, block_k: int) -> Instruction:
+    """Largest 16x16 instruction K <= BlockK for these types; else the smallest (padded)."""
+    a, b, c, signed = _instr_types(arch, ta, tb, tc)
+    found = sorted(
+        (i for i in arch.instructions.values()
+         if i.m == i.n == 16 and i.blocks == 1 and i.wave == arch.wave_size
+         and (i.a_type, i.b_type, i.c_type) == (a, b, c)
+         and (signed or "sgn_a" in i.args and arch.family == "gfx12")),
+        key=lambda i: i.k,
+    )
+    if not found or (ta is T.uint8) != (tb is T.uint8):
+        names = "/".join(T.short_name(t) for t in (ta, tb, tc))
+        raise FragmentError(f"mma_sync: {names} (A/B/accumulator) is not supported on {arch.name}")
+    fitting = [i for i in found if i.k <= block_k]
+    return fitting[-1] if fitting else found[0]
+
+
+def _k_subsets(block_k: int, instr_k: int, wave: int) -> tuple[np.ndarray, ...]:
+    if block_k <= instr_k:
+        return (np.arange(block_k),)
+    kpt, chunk = block_k * 16 // wave, instr_k * 16 // wave
+    h = np.arange(wave // 16)[:, None]
+    t = np.arange(chunk)[None, :]
+    return tuple((h * kpt + kb * chunk + t).ravel() for kb in range(block_k // instr_k))
+
+
+@cache
+def plan(arch: Arch, fa: type[fragment], fb: type[fragment], fc: type[fragment],
+         fd: type[fragment]) -> MmaPlan:
+    """Validate a mma_sync(d, a, b, c) combination (§1.3) and plan it."""
+    roles = ((fa, matrix_a, "a"), (fb, matrix_b, "b"), (fc, accumulator, "c"),
+             (fd, accumulator, "d"))
+    for cls, matrix, name in roles:
+        if cls.matrix is not matrix:
+            raise FragmentError(f"mma_sync: {name} must be a {matrix.__name__} fragment; "
+                                f"got {cls.__name__}")
+        if cls.scheduler.cooperative or cls.scheduler.kind == "single":
+            raise FragmentError(f"mma_sync does not support cooperative fragments ({name}: "
+                                f"{cls.__name__})")
+    dims = {(c.frag_m, c.frag_n, c.frag_k) for c, _, _ in roles}
+    if len(dims) != 1:
+        raise FragmentError(f"mma_sync: fragments must share FragM/N/K; got {sorted(dims)}")
+    if T.bits(fa.data_type) != T.bits(fb.data_type):
+        raise FragmentError("mma_sync: A and B data types must have the same size")
+    if fc.data_type is not fd.data_type:
+        raise FragmentError("mma_sync: C and D must have the same data type")
+    geom = fa.traits(arch).geometry
+    if geom.block_k & (geom.block_k - 1):
+        raise FragmentError(f"mma_sync: the padded FragK ({geom.block_k}) must be a power of two")
+    instr = select_instruction(arch, fa.data_type, fb.data_type, fc.data_type, geom.block_k)
+    return MmaPlan(
+        instruction=instr,
+        k_subsets=_k_subsets(geom.block_k, instr.k, arch.wave_size),
+        clamp=arch.family != "gfx9" and fa.data_type is T.int8,
+        round_to_acc=instr.c_type is not fc.data_type,
+    )
+
+
+def _dense(frag: fragment) -> np.ndarray:
+    return frag.x.ravel()[type(frag).map(frag.arch).inverse]
+
+
+def mma(d: fragment, a: fragment, b: fragment, c: fragment) -> None:
+    """D = A*B + C, instruction by instruction, as the target arch computes it."""
+    p = plan(a.arch, type(a), type(b), type(c), type(d))
+    a_mat, b_mat = decode(_dense(a), a.data_type), decode(_dense(b), b.data_type)
+    acc_type, frag_type = p.instruction.c_type, c.data_type
+    acc = decode(_dense(c), frag_type)
+    for ks in p.k_subsets:
+        step = accumulate(a_mat[:, ks], b_mat[ks, :], acc, acc_type, clamp=p.clamp)
+        if p.round_to_acc:
+            step = T.convert(step, frag_type)
+        acc = step if ks is p.k_subsets[-1] else decode(step, frag_type)
+    m = type(d).map(d.arch)
+    d.x[...] = acc[m.row, m.col]

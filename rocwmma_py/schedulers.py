@@ -1,0 +1,81 @@
+"""Fragment schedulers (rocWMMA 2.x `fragment_scheduler`, rocwmma-notes §1.4): which waves of a
+workgroup cooperate on a fragment, and which share of it each one holds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+
+@dataclass(frozen=True)
+class Scheduler:
+    """A scheduler class instance: `kind` plus the thread-block template arguments."""
+
+    kind: str  # default, row_major_2d, col_major_2d, row_slice_2d, col_slice_2d, single
+    tbx: int = 0
+    tby: int = 0
+    wave_idx: int = 0
+
+    @property
+    def cooperative(self) -> bool:
+        return self.kind not in ("default", "single")
+
+    def waves(self, wave_size: int) -> tuple[int, int]:
+        """(WX, WY): waves per block along x and y for these template arguments."""
+        if self.tbx % wave_size:
+            raise ValueError(
+                f"{self}: TBlockX={self.tbx} is not a multiple of the wave size {wave_size}"
+            )
+        return self.tbx // wave_size, self.tby
+
+    def wave_count(self, wave_size: int) -> int:
+        """How many waves share one fragment (its registers are split that many ways)."""
+        if not self.cooperative:
+            return 1
+        wx, wy = self.waves(wave_size)
+        return {"row_major_2d": wx * wy, "col_major_2d": wx * wy,
+                "row_slice_2d": wy, "col_slice_2d": wx}[self.kind]
+
+    def wave_index(self, wave_size: int, wave_x: int, wave_y: int) -> int:
+        """The calling wave's share index; >= wave_count means it sits this fragment out."""
+        if self.kind == "default":
+            return 0
+        wx, wy = self.waves(wave_size)
+        if self.kind == "single":
+            index = wave_x * wy + wave_y - self.wave_idx
+            return index if index >= 0 else 1 << 32  # unsigned wrap in rocWMMA
+        return {"row_major_2d": wave_x * wy + wave_y, "col_major_2d": wave_y * wx + wave_x,
+                "row_slice_2d": wave_y, "col_slice_2d": wave_x}[self.kind]
+
+    def __str__(self) -> str:
+        if self.kind == "default":
+            return "default_schedule"
+        args = f"{self.tbx}, {self.tby}" + (f", {self.wave_idx}" if self.kind == "single" else "")
+        name = self.kind if self.kind == "single" else "coop_" + self.kind
+        return f"{name}[{args}]"
+
+
+class _Template:
+    """`name[TBlockX, TBlockY]` spelling of a scheduler template."""
+
+    def __init__(self, kind: str, arity: tuple[int, ...]) -> None:
+        self.kind, self.arity = kind, arity
+
+    @cache  # noqa: B019 - a handful of module-level instances
+    def __getitem__(self, args) -> Scheduler:
+        args = args if isinstance(args, tuple) else (args,)
+        if len(args) not in self.arity or any(int(a) < 0 for a in args):
+            raise TypeError(f"{self.kind}[...] takes {self.arity} non-negative integers")
+        return Scheduler(self.kind, *(int(a) for a in args))
+
+
+class fragment_scheduler:  # noqa: N801 - rocWMMA namespace
+    """`default_schedule`, `coop_row_major_2d[TBX, TBY]`, `coop_col_major_2d`,
+    `coop_row_slice_2d`, `coop_col_slice_2d`, `single[TBX, TBY, WaveIdx=0]`."""
+
+    default_schedule = Scheduler("default")
+    coop_row_major_2d = _Template("row_major_2d", (2,))
+    coop_col_major_2d = _Template("col_major_2d", (2,))
+    coop_row_slice_2d = _Template("row_slice_2d", (2,))
+    coop_col_slice_2d = _Template("col_slice_2d", (2,))
+    single = _Template("single", (2, 3))
