@@ -17,8 +17,7 @@ import numpy as np
 from .arch import ARCH_NAMES, get_arch
 from .arch.execute import execute
 from .arch.instructions import Instruction
-from .runtime import current_arch
-from .runtime.memory import Pointer
+from .runtime import Lanes, Pointer, VectorRegs, current_arch
 
 
 class UnsupportedInstructionError(RuntimeError):
@@ -41,6 +40,21 @@ def instruction(builtin: str, arch=None) -> Instruction:
         ) from None
 
 
+def _registers(value, lanes: int) -> np.ndarray:
+    """A vector operand as (lanes, ...) registers; a uniform scalar goes to every lane."""
+    regs = np.asarray(value)
+    return np.full(lanes, regs) if regs.ndim == 0 else regs
+
+
+def _like(c, d: np.ndarray):
+    """D in C's form: the same vector type, a Lanes for per-lane scalars, else an array."""
+    if isinstance(c, VectorRegs):
+        return type(c)(d)
+    if d.ndim == 1:
+        return d.view(Lanes)
+    return d
+
+
 def _make(builtin: str, args: tuple[str, ...]):
     params = [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD) for a in args]
     signature = inspect.Signature(params)
@@ -48,8 +62,9 @@ def _make(builtin: str, args: tuple[str, ...]):
     def builtin_fn(*call_args, **call_kwargs):
         bound = signature.bind(*call_args, **call_kwargs).arguments
         instr = instruction(builtin)
-        a, b, c = bound.pop("a"), bound.pop("b"), bound.pop("c")
-        return execute(instr, a, b, c, **bound)
+        c = bound["c"]
+        a, b, c_regs = (_registers(bound.pop(x), instr.wave) for x in "abc")
+        return _like(c, execute(instr, a, b, c_regs, **bound))
 
     builtin_fn.__name__ = builtin_fn.__qualname__ = builtin
     builtin_fn.__signature__ = signature

@@ -81,7 +81,7 @@ def plan(arch: Arch, fa: type[fragment], fb: type[fragment], fc: type[fragment],
         if cls.matrix is not matrix:
             raise FragmentError(f"mma_sync: {name} must be a {matrix.__name__} fragment; "
                                 f"got {cls.__name__}")
-        if cls.scheduler.cooperative or cls.scheduler.kind == "single":
+        if cls.scheduler.cooperative:
             raise FragmentError(f"mma_sync does not support cooperative fragments ({name}: "
                                 f"{cls.__name__})")
     dims = {(c.frag_m, c.frag_n, c.frag_k) for c, _, _ in roles}

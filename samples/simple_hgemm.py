@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         gemm_wmma_d[grid, block](m, n, k, a, b, c, d, k, k, n, n, alpha, beta)
     elapsed_ms = (time.perf_counter() - start) * 1e3
     print("BlkM, BlkN, BlkK, MatM, MatN, MatK, alpha, lda, ldb, beta, ldc, ldd, elapsedMs")
-    print(f"{ROCWMMA_M}, {ROCWMMA_N}, {ROCWMMA_K}, {m}, {n}, {k}, {alpha}, {k}, {k}, {beta}, "
+    print(f"{ROCWMMA_M}, {ROCWMMA_N}, {ROCWMMA_K}, {m}, {n}, {k}, {alpha:g}, {k}, {k}, {beta:g}, "
           f"{n}, {n}, {elapsed_ms:.1f}")
 
     print("Validating result with reference...")

@@ -26,7 +26,7 @@ from .target import current_arch, default_arch, use_arch
 from .vectors import (
     VectorRegs,
     float4,
-    float8,
+    floatx8,
     floatx16,
     half4,
     half8,
@@ -62,7 +62,7 @@ __all__ = [
     "dim3",
     "dynamic_shared",
     "float4",
-    "float8",
+    "floatx8",
     "floatx16",
     "gridDim",
     "half4",

@@ -1,0 +1,135 @@
+"""The ported samples (samples/*): each main() runs and validates; validation can fail."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+
+mfma_examples = importlib.import_module("samples.mfma_examples")
+rdna3_wmma_hello = importlib.import_module("samples.rdna3_wmma_hello")
+rdna4_int8_fused_mma = importlib.import_module("samples.rdna4_int8_fused_mma")
+rdna4_transpose_load = importlib.import_module("samples.rdna4_transpose_load")
+rdna4_wmma_hello = importlib.import_module("samples.rdna4_wmma_hello")
+validate = importlib.import_module("samples.common").validate
+
+pytestmark = pytest.mark.smoke
+
+SAMPLES = {
+    "samples.rdna3_wmma_hello": "gfx1100",
+    "samples.rdna4_wmma_hello": "gfx1200",
+    "samples.rdna4_transpose_load": "gfx1200",
+    "samples.rdna4_int8_fused_mma": "gfx1200",
+    "samples.mfma_examples": "gfx942",
+}
+OTHER_ARCHES = [
+    ("samples.rdna3_wmma_hello", "gfx1101"),
+    ("samples.rdna3_wmma_hello", "gfx1102"),
+    ("samples.rdna4_wmma_hello", "gfx1201"),
+    ("samples.rdna4_transpose_load", "gfx1201"),
+    ("samples.rdna4_int8_fused_mma", "gfx1201"),
+    ("samples.mfma_examples", "gfx90a"),
+    ("samples.mfma_examples", "gfx950"),
+]
+
+
+@pytest.mark.parametrize("module", list(SAMPLES))
+def test_sample_main_passes(module, capsys):
+    rc = importlib.import_module(module).main([])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "PASSED" in out and "FAILED" not in out
+    assert SAMPLES[module] in out  # the default target is reported
+
+
+@pytest.mark.parametrize(("module", "arch"), OTHER_ARCHES)
+def test_sample_main_other_arch(module, arch, capsys):
+    rc = importlib.import_module(module).main(["--arch", arch])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "PASSED" in out and "FAILED" not in out and arch in out
+
+
+def test_mfma_examples_refuse_gfx908():
+    # v_mfma_f64_4x4x4f64 needs gfx90a or later; argparse rejects the choice
+    with pytest.raises(SystemExit):
+        mfma_examples.main(["--arch", "gfx908"])
+
+
+# -- validation can fail: a deliberately transposed input must be reported as a mismatch ----
+
+
+def _ints(rng, shape, lo=-4, hi=4):
+    return rng.integers(lo, hi, size=shape, endpoint=True)
+
+
+def _expect_mismatch(capsys, name, got, ref, actual):
+    """validate(got, ref) reports FAILED, while got is exactly the product actually asked for."""
+    assert validate(name, got, ref) is False
+    assert "FAILED" in capsys.readouterr().out
+    assert np.array_equal(np.asarray(got, np.float64), actual)
+
+
+@pytest.mark.parametrize("opsel", [False, True])
+def test_rdna3_transposed_a_fails(opsel, capsys):
+    rng = np.random.default_rng(1)
+    a, b = _ints(rng, (16, 16)), _ints(rng, (16, 16))
+    got = rdna3_wmma_hello.run(a.T, b, opsel)
+    _expect_mismatch(capsys, "rdna3", got, a @ b, (a.T @ b).astype(np.float64))
+
+
+@pytest.mark.parametrize("sample", [rdna4_wmma_hello, rdna4_transpose_load])
+def test_rdna4_transposed_b_fails(sample, capsys):
+    rng = np.random.default_rng(2)
+    a, b = _ints(rng, (16, 16)), _ints(rng, (16, 16))
+    got = sample.run(a, b.T)
+    _expect_mismatch(capsys, sample.__name__, got, a @ b, (a @ b.T).astype(np.float64))
+
+
+def test_int8_fused_transposed_b_fails(capsys):
+    m0, n0, k0 = rdna4_int8_fused_mma.M0, rdna4_int8_fused_mma.N0, rdna4_int8_fused_mma.K0
+    rng = np.random.default_rng(3)
+    h_a, h_b = _ints(rng, m0 * k0, -3, 3), _ints(rng, n0 * k0, -3, 3)
+    h_b_wrong = h_b.reshape(n0, k0).T.reshape(-1)  # K x N instead of the kernel's N x K
+    got = rdna4_int8_fused_mma.run(h_a, h_b_wrong)
+    ref = rdna4_int8_fused_mma.reference(h_a, h_b)
+    # independent reference for what was passed: C[i + j*M0] = sum_k A[i*K0+k] * B'[j*K0+k]
+    actual = np.einsum("ik,jk->ji", h_a.reshape(m0, k0), h_b_wrong.reshape(n0, k0)).reshape(-1)
+    _expect_mismatch(capsys, "fused_mma_TN", got, ref, actual.astype(np.float64))
+
+
+@pytest.mark.parametrize(
+    ("run", "a_shape", "b_shape", "transpose"),
+    [
+        (mfma_examples.run_example1, (16, 4), (4, 16), (1, 0)),
+        (mfma_examples.run_example2, (4, 16, 1), (4, 1, 16), (1, 0, 2)),
+        (mfma_examples.run_example3, (4, 4, 4), (4, 4, 4), (0, 2, 1)),
+    ],
+)
+def test_mfma_transposed_a_fails(run, a_shape, b_shape, transpose, capsys):
+    rng = np.random.default_rng(4)
+    a, b = _ints(rng, a_shape), _ints(rng, b_shape)
+    a_wrong = np.ascontiguousarray(a.transpose(transpose)).reshape(a_shape)  # same size
+    got = run(a_wrong, b)
+    _expect_mismatch(capsys, run.__name__, got, a @ b, (a_wrong @ b).astype(np.float64))
+
+
+@pytest.mark.parametrize("arch", ["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1201"])
+def test_simple_hgemm_passes(arch, capsys):
+    hgemm = importlib.import_module("samples.simple_hgemm")
+    rc = hgemm.main(["--arch", arch, "-m", "64", "-n", "64", "-k", "64"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "PASSED!" in out and "Max relative error: 0.0" in out
+
+
+def test_simple_hgemm_compare_equal_detects_mismatch():
+    hgemm = importlib.import_module("samples.simple_hgemm")
+    ref = np.ones((4, 4), np.float16)
+    bad = ref.copy()
+    bad[1, 2] = 1.5  # relative error 0.5 / 3.5 > 10 * eps(f16)
+    assert hgemm.compare_equal(ref, ref) == (True, 0.0)
+    ok, rel = hgemm.compare_equal(bad, ref)
+    assert not ok and rel == pytest.approx(0.5 / 3.5)
+    assert hgemm.compare_equal(np.full((2,), np.nan, np.float16), ref[0, :2])[0] is False
