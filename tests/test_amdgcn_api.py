@@ -1,0 +1,462 @@
+"""The public `rocwmma_py.amdgcn` builtins as an API: names, signatures, availability per
+architecture, operand shapes and dtypes, errors, target selection and determinism.
+
+Independent oracles: the builtin tables of rocwmma-notes §3.2/§3.3 (which targets have which
+builtin), LLVM's builtin argument lists, seed 004's multi-block table (blocks per MFMA), the
+AMIC README's register counts (bytes per lane) and the fact that with all-ones A and B every
+element of D is C + K whatever the layout.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import zlib
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from rocwmma_py import amdgcn, kernel
+from rocwmma_py import types as T
+from rocwmma_py.arch import ARCH_NAMES, get_arch
+from rocwmma_py.runtime import use_arch
+
+pytestmark = pytest.mark.smoke
+
+GFX9 = ["gfx908", "gfx90a", "gfx942", "gfx950"]
+GFX11 = ["gfx1100", "gfx1101", "gfx1102"]
+GFX12 = ["gfx1200", "gfx1201"]
+
+
+def call(arch: str, builtin: str, *args, **kwargs):
+    with use_arch(arch):
+        return getattr(amdgcn, builtin)(*args, **kwargs)
+
+
+# ===========================================================================================
+# An independent description of every builtin, derived from its name
+# ===========================================================================================
+
+# seed 004 (CDNA2 table) + rocwmma-notes: the multi-block MFMAs and their block counts
+MULTI_BLOCK = {
+    "mfma_f32_32x32x1f32": 2, "mfma_f32_16x16x1f32": 4, "mfma_f32_4x4x1f32": 16,
+    "mfma_f32_32x32x4f16": 2, "mfma_f32_16x16x4f16": 4, "mfma_f32_4x4x4f16": 16,
+    "mfma_i32_32x32x4i8": 2, "mfma_i32_16x16x4i8": 4, "mfma_i32_4x4x4i8": 16,
+    "mfma_f32_32x32x2bf16": 2, "mfma_f32_16x16x2bf16": 4, "mfma_f32_4x4x2bf16": 16,
+    "mfma_f32_32x32x4bf16_1k": 2, "mfma_f32_16x16x4bf16_1k": 4, "mfma_f32_4x4x4bf16_1k": 16,
+    "mfma_f64_4x4x4f64": 4,
+}
+PLAIN = {"f32": np.float32, "xf32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16,
+         "bf16_1k": ml_dtypes.bfloat16, "i8": np.int8, "iu8": np.int8, "iu4": ml_dtypes.int4,
+         "f64": np.float64, "i32": np.int32}
+FP8 = {  # (gfx942 NANOO, OCP elsewhere)
+    "fp8": (ml_dtypes.float8_e4m3fnuz, ml_dtypes.float8_e4m3fn),
+    "bf8": (ml_dtypes.float8_e5m2fnuz, ml_dtypes.float8_e5m2),
+}
+MFMA_RE = re.compile(r"mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)_?(.+)$")
+WMMA_RE = re.compile(r"wmma_(f32|f16|bf16|i32)_16x16x(\d+)_(.+)_w(32|64)(_gfx12)?$")
+
+
+def describe(builtin: str, arch: str) -> dict:
+    """Expected argument names, lanes, A/B/C element types, per-lane element counts and K."""
+    if m := MFMA_RE.match(builtin):
+        c_name, mm, nn, kk, ab = m.groups()
+        mm, nn, kk = int(mm), int(nn), int(kk)
+        blocks = MULTI_BLOCK.get(builtin, 1)
+        if "_" in ab and ab.split("_")[0] in FP8:
+            ta, tb = (FP8[x][0 if arch == "gfx942" else 1] for x in ab.split("_"))
+        else:
+            ta = tb = PLAIN[ab]
+        return dict(args=("a", "b", "c", "cbsz", "abid", "blgp"), lanes=64, ta=ta, tb=tb,
+                    tc=PLAIN[c_name], k=kk, n_a=mm * kk * blocks // 64,
+                    n_b=nn * kk * blocks // 64, n_c=mm * nn * blocks // 64)
+    m = WMMA_RE.match(builtin)
+    assert m, builtin
+    c_name, kk, ab, wave, gfx12 = m.groups()
+    kk, wave = int(kk), int(wave)
+    if ab.split("_")[0] in FP8:
+        ta, tb = (FP8[x][1] for x in ab.split("_"))
+    else:
+        ta = tb = PLAIN[ab]
+    tc = PLAIN[c_name]
+    if c_name == "i32" and ab in ("iu8", "iu4"):
+        args = ("sgn_a", "a", "sgn_b", "b", "c", "clamp")
+    elif c_name in ("f16", "bf16") and not gfx12:
+        args = ("a", "b", "c", "opsel")
+    else:
+        args = ("a", "b", "c")
+    bits = T.bits(ta)
+    if gfx12:  # K split over the lanes; at least one VGPR per lane (iu4 w64 ignores 32-63)
+        n_ab = max(32 // bits, 16 * kk // wave)
+    else:  # gfx11: all 16 K in every lane (replicated)
+        n_ab = 16
+    n_c = 256 // wave * (2 if T.bits(tc) == 16 and not gfx12 else 1)  # gfx11 16-bit unpacked
+    return dict(args=args, lanes=wave, ta=ta, tb=tb, tc=tc, k=kk, n_a=n_ab, n_b=n_ab, n_c=n_c)
+
+
+def all_pairs():
+    for arch in ARCH_NAMES:
+        for builtin in sorted(get_arch(arch).instructions):
+            yield arch, builtin
+
+
+PAIRS = list(all_pairs())
+
+
+# ===========================================================================================
+# Names, signatures, availability
+# ===========================================================================================
+
+
+def test_builtins_are_the_union_of_the_instruction_tables():
+    union = set().union(*(get_arch(a).instructions for a in ARCH_NAMES))
+    assert amdgcn.BUILTINS == sorted(union)
+    assert len(set(amdgcn.BUILTINS)) == len(amdgcn.BUILTINS)
+    for name in amdgcn.BUILTINS:
+        fn = getattr(amdgcn, name)
+        assert callable(fn) and fn.__name__ == name
+        assert f"__builtin_amdgcn_{name}" in fn.__doc__
+        assert name in amdgcn.__all__
+
+
+@pytest.mark.parametrize("name", amdgcn.BUILTINS)
+def test_signature_matches_instruction_args_and_llvm(name):
+    params = list(inspect.signature(getattr(amdgcn, name)).parameters.values())
+    names = tuple(p.name for p in params)
+    assert all(p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in params)
+    assert all(p.default is inspect.Parameter.empty for p in params)  # like the builtins
+    archs = [a for a in ARCH_NAMES if name in get_arch(a).instructions]
+    assert archs
+    for arch in archs:
+        assert amdgcn.instruction(name, arch).args == names
+        assert describe(name, arch)["args"] == names
+
+
+# rocwmma-notes §3.2 / §3.3 (rocWMMA's mfma_impl.hpp / wmma_impl.hpp target lists)
+AVAILABILITY = {
+    "mfma_f32_16x16x16f16": GFX9,
+    "mfma_f32_32x32x8f16": GFX9,
+    "mfma_f32_16x16x4f32": GFX9,
+    "mfma_f32_32x32x2f32": GFX9,
+    "mfma_f32_16x16x32_f16": ["gfx950"],
+    "mfma_f32_32x32x16_f16": ["gfx950"],
+    "mfma_f32_16x16x8bf16": ["gfx908", "gfx90a"],
+    "mfma_f32_32x32x4bf16": ["gfx908", "gfx90a"],
+    "mfma_f32_16x16x16bf16_1k": ["gfx90a", "gfx942", "gfx950"],
+    "mfma_f32_32x32x8bf16_1k": ["gfx90a", "gfx942", "gfx950"],
+    "mfma_f32_16x16x32_bf16": ["gfx950"],
+    "mfma_f64_16x16x4f64": ["gfx90a", "gfx942", "gfx950"],
+    "mfma_i32_16x16x16i8": ["gfx908", "gfx90a"],
+    "mfma_i32_32x32x8i8": ["gfx908", "gfx90a"],
+    "mfma_i32_16x16x32_i8": ["gfx942", "gfx950"],
+    "mfma_i32_32x32x16_i8": ["gfx942", "gfx950"],
+    "mfma_i32_16x16x64_i8": ["gfx950"],
+    "mfma_i32_32x32x32_i8": ["gfx950"],
+    **{f"mfma_f32_{s}_{a}_{b}": ["gfx942", "gfx950"] for s in ("16x16x32", "32x32x16")
+       for a in ("fp8", "bf8") for b in ("fp8", "bf8")},
+    "mfma_f32_16x16x8_xf32": ["gfx942"],
+    "mfma_f32_32x32x4_xf32": ["gfx942"],
+    **{f"wmma_{c}_16x16x16_{ab}_w{w}": GFX11 for c, ab in (
+        ("f32", "f16"), ("f32", "bf16"), ("f16", "f16"), ("bf16", "bf16"), ("i32", "iu8"),
+        ("i32", "iu4")) for w in (32, 64)},
+    **{f"wmma_{c}_16x16x16_{ab}_w{w}_gfx12": GFX12 for c, ab in (
+        ("f32", "f16"), ("f32", "bf16"), ("f16", "f16"), ("bf16", "bf16"), ("i32", "iu8"),
+        ("i32", "iu4"), ("f32", "fp8_fp8"), ("f32", "fp8_bf8"), ("f32", "bf8_fp8"),
+        ("f32", "bf8_bf8")) for w in (32, 64)},
+    "wmma_i32_16x16x32_iu4_w32_gfx12": GFX12,
+    "wmma_i32_16x16x32_iu4_w64_gfx12": GFX12,
+}
+
+
+@pytest.mark.parametrize("name", sorted(AVAILABILITY))
+def test_builtin_exists_exactly_on_the_documented_targets(name):
+    assert name in amdgcn.BUILTINS
+    have = [a for a in ARCH_NAMES if name in get_arch(a).instructions]
+    assert have == AVAILABILITY[name]
+
+
+def test_wave_size_of_every_builtin_matches_its_targets():
+    for arch, builtin in PAIRS:
+        want = 64 if arch in GFX9 else int(builtin.split("_w")[-1][:2])
+        assert amdgcn.instruction(builtin, arch).wave == want, (arch, builtin)
+
+
+# ===========================================================================================
+# Every builtin on every target: all-ones A and B give D = C + K, with C's dtype and shape
+# ===========================================================================================
+
+
+def _ones_words(t, n: int, lanes: int) -> np.ndarray:
+    """(lanes, n) elements equal to 1 of type t, handed over as 32-bit words (HIP int/long)."""
+    el = np.ones((lanes, n), t)
+    if el.dtype == np.dtype(ml_dtypes.int4):  # two nibbles per byte, element 0 low
+        raw = np.full((lanes, n // 2), 0x11, np.uint8)
+    else:
+        raw = el.view(np.uint8)
+    words = raw.view(np.uint32)
+    return words[:, 0] if words.shape[1] == 1 else words  # one register: a scalar per lane
+
+
+@pytest.mark.parametrize("arch,builtin", PAIRS)
+def test_every_builtin_all_ones_gives_c_plus_k(arch, builtin):
+    spec = describe(builtin, arch)
+    lanes, tc = spec["lanes"], spec["tc"]
+    rng = np.random.default_rng(zlib.crc32(builtin.encode()))
+    c = rng.integers(-20, 21, (lanes, spec["n_c"])).astype(tc)
+    if spec["n_c"] == 1:
+        c = c[:, 0]
+    kwargs = dict(a=_ones_words(spec["ta"], spec["n_a"], lanes),
+                  b=_ones_words(spec["tb"], spec["n_b"], lanes), c=c)
+    extra = {"cbsz": 0, "abid": 0, "blgp": 0, "opsel": False, "sgn_a": True, "sgn_b": True,
+             "clamp": False}
+    kwargs.update({x: extra[x] for x in spec["args"] if x not in kwargs})
+    c_before = c.copy()
+    d = call(arch, builtin, **kwargs)
+    assert isinstance(d, np.ndarray) and d.dtype == c.dtype and d.shape == c.shape
+    d = np.asarray(d)  # a per-lane scalar D comes back as runtime.Lanes
+    np.testing.assert_array_equal(c, c_before)  # C is not modified in place
+    want = c.astype(np.float64) + spec["k"]
+    if "opsel" in spec["args"]:  # gfx11 16-bit result: low halves, high halves keep C
+        np.testing.assert_array_equal(d[:, 0::2].astype(np.float64), want[:, 0::2])
+        np.testing.assert_array_equal(d[:, 1::2].view(np.uint16), c[:, 1::2].view(np.uint16))
+    else:
+        np.testing.assert_array_equal(d.astype(np.float64), want)
+
+
+# ===========================================================================================
+# Target selection and UnsupportedInstructionError
+# ===========================================================================================
+
+
+@pytest.mark.parametrize("arch,builtin,where", [
+    ("gfx1100", "mfma_f32_16x16x4f32", GFX9),
+    ("gfx1200", "mfma_f32_16x16x16f16", GFX9),
+    ("gfx1100", "wmma_f32_16x16x16_f16_w32_gfx12", GFX12),
+    ("gfx1201", "wmma_f16_16x16x16_f16_w32", GFX11),
+    ("gfx942", "mfma_i32_16x16x16i8", ["gfx908", "gfx90a"]),
+    ("gfx908", "mfma_f64_16x16x4f64", ["gfx90a", "gfx942", "gfx950"]),
+    ("gfx1102", "wmma_f32_16x16x16_fp8_fp8_w32_gfx12", GFX12),
+])
+def test_unsupported_builtin_names_the_targets_that_have_it(arch, builtin, where):
+    with pytest.raises(amdgcn.UnsupportedInstructionError) as err:  # before operand checks
+        call(arch, builtin, *([None] * n_args(builtin)))
+    msg = str(err.value)
+    assert f"__builtin_amdgcn_{builtin}" in msg and f"not available on {arch}" in msg
+    listed = [x.strip() for x in msg.split("exists on")[-1].split(",")]
+    assert listed == where
+
+
+def n_args(name: str) -> int:
+    return len(inspect.signature(getattr(amdgcn, name)).parameters)
+
+
+def test_every_missing_pair_raises_unsupported():
+    for arch in ARCH_NAMES:
+        have = get_arch(arch).instructions
+        for name in amdgcn.BUILTINS:
+            if name in have:
+                continue
+            with pytest.raises(amdgcn.UnsupportedInstructionError,
+                               match=f"{name} is not available on {arch};"):
+                call(arch, name, *([None] * n_args(name)))
+
+
+def _wmma11_call():
+    return amdgcn.wmma_f32_16x16x16_f16_w32(np.ones((32, 16), np.float16),
+                                            np.ones((32, 16), np.float16),
+                                            np.zeros((32, 8), np.float32))
+
+
+def test_target_is_the_running_kernels_arch():
+    out = {}
+
+    @kernel
+    def k():
+        out["d"] = _wmma11_call()
+
+    with use_arch("gfx942"):  # the launch's arch wins inside the kernel
+        k[1, 32, 0, "gfx1100"]()
+    np.testing.assert_array_equal(out["d"], np.full((32, 8), 16.0, np.float32))
+    with pytest.raises(amdgcn.UnsupportedInstructionError, match="gfx942"):
+        k[1, 64, 0, "gfx942"]()
+
+
+def test_target_outside_kernels_use_arch_env_then_default(monkeypatch):
+    monkeypatch.delenv("ROCWMMA_PY_ARCH", raising=False)
+    with pytest.raises(amdgcn.UnsupportedInstructionError, match="not available on gfx942"):
+        _wmma11_call()  # default target gfx942
+    monkeypatch.setenv("ROCWMMA_PY_ARCH", "gfx1101")
+    assert np.all(_wmma11_call() == 16.0)
+    with use_arch("gfx1200"), pytest.raises(amdgcn.UnsupportedInstructionError,
+                                             match="not available on gfx1200"):
+        _wmma11_call()  # use_arch beats the environment
+    with use_arch("gfx1200"), use_arch("gfx1102"):  # innermost wins
+        assert np.all(_wmma11_call() == 16.0)
+
+
+# ===========================================================================================
+# Operand shapes and bytes
+# ===========================================================================================
+
+
+@pytest.mark.parametrize("operand", ["a", "b", "c"])
+def test_wrong_lane_count_names_the_expected_shape(operand):
+    ok = dict(a=np.zeros(64, np.float32), b=np.zeros(64, np.float32),
+              c=np.zeros((64, 4), np.float32))
+    bad = dict(ok, **{operand: np.zeros((32, 4) if operand == "c" else 32, np.float32)})
+    with pytest.raises(ValueError) as err:
+        call("gfx942", "mfma_f32_16x16x4f32", bad["a"], bad["b"], bad["c"], 0, 0, 0)
+    msg = str(err.value)
+    assert "mfma_f32_16x16x4f32" in msg and "(64, ...)" in msg and "(32" in msg
+
+    ok11 = dict(a=np.zeros((32, 16), np.float16), b=np.zeros((32, 16), np.float16),
+                c=np.zeros((32, 8), np.float32))
+    bad11 = dict(ok11, **{operand: np.zeros((64,) + ok11[operand].shape[1:],
+                                            ok11[operand].dtype)})
+    with pytest.raises(ValueError, match=re.escape("(32, ...)")):
+        call("gfx1100", "wmma_f32_16x16x16_f16_w32", bad11["a"], bad11["b"], bad11["c"])
+
+
+@pytest.mark.parametrize("arch,builtin,a", [
+    ("gfx942", "mfma_f32_16x16x4f32", np.zeros((64, 2), np.float32)),  # 8 bytes, needs 4
+    ("gfx942", "mfma_i32_16x16x32_i8", np.zeros((64, 4), np.int8)),  # 4 bytes, needs 8
+    ("gfx1100", "wmma_f32_16x16x16_f16_w32", np.zeros((32, 8), np.float16)),  # needs 16
+])
+def test_wrong_bytes_per_lane_raise_value_error(arch, builtin, a):
+    spec = describe(builtin, arch)
+    b = np.zeros((spec["lanes"], spec["n_b"]), spec["tb"])
+    c = np.zeros((spec["lanes"], spec["n_c"]), spec["tc"])
+    extra = [0, 0, 0] if builtin.startswith("mfma") else []
+    with pytest.raises(ValueError, match="bytes per lane"):
+        call(arch, builtin, a, b, c, *extra)
+
+
+def _i8(rng, shape):
+    return rng.integers(-128, 128, shape).astype(np.int8)
+
+
+@pytest.mark.parametrize("arch,builtin,n,views", [
+    ("gfx942", "mfma_i32_16x16x32_i8", 8, [np.int32, np.int64, np.uint8]),  # HIP long
+    ("gfx908", "mfma_i32_16x16x16i8", 4, [np.int32, np.uint32]),  # HIP int: scalar per lane
+    ("gfx1100", "wmma_i32_16x16x16_iu8_w32", 16, [np.int32, np.int64]),  # int4 vector
+    ("gfx1200", "wmma_i32_16x16x16_iu8_w32_gfx12", 8, [np.int32, np.int64]),  # int2
+])
+def test_int8_elements_and_packed_words_are_the_same_bytes(arch, builtin, n, views):
+    rng = np.random.default_rng(20)
+    lanes = 64 if arch in GFX9 else 32
+    a, b = _i8(rng, (lanes, n)), _i8(rng, (lanes, n))
+    if arch == "gfx1100":  # keep the two lane halves identical (replicated operand)
+        a[16:], b[16:] = a[:16], b[:16]
+    c = rng.integers(-1000, 1000, (lanes, 4 if lanes == 64 else 8)).astype(np.int32)
+
+    def run(x, y):
+        if builtin.startswith("mfma"):
+            return call(arch, builtin, x, y, c, 0, 0, 0)
+        return call(arch, builtin, True, x, True, y, c, True)
+
+    ref = run(a, b)
+    assert ref.dtype == np.int32 and ref.shape == c.shape
+    for v in views:
+        wa, wb = a.view(v), b.view(v)
+        np.testing.assert_array_equal(run(wa, wb), ref)
+        if wa.shape[1] == 1:
+            np.testing.assert_array_equal(run(wa[:, 0], wb[:, 0]), ref)
+
+
+def test_fp8_and_f16_operands_as_words():
+    rng = np.random.default_rng(21)
+    a = T.convert(rng.integers(-8, 9, (64, 8)) / 2.0, T.float8_fnuz)
+    b = T.convert(rng.integers(-8, 9, (64, 8)) / 2.0, T.bfloat8_fnuz)
+    c = np.zeros((64, 4), np.float32)
+    ref = call("gfx942", "mfma_f32_16x16x32_fp8_bf8", a, b, c, 0, 0, 0)
+    assert np.any(ref != 0)
+    got = call("gfx942", "mfma_f32_16x16x32_fp8_bf8", a.view(np.int64)[:, 0],
+               b.view(np.int64)[:, 0], c, 0, 0, 0)
+    np.testing.assert_array_equal(got, ref)
+
+    h = rng.integers(-4, 5, (32, 16)).astype(np.float16)
+    h[16:] = h[:16]
+    c11 = np.zeros((32, 8), np.float32)
+    ref = call("gfx1100", "wmma_f32_16x16x16_f16_w32", h, h, c11)
+    got = call("gfx1100", "wmma_f32_16x16x16_f16_w32", h.view(np.uint32), h.view(np.int16), c11)
+    np.testing.assert_array_equal(got, ref)
+
+
+def test_d_takes_cs_dtype_and_shape():
+    rng = np.random.default_rng(22)
+    a = rng.integers(-4, 5, 64).astype(np.float32)
+    b = rng.integers(-4, 5, 64).astype(np.float32)
+    c = rng.standard_normal((64, 4)).astype(np.float32)
+    d = call("gfx942", "mfma_f32_16x16x4f32", a, b, c, 0, 0, 0)
+    assert d.dtype == np.float32 and d.shape == (64, 4)
+    # C handed over as raw words: D comes back as words holding the f32 result
+    dw = call("gfx942", "mfma_f32_16x16x4f32", a, b, c.view(np.uint32), 0, 0, 0)
+    assert dw.dtype == np.uint32 and dw.shape == (64, 4)
+    np.testing.assert_array_equal(dw.view(np.float32), d)
+    # scalar-per-lane A/B given as (64,) or (64, 1)
+    np.testing.assert_array_equal(
+        call("gfx942", "mfma_f32_16x16x4f32", a[:, None], b[:, None], c, 0, 0, 0), d)
+    # f64 4x4x4 (4 blocks): one double of C per lane -> D one double per lane
+    c64 = rng.integers(-9, 10, 64).astype(np.float64)
+    d64 = call("gfx942", "mfma_f64_4x4x4f64", np.ones(64), np.ones(64), c64, 0, 0, 0)
+    assert d64.dtype == np.float64 and d64.shape == (64,)
+    np.testing.assert_array_equal(np.asarray(d64), c64 + 4)
+    # gfx11 f16 result given C as 32-bit words: D as words, other halves untouched
+    c16 = rng.integers(-9, 10, (32, 16)).astype(np.float16)
+    ones = np.ones((32, 16), np.float16)
+    d16 = call("gfx1100", "wmma_f16_16x16x16_f16_w32", ones, ones, c16.view(np.uint32), True)
+    assert d16.dtype == np.uint32 and d16.shape == (32, 8)
+    halves = d16.view(np.float16)
+    np.testing.assert_array_equal(halves[:, 1::2], c16[:, 1::2] + np.float16(16))
+    np.testing.assert_array_equal(halves[:, 0::2], c16[:, 0::2])
+
+
+def test_keyword_arguments_and_missing_arguments():
+    z = np.zeros((32, 8), np.int8)
+    c = np.arange(32 * 8, dtype=np.int32).reshape(32, 8)
+    d = call("gfx1200", "wmma_i32_16x16x16_iu8_w32_gfx12", c=c, b=z, a=z, sgn_a=True,
+             sgn_b=False, clamp=True)
+    np.testing.assert_array_equal(d, c)
+    with pytest.raises(TypeError):
+        call("gfx1200", "wmma_i32_16x16x16_iu8_w32_gfx12", True, z, True, z, c)  # no clamp
+    with pytest.raises(TypeError):
+        call("gfx942", "mfma_f32_16x16x4f32", np.zeros(64), np.zeros(64), np.zeros((64, 4)))
+
+
+# ===========================================================================================
+# Determinism
+# ===========================================================================================
+
+
+@pytest.mark.parametrize("arch,builtin,shapes", [
+    ("gfx942", "mfma_f32_16x16x4f32", ((64,), (64,), (64, 4))),
+    ("gfx942", "mfma_f32_32x32x2f32", ((64,), (64,), (64, 16))),
+    ("gfx90a", "mfma_f32_16x16x1f32", ((64,), (64,), (64, 16))),
+    ("gfx942", "mfma_f64_16x16x4f64", ((64,), (64,), (64, 4))),
+])
+def test_repeat_calls_are_bit_identical(arch, builtin, shapes):
+    rng = np.random.default_rng(23)
+    dt = np.float64 if "f64" in builtin else np.float32
+    a, b, c = ((rng.standard_normal(s) * 10.0 ** rng.integers(-6, 7, s)).astype(dt)
+               for s in shapes)
+    first = call(arch, builtin, a, b, c, 0, 0, 0)
+    for _ in range(3):
+        again = call(arch, builtin, a, b, c, 0, 0, 0)
+        assert again.tobytes() == first.tobytes()
+    # memory order of the operands does not matter either
+    again = call(arch, builtin, a, b, np.asfortranarray(c), 0, 0, 0)
+    assert np.ascontiguousarray(again).tobytes() == first.tobytes()
+
+
+def test_repeat_wmma_calls_are_bit_identical():
+    rng = np.random.default_rng(24)
+    a = rng.standard_normal((16, 16)).astype(np.float16)
+    b = rng.standard_normal((16, 16)).astype(np.float16)
+    a32, b32 = np.concatenate([a, a]), np.concatenate([b.T, b.T])
+    c = rng.standard_normal((32, 8)).astype(np.float32)
+    first = call("gfx1100", "wmma_f32_16x16x16_f16_w32", a32, b32, c)
+    assert not np.array_equal(first, c)
+    for _ in range(3):
+        assert call("gfx1100", "wmma_f32_16x16x16_f16_w32", a32, b32, c).tobytes() == \
+            first.tobytes()
