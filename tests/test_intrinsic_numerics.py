@@ -538,11 +538,6 @@ def test_f16_inputs_f32_result_round_once(arch, builtin):
     assert _sequential_f32(a[0]) == 1.0 and _sequential_f32(a[2]) == 1.0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "rocwmma_py/arch/numerics.py accumulate(): the K sum is formed in float64 (einsum) and "
-    "then rounded to f32, so when the f16/bf16 products span more than 53 bits the float64 "
-    "sum is already rounded (double rounding: got 2**30, exact-then-RNE gives 2**30 + 2**7); "
-    "the design's numerics model says 'sum formed exactly ... rounded once'"))
 @pytest.mark.parametrize("arch,builtin,t", [
     ("gfx1100", "wmma_f32_16x16x16_f16_w32", np.float16),
     ("gfx942", "mfma_f32_16x16x16f16", np.float16),
