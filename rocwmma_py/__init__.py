@@ -17,7 +17,8 @@ from .api import (
     to_register_file,
 )
 from .arch import ARCH_NAMES, Arch, get_arch
-from .fragment import FragmentError, fragment, fragment_traits
+from .errors import FragmentError
+from .fragment import fragment, fragment_traits
 from .runtime import (
     DivergenceError,
     LdsLimitError,

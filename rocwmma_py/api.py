@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import types as T
-from .fragment import FragmentError, fragment
+from .errors import FragmentError
+from .fragment import fragment
 from .fragment_layout import FragmentMap
 from .mma import mma
 from .runtime import Pointer, current_wave

@@ -16,15 +16,11 @@ import numpy as np
 
 from . import types as T
 from .arch import Arch
+from .errors import FragmentError
 from .fragment_layout import FragmentMap, Geometry, LayoutError, fragment_map, padded_dims
 from .runtime import current_arch
 from .schedulers import Scheduler, fragment_scheduler
 from .tags import LAYOUTS, MATRICES, accumulator, col_major, matrix_a, matrix_b, row_major
-
-
-class FragmentError(TypeError):
-    """A fragment type or use rocWMMA does not allow (message names what and why)."""
-
 
 # Fragment data types per architecture (rocWMMA's IO types, §3 / seed 002 §5.3).
 _COMMON_TYPES = (T.float16, T.bfloat16, T.float32, T.int8, T.uint8, T.int32, T.uint32)
@@ -78,7 +74,7 @@ class fragment:  # noqa: N801 - rocWMMA spelling
     scheduler: Scheduler
 
     def __class_getitem__(cls, params) -> type[fragment]:
-        return _fragment_class(*params)
+        return _fragment_class(*_normalized(*params))
 
     # --- arch-resolved traits -----------------------------------------------------------
     @classmethod
@@ -161,14 +157,18 @@ def _type_name(t) -> str:
     return getattr(t, "__name__", str(t))
 
 
-@cache
-def _fragment_class(matrix, m, n, k, dtype, layout=None,
-                    scheduler=fragment_scheduler.default_schedule) -> type[fragment]:
+def _normalized(matrix, m, n, k, dtype, layout=None,
+                scheduler=fragment_scheduler.default_schedule) -> tuple:
+    """One spelling per parameter set, so equal template arguments give the same class."""
     _check_params(matrix, m, n, k, dtype, layout, scheduler)
-    dtype = T.resolve(dtype)
+    return matrix, int(m), int(n), int(k), T.resolve(dtype), layout, scheduler
+
+
+@cache
+def _fragment_class(matrix, m, n, k, dtype, layout, scheduler) -> type[fragment]:
     name = (f"fragment[{matrix.__name__}, {m}, {n}, {k}, {T.short_name(dtype)}, "
             f"{_type_name(layout) if layout else 'void'}, {scheduler}]")
-    attrs = dict(matrix=matrix, frag_m=int(m), frag_n=int(n), frag_k=int(k), data_type=dtype,
+    attrs = dict(matrix=matrix, frag_m=m, frag_n=n, frag_k=k, data_type=dtype,
                  layout=layout, scheduler=scheduler)
     return type(name, (fragment,), attrs)
 
@@ -186,10 +186,13 @@ def _traits(cls: type[fragment], arch: Arch) -> Traits:
     geom = Geometry(cls.matrix, m, n, k)
     count = cls.scheduler.wave_count(wave)
     elements = geom.block_dim * geom.k_dim
-    if elements % (wave * count):
+    registers = elements * T.bits(cls.data_type) / (32 * wave)  # PackedVRegCount (§2.1)
+    if registers < 1 or registers % count:
+        share = f" split over {count} waves" if count > 1 else ""
         raise FragmentError(
-            f"{cls.__name__} on {arch.name}: {elements} elements do not split evenly over "
-            f"{count} wave(s) of {wave} lanes"
+            f"{cls.__name__} on {arch.name}: {elements} elements fill {registers:g} packed "
+            f"registers per lane, which cannot be{share} whole registers; "
+            "try a bigger block size" + (" or a scheduler with fewer waves" if count > 1 else "")
         )
     return Traits(geom, wave, count, elements // (wave * count), arch.family)
 

@@ -94,29 +94,28 @@ class FragmentMap:
         return inv.reshape(self.height, self.width)
 
 
-def _lanes(wave: int) -> tuple[np.ndarray, np.ndarray]:
-    lane = np.arange(wave)
-    return lane % 16, lane // 16
-
-
 def input_map(geom: Geometry, layout: type, wave: int, wave_count: int, share: int):
     """A/B (and cooperative accumulators): §2.4 interleaved layouts, §2.9 SplitK sharing.
 
-    A lane owns BlockDim positions c*DPT + d and K positions h*KPT + k of its wave's share;
-    the element order is AOS (e = k*DPT + d) along the memory-contiguous BlockDim direction,
-    SOA (e = d*KPT + k) along K.
+    The block dimension is covered by MmaDim lanes (16, or the largest power of two dividing a
+    smaller or odd block, as rocWMMA's MmaDimSelector shrinks it for load/store-only
+    fragments). A lane owns BlockDim positions c*DPT + d and K positions h*KPT + k of its
+    wave's share; the element order is AOS (e = k*DPT + d) along the memory-contiguous
+    BlockDim direction, SOA (e = d*KPT + k) along K.
     """
     block_dim, k_dim = geom.block_dim, geom.k_dim
-    if block_dim % 16:
-        raise LayoutError(f"block dimension {block_dim} is not a multiple of 16")
-    dpt = block_dim // 16
-    if (k_dim * 16) % (wave * wave_count):
+    mma_dim = min(16, block_dim & -block_dim)
+    dpt = block_dim // mma_dim
+    if (k_dim * mma_dim) % (wave * wave_count):
+        hint = " or a scheduler with fewer waves" if wave_count > 1 else ""
         raise LayoutError(
-            f"cannot split KDim={k_dim} over {wave_count} wave(s) of {wave} lanes; "
-            "try a bigger block size or a scheduler with fewer waves"
+            f"{block_dim}x{k_dim} block: KDim={k_dim} does not spread over "
+            f"{wave * wave_count // mma_dim} groups of {mma_dim} lanes; try a bigger block size"
+            + hint
         )
-    kpt = k_dim * 16 // (wave * wave_count)
-    c, h = _lanes(wave)
+    kpt = k_dim * mma_dim // (wave * wave_count)
+    lane = np.arange(wave)
+    c, h = lane % mma_dim, lane // mma_dim
     d, k = np.meshgrid(np.arange(dpt), np.arange(kpt), indexing="ij")  # (dpt, kpt)
     x = c[None, None, :] * dpt + d[..., None]
     y = share * (k_dim // wave_count) + h[None, None, :] * kpt + k[..., None]
@@ -145,7 +144,8 @@ def accumulator_map(geom: Geometry, family: str, dtype, wave: int) -> FragmentMa
         raise LayoutError(f"accumulator {m}x{n} is not a multiple of 16x16")
     blocks_m, blocks_n, regs = m // 16, n // 16, 256 // wave
     key = "gfx9-f64" if family == "gfx9" and T.bits(dtype) == 64 else family
-    c, h = _lanes(wave)
+    lane = np.arange(wave)
+    c, h = lane % 16, lane // 16
     bm, bn, r = np.meshgrid(np.arange(blocks_m), np.arange(blocks_n), np.arange(regs),
                             indexing="ij")
     i, j = _NATIVE_ACC[key](h[None, :], c[None, :], r.reshape(-1, 1))

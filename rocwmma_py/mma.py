@@ -20,7 +20,8 @@ from . import types as T
 from .arch import Arch
 from .arch.instructions import Instruction
 from .arch.numerics import accumulate, decode
-from .fragment import FragmentError, fragment
+from .errors import FragmentError
+from .fragment import fragment
 from .tags import accumulator, matrix_a, matrix_b
 
 
@@ -92,6 +93,9 @@ def plan(arch: Arch, fa: type[fragment], fb: type[fragment], fc: type[fragment],
     if fc.data_type is not fd.data_type:
         raise FragmentError("mma_sync: C and D must have the same data type")
     geom = fa.traits(arch).geometry
+    if geom.block_m % 16 or geom.block_n % 16:
+        raise FragmentError(f"mma_sync: BlockM x BlockN = {geom.block_m}x{geom.block_n} is not a "
+                            "multiple of the 16x16 MMA block")
     if geom.block_k & (geom.block_k - 1):
         raise FragmentError(f"mma_sync: the padded FragK ({geom.block_k}) must be a power of two")
     instr = select_instruction(arch, fa.data_type, fb.data_type, fc.data_type, geom.block_k)

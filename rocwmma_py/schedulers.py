@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from .errors import FragmentError
+
 
 @dataclass(frozen=True)
 class Scheduler:
@@ -22,9 +24,10 @@ class Scheduler:
 
     def waves(self, wave_size: int) -> tuple[int, int]:
         """(WX, WY): waves per block along x and y for these template arguments."""
-        if self.tbx % wave_size:
-            raise ValueError(
-                f"{self}: TBlockX={self.tbx} is not a multiple of the wave size {wave_size}"
+        if self.tbx % wave_size or self.tbx == 0 or self.tby == 0:
+            raise FragmentError(
+                f"{self}: TBlockX={self.tbx} must be a positive multiple of the wave size "
+                f"{wave_size} and TBlockY={self.tby} positive"
             )
         return self.tbx // wave_size, self.tby
 
