@@ -109,6 +109,27 @@ class MappingUtil:
         row, col = coord
         return row * ldm + col if self.layout is row_major else col * ldm + row
 
-    def dataCoord(self, data: Pointer, ldm: int, coord: tuple[int, int] | None = None) -> Pointer:  # noqa: N802
-        """Pointer to a matrix coordinate (default: the calling wave's block)."""
-        return data + self.dataOffset(coord if coord is not None else self.matrixCoord(), ldm)
+    def matrixCoordM(self, m: int) -> tuple[int, int]:  # noqa: N802
+        """The wave's matrix coordinate with the row replaced by `m`."""
+        return (m, self.matrixCoord()[1])
+
+    def matrixCoordN(self, n: int) -> tuple[int, int]:  # noqa: N802
+        """The wave's matrix coordinate with the column replaced by `n`."""
+        return (self.matrixCoord()[0], n)
+
+    def blockCoordM(self, m: int) -> tuple[int, int]:  # noqa: N802
+        return (m, self.blockCoord()[1])
+
+    def blockCoordN(self, n: int) -> tuple[int, int]:  # noqa: N802
+        return (self.blockCoord()[0], n)
+
+    def dataCoord(self, data: Pointer, *args) -> Pointer:  # noqa: N802
+        """`dataCoord(data, ldm)`: the wave's block; `dataCoord(data, coord, ldm)`: any
+        matrix coordinate (rocWMMA's two overloads)."""
+        if len(args) == 1:
+            coord, (ldm,) = self.matrixCoord(), args
+        elif len(args) == 2:
+            coord, ldm = args
+        else:
+            raise TypeError("dataCoord(data, ldm) or dataCoord(data, matrix_coord, ldm)")
+        return data + self.dataOffset(coord, ldm)
