@@ -13,9 +13,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from rocwmma_py import amdgcn, float16, kernel, lane_id, select, use_arch, vector_type
+from rocwmma_py import amdgcn, float16, kernel, lane_id, use_arch, vector_type
 from rocwmma_py.runtime import half8  # _Float16 __attribute__((ext_vector_type(8)))
 from samples.common import parse_args, print_matrix, validate
+from samples.rdna4_wmma_hello import load_half_rows, store_packed_c
 
 BUILTIN = "wmma_f16_16x16x16_f16_w32_gfx12"
 
@@ -31,16 +32,7 @@ def wmma_matmul_tr(pA, BbufferPtr, pC):
     # initialize c fragment to 0
     c_frag = half8()
 
-    # load A row-major in memory
-    for i, j in zip(range(4), range(8, 12), strict=True):
-        lowHigh = lane_id() // 16
-        rowAddr = lane_id() % 16
-
-        colAddr1 = i + lowHigh * 4
-        colAddr2 = j + lowHigh * 4
-
-        a_frag[i] = pA[(rowAddr * 16) + colAddr1]
-        a_frag[i + 4] = pA[(rowAddr * 16) + colAddr2]
+    load_half_rows(a_frag, pA)  # load A row-major in memory
 
     # load B row-major in memory, transposing on load
     # Thread indexing math within the 16x16 tile to load
@@ -61,15 +53,7 @@ def wmma_matmul_tr(pA, BbufferPtr, pC):
 
     c_frag = amdgcn.wmma_f16_16x16x16_f16_w32_gfx12(a_frag, b_frag, c_frag)
 
-    outwaveRow = select(lane_id() >= 16, 8, 0)  # use wave lane id intrinsic
-    outwaveCol = lane_id() % 16
-
-    for i in range(8):
-        rowAddr = outwaveRow + i
-        colAddr = outwaveCol
-
-        # store results from packed c_frag output
-        pC[rowAddr * 16 + colAddr] = c_frag[i]
+    store_packed_c(pC, c_frag)
 
 
 def run(a: np.ndarray, b: np.ndarray, arch: str = "gfx1200") -> np.ndarray:

@@ -22,6 +22,33 @@ from samples.common import parse_args, print_matrix, validate
 BUILTIN = "wmma_f16_16x16x16_f16_w32_gfx12"
 
 
+def load_half_rows(frag, ptr):
+    """Lane l: row l % 16, K values 4h..4h+3 and 8+4h..8+4h+3 (h = l // 16) of a row-major
+    16x16 tile -- A from a row-major, or B from a column-major buffer (seed 003)."""
+    for i, j in zip(range(4), range(8, 12), strict=True):
+        lowHigh = lane_id() // 16
+        rowAddr = lane_id() % 16
+
+        colAddr1 = i + lowHigh * 4
+        colAddr2 = j + lowHigh * 4
+
+        frag[i] = ptr[(rowAddr * 16) + colAddr1]
+        frag[i + 4] = ptr[(rowAddr * 16) + colAddr2]
+
+
+def store_packed_c(pC, c_frag):
+    """C frag is in the same layout as B matrix in registers, 4 vgprs per thread."""
+    outwaveRow = select(lane_id() >= 16, 8, 0)  # use wave lane id intrinsic
+    outwaveCol = lane_id() % 16
+
+    for i in range(8):
+        rowAddr = outwaveRow + i
+        colAddr = outwaveCol
+
+        # store results from packed c_frag output
+        pC[rowAddr * 16 + colAddr] = c_frag[i]
+
+
 # assumes single wave per workgroup (32 threads)
 @kernel
 def wmma_matmul(pA, pB, pC):
@@ -34,40 +61,13 @@ def wmma_matmul(pA, pB, pC):
     # initialize c fragment to 0
     c_frag = half8()
 
-    # load A row-major in memory
-    for i, j in zip(range(4), range(8, 12), strict=True):
-        lowHigh = lane_id() // 16
-        rowAddr = lane_id() % 16
-
-        colAddr1 = i + lowHigh * 4
-        colAddr2 = j + lowHigh * 4
-
-        a_frag[i] = pA[(rowAddr * 16) + colAddr1]
-        a_frag[i + 4] = pA[(rowAddr * 16) + colAddr2]
-
-    # load B if col-major memory
-    for i, j in zip(range(4), range(8, 12), strict=True):
-        lowHigh = lane_id() // 16
-        rowAddr = lane_id() % 16
-
-        colAddr1 = i + lowHigh * 4
-        colAddr2 = j + lowHigh * 4
-
-        b_frag[i] = pB[(rowAddr * 16) + colAddr1]
-        b_frag[i + 4] = pB[(rowAddr * 16) + colAddr2]
+    load_half_rows(a_frag, pA)  # load A row-major in memory
+    load_half_rows(b_frag, pB)  # load B if col-major memory
 
     # call the WMMA intrinsic (gfx12 has no OPSEL: the f16 result is packed)
     c_frag = amdgcn.wmma_f16_16x16x16_f16_w32_gfx12(a_frag, b_frag, c_frag)
 
-    outwaveRow = select(lane_id() >= 16, 8, 0)  # use wave lane id intrinsic
-    outwaveCol = lane_id() % 16
-
-    for i in range(8):
-        rowAddr = outwaveRow + i
-        colAddr = outwaveCol
-
-        # store results from packed c_frag output
-        pC[rowAddr * 16 + colAddr] = c_frag[i]
+    store_packed_c(pC, c_frag)
 
 
 def run(a: np.ndarray, b: np.ndarray, arch: str = "gfx1200") -> np.ndarray:

@@ -37,12 +37,6 @@ from rocwmma_py import (
     wave_size,
 )
 
-
-@pytest.fixture(autouse=True)
-def _no_env_arch(monkeypatch):
-    monkeypatch.delenv("ROCWMMA_PY_ARCH", raising=False)
-
-
 WAVE = {"gfx942": 64, "gfx1100": 32}
 SCHEDULERS = ["default_schedule", "coop_row_major_2d", "coop_col_major_2d",
               "coop_row_slice_2d", "coop_col_slice_2d", "single"]

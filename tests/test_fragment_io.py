@@ -46,12 +46,6 @@ from rocwmma_py import (
     xfloat32,
 )
 
-
-@pytest.fixture(autouse=True)
-def _no_env_arch(monkeypatch):
-    monkeypatch.delenv("ROCWMMA_PY_ARCH", raising=False)
-
-
 # ------------------------------------------------------------------ facts from the notes
 
 WAVE = {"gfx908": 64, "gfx90a": 64, "gfx942": 64, "gfx950": 64, "gfx1100": 32,

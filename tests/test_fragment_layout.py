@@ -39,12 +39,6 @@ from rocwmma_py import (
     xfloat32,
 )
 
-
-@pytest.fixture(autouse=True)
-def _no_env_arch(monkeypatch):
-    monkeypatch.delenv("ROCWMMA_PY_ARCH", raising=False)
-
-
 WAVE = {"gfx908": 64, "gfx90a": 64, "gfx942": 64, "gfx950": 64, "gfx1100": 32,
         "gfx1101": 32, "gfx1102": 32, "gfx1200": 32, "gfx1201": 32}  # fmt: skip
 FAMILY = {a: "gfx9" if WAVE[a] == 64 else a[:5] for a in WAVE}  # gfx9 / gfx11 / gfx12

@@ -42,12 +42,6 @@ from rocwmma_py import (
     use_arch,
 )
 
-
-@pytest.fixture(autouse=True)
-def _no_env_arch(monkeypatch):
-    monkeypatch.delenv("ROCWMMA_PY_ARCH", raising=False)
-
-
 WAVE = {"gfx942": 64, "gfx950": 64, "gfx1100": 32, "gfx1200": 32}
 ARCHS = ("gfx942", "gfx1100", "gfx1200")
 ORTHO = {row_major: col_major, col_major: row_major}

@@ -42,11 +42,6 @@ from rocwmma_py.runtime import (
 pytestmark = pytest.mark.smoke
 
 
-@pytest.fixture(autouse=True)
-def _no_env_arch(monkeypatch):
-    monkeypatch.delenv("ROCWMMA_PY_ARCH", raising=False)
-
-
 def record_waves(grid, block, arch):
     """Launch a kernel that records what every wave sees; returns {(block, wave): info}."""
     seen = {}
