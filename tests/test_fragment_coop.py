@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from notes_reference import padded
 
 from rocwmma_py import (
     FragmentError,
@@ -70,15 +71,6 @@ def index_and_count(name, wx, wy, n_wx, n_wy, wave_idx=0):
     return (wx * n_wy + wy - wave_idx) % 2**32, 1  # single: unsigned, RangeCheck
 
 
-def padded(m, n, k, nbytes, wave):
-    """§6.1 padding rule."""
-    nm = lambda x, q: -(-x // q) * q  # noqa: E731
-    mept = -(-4 // nbytes)
-    mepf = wave * mept
-    min_k = max(mept, mepf // nm(m, 16), mepf // nm(n, 16))
-    if (m * k) % mepf or (n * k) % mepf or (m * n) % mepf:
-        return nm(m, 16), nm(n, 16), nm(k, min_k)
-    return m, n, k
 
 
 def splittable(block_dim, block_k, nbytes, wave, count) -> bool:

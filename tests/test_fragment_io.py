@@ -13,6 +13,7 @@ import math
 import ml_dtypes
 import numpy as np
 import pytest
+from notes_reference import acc_positions, input_positions, padded
 
 from rocwmma_py import (
     FragmentError,
@@ -84,14 +85,6 @@ def next_multiple(x: int, m: int) -> int:
     return (x + m - 1) // m * m
 
 
-def padded(m: int, n: int, k: int, nbytes: int, wave: int) -> tuple[int, int, int]:
-    """§6.1 IOTile padding rule, written out."""
-    mept = math.ceil(4 / nbytes)
-    mepf = wave * mept
-    min_k = max(mept, mepf // next_multiple(m, 16), mepf // next_multiple(n, 16))
-    if (m * k) % mepf or (n * k) % mepf or (m * n) % mepf:
-        return next_multiple(m, 16), next_multiple(n, 16), next_multiple(k, min_k)
-    return m, n, k
 
 
 def fits(bm: int, bn: int, nbytes: int, wave: int) -> bool:
@@ -403,33 +396,8 @@ def test_contamination(arch, tname, which, bm, bn):
 # ------------------------------------------------------------------ partial fragments (§6)
 
 
-def interleaved_positions(which, block_dim, k_dim, wave, layout):
-    """§2.4: (row, col) of x[e] in every lane of an A/B fragment (SplitK = 1)."""
-    dpt, kpt = block_dim // 16, k_dim * 16 // wave
-    lane = np.arange(wave)
-    h, c = lane // 16, lane % 16
-    e = np.arange(dpt * kpt)[:, None]
-    aos = (which == "a") == (layout is col_major)
-    d, k = (e % dpt, e // dpt) if aos else (e // kpt, e % kpt)
-    bd_pos, k_pos = c * dpt + d, h * kpt + k
-    return (bd_pos, k_pos) if which == "a" else (k_pos, bd_pos)
 
 
-def acc_positions(m, n, wave, family, f64=False):
-    """§2.6 ACC_INT_A_MAJOR: e = (bm*BlocksN + bn)*R + r."""
-    bms, bns, regs = m // 16, n // 16, 256 // wave
-    lane = np.arange(wave)
-    h, c = lane // 16, lane % 16
-    e = np.arange(bms * bns * regs)[:, None]
-    blk, r = e // regs, e % regs
-    bm, bn = blk // bns, blk % bns
-    if family == "gfx9":
-        i = h + 4 * r if f64 else 4 * h + r
-    elif family == "gfx11":
-        i = 2 * r + h
-    else:
-        i = 8 * h + r
-    return i * bms + bm, c * bns + bn
 
 
 PARTIAL_CASES = [
@@ -466,10 +434,10 @@ def test_partial_fragment_zero_fills_and_clips(arch, tname, which, fm, fn, fk):
     for layout in (row_major, col_major):
         if which == "a":
             cls = fragment[matrix_a, fm, fn, fk, t, layout]
-            r, c = interleaved_positions("a", bm, bk, wave, layout)
+            r, c = input_positions("a", bm, bk, wave, layout)
         elif which == "b":
             cls = fragment[matrix_b, fm, fn, fk, t, layout]
-            r, c = interleaved_positions("b", bn, bk, wave, layout)
+            r, c = input_positions("b", bn, bk, wave, layout)
         else:
             cls = fragment[accumulator, fm, fn, fk, t, layout]
             r, c = acc_positions(bm, bn, wave, family)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
+from notes_reference import acc_positions, input_positions
 
 from rocwmma_py import (
     ARCH_NAMES,
@@ -72,48 +73,10 @@ def no_padding(m, n, k, nbytes, wave) -> bool:
 # ------------------------------------------------------------------ the formulas (§2.4, §2.6)
 
 
-def input_positions(which: str, block_dim: int, k_dim: int, wave: int, layout):
-    """§2.4 interleaved A/B layout: DPT = BlockDim/16, KPT = BlockK*16/W; lane (h, c) owns
-    BlockDim positions c*DPT + d and K positions h*KPT + k. AOS (e = k*DPT + d) for A col_major
-    and B row_major, SOA (e = d*KPT + k) otherwise. Returns (row, col), each (elements, W)."""
-    dpt, kpt = block_dim // 16, k_dim * 16 // wave
-    rows, cols = np.zeros((2, dpt * kpt, wave), np.int64)
-    for lane in range(wave):
-        h, c = lane // 16, lane % 16
-        aos = (which == "a") == (layout is col_major)  # A col_major / B row_major
-        for d in range(dpt):
-            for k in range(kpt):
-                e = k * dpt + d if aos else d * kpt + k
-                bd_pos, k_pos = c * dpt + d, h * kpt + k
-                if which == "a":
-                    rows[e, lane], cols[e, lane] = bd_pos, k_pos
-                else:
-                    rows[e, lane], cols[e, lane] = k_pos, bd_pos
-    return rows, cols
 
 
-def native_acc(family: str, f64: bool, h: int, c: int, r: int) -> tuple[int, int]:
-    """§2.6 native 16x16 position of register r in lane (h, c)."""
-    if family == "gfx9":
-        return (h + 4 * r, c) if f64 else (4 * h + r, c)
-    if family == "gfx11":
-        return 2 * r + h, c
-    return 8 * h + r, c  # gfx12
 
 
-def acc_positions(m: int, n: int, wave: int, family: str, f64: bool = False):
-    """§2.6 ACC_INT_A_MAJOR: e = (bm*BlocksN + bn)*R + r; row = i*BlocksM + bm,
-    col = j*BlocksN + bn."""
-    blocks_m, blocks_n, regs = m // 16, n // 16, 256 // wave
-    rows, cols = np.zeros((2, blocks_m * blocks_n * regs, wave), np.int64)
-    for lane in range(wave):
-        for bm in range(blocks_m):
-            for bn in range(blocks_n):
-                for r in range(regs):
-                    i, j = native_acc(family, f64, lane // 16, lane % 16, r)
-                    e = (bm * blocks_n + bn) * regs + r
-                    rows[e, lane], cols[e, lane] = i * blocks_m + bm, j * blocks_n + bn
-    return rows, cols
 
 
 # ------------------------------------------------------------------ observing x[]

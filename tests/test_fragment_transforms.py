@@ -12,6 +12,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
+from notes_reference import input_positions, padded
 
 from rocwmma_py import (
     FragmentError,
@@ -75,16 +76,6 @@ def bits(a):
     return np.ascontiguousarray(a).view(np.uint8)
 
 
-def input_positions(which, block_dim, k_dim, wave, layout):
-    """§2.4 (see test_fragment_layout): (row, col) of x[e, lane] for A/B, SplitK = 1."""
-    dpt, kpt = block_dim // 16, k_dim * 16 // wave
-    lane = np.arange(wave)
-    h, c = lane // 16, lane % 16
-    e = np.arange(dpt * kpt)[:, None]
-    aos = (which == "a") == (layout is col_major)
-    d, k = (e % dpt, e // dpt) if aos else (e // kpt, e % kpt)
-    bd_pos, k_pos = c * dpt + d, h * kpt + k
-    return (bd_pos, k_pos) if which == "a" else (k_pos, bd_pos)
 
 
 def same_type(cls, expected) -> bool:
@@ -343,15 +334,6 @@ for _a in ARCHS:
                                  id=f"{_a}-{_t}-{_which}-{'x'.join(map(str, _shape))}"))
 
 
-def padded(m, n, k, nbytes, wave):
-    """§6.1 padding rule."""
-    nm = lambda x, q: -(-x // q) * q  # noqa: E731
-    mept = -(-4 // nbytes)
-    mepf = wave * mept
-    min_k = max(mept, mepf // nm(m, 16), mepf // nm(n, 16))
-    if (m * k) % mepf or (n * k) % mepf or (m * n) % mepf:
-        return nm(m, 16), nm(n, 16), nm(k, min_k)
-    return m, n, k
 
 
 @pytest.mark.parametrize("arch, tname, which, shape", RF_CASES)
