@@ -63,9 +63,9 @@ def select_instruction(arch: Arch, ta, tb, tc, block_k: int) -> Instruction:
     return fitting[-1] if fitting else found[0]
 
 
-def _k_subsets(block_k: int, instr_k: int, wave: int) -> tuple[np.ndarray, ...]:
+def _k_subsets(block_k: int, instr_k: int, wave: int) -> tuple[slice | np.ndarray, ...]:
     if block_k <= instr_k:
-        return (np.arange(block_k),)
+        return (slice(None),)  # one (zero-padded) instruction sums all of K
     kpt, chunk = block_k * 16 // wave, instr_k * 16 // wave
     h = np.arange(wave // 16)[:, None]
     t = np.arange(chunk)[None, :]
@@ -122,5 +122,4 @@ def mma(d: fragment, a: fragment, b: fragment, c: fragment) -> None:
         if p.round_to_acc:
             step = T.convert(step, frag_type)
         acc = step if ks is p.k_subsets[-1] else decode(step, frag_type)
-    m = type(d).map(d.arch)
-    d.x[...] = acc[m.row, m.col]
+    d.x[...] = acc.ravel()[type(d).map(d.arch).flat]

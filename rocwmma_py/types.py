@@ -56,6 +56,8 @@ _NIBBLE = {np.dtype(int4), np.dtype(uint4)}
 
 def resolve(t: Any) -> type:
     """Canonical type object for a type, an equal numpy dtype, or a name ("bf16", "float16")."""
+    if isinstance(t, type) and t in _SHORT:  # already canonical: the hot path
+        return t
     if isinstance(t, str):
         if t.lower() in _BY_NAME:
             return _BY_NAME[t.lower()]

@@ -3,6 +3,7 @@ MappingUtil's wave/block/matrix coordinate conversions."""
 
 from __future__ import annotations
 
+from .fragment_layout import next_multiple  # noqa: F401 - re-exported helper
 from .runtime import Pointer, blockDim, blockIdx, current_arch, threadIdx
 from .tags import layout_of, row_major
 
@@ -28,10 +29,6 @@ def swap(coord: tuple[int, int]) -> tuple[int, int]:
 
 def ceil_div(a: int, b: int) -> int:
     return -(-int(a) // int(b))
-
-
-def next_multiple(a: int, b: int) -> int:
-    return ceil_div(a, b) * int(b)
 
 
 class _Constants:
