@@ -5,9 +5,25 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes
 import numpy as np
 
-from rocwmma_py import col_major
+from rocwmma_py import (
+    bfloat8,
+    bfloat8_fnuz,
+    bfloat16,
+    col_major,
+    float8,
+    float8_fnuz,
+    float16,
+    float32,
+    float64,
+    int8,
+    int32,
+    uint8,
+    uint32,
+    xfloat32,
+)
 
 
 def next_multiple(x: int, m: int) -> int:
@@ -66,3 +82,27 @@ def acc_positions(m: int, n: int, wave: int, family: str, f64: bool = False):
                     e = (bm * blocks_n + bn) * regs + r
                     rows[e, lane], cols[e, lane] = i * blocks_m + bm, j * blocks_n + bn
     return rows, cols
+
+
+# --- §2.1/§3/§8 facts: wave size and fragment data types per architecture ---------------
+
+WAVE = {"gfx908": 64, "gfx90a": 64, "gfx942": 64, "gfx950": 64, "gfx1100": 32,
+        "gfx1101": 32, "gfx1102": 32, "gfx1200": 32, "gfx1201": 32}  # fmt: skip
+FAMILY = {a: "gfx9" if WAVE[a] == 64 else a[:5] for a in WAVE}  # gfx9 / gfx11 / gfx12
+TYPES = {
+    "f16": (float16, 2, np.float16), "bf16": (bfloat16, 2, ml_dtypes.bfloat16),
+    "f32": (float32, 4, np.float32), "f64": (float64, 8, np.float64),
+    "i8": (int8, 1, np.int8), "u8": (uint8, 1, np.uint8), "i32": (int32, 4, np.int32),
+    "u32": (uint32, 4, np.uint32), "f8": (float8, 1, ml_dtypes.float8_e4m3fn),
+    "bf8": (bfloat8, 1, ml_dtypes.float8_e5m2),
+    "f8_fnuz": (float8_fnuz, 1, ml_dtypes.float8_e4m3fnuz),
+    "bf8_fnuz": (bfloat8_fnuz, 1, ml_dtypes.float8_e5m2fnuz), "xf32": (xfloat32, 4, np.float32),
+}  # fmt: skip
+COMMON_TYPES = ["f16", "bf16", "f32", "i8", "u8", "i32", "u32"]
+ARCH_TYPES = {
+    "gfx908": COMMON_TYPES, "gfx90a": COMMON_TYPES + ["f64"],
+    "gfx942": COMMON_TYPES + ["f64", "xf32", "f8_fnuz", "bf8_fnuz"],
+    "gfx950": COMMON_TYPES + ["f64", "f8", "bf8"],
+    "gfx1100": COMMON_TYPES, "gfx1101": COMMON_TYPES, "gfx1102": COMMON_TYPES,
+    "gfx1200": COMMON_TYPES + ["f8", "bf8"], "gfx1201": COMMON_TYPES + ["f8", "bf8"],
+}  # fmt: skip

@@ -10,29 +10,28 @@ from __future__ import annotations
 
 import math
 
-import ml_dtypes
 import numpy as np
 import pytest
-from notes_reference import acc_positions, input_positions, padded
+from notes_reference import (
+    ARCH_TYPES,
+    TYPES,
+    WAVE,
+    acc_positions,
+    input_positions,
+    padded,
+)
 
 from rocwmma_py import (
     FragmentError,
     accumulator,
-    bfloat8,
-    bfloat8_fnuz,
-    bfloat16,
     col_major,
     fill_fragment,
-    float8,
-    float8_fnuz,
     float16,
     float32,
-    float64,
     fragment,
     fragment_scheduler,
     fragment_traits,
     int8,
-    int32,
     kernel,
     load_matrix_sync,
     matrix_a,
@@ -41,43 +40,14 @@ from rocwmma_py import (
     mem_row_major,
     row_major,
     store_matrix_sync,
-    uint8,
-    uint32,
     use_arch,
-    xfloat32,
 )
 
 # ------------------------------------------------------------------ facts from the notes
 
-WAVE = {"gfx908": 64, "gfx90a": 64, "gfx942": 64, "gfx950": 64, "gfx1100": 32,
-        "gfx1101": 32, "gfx1102": 32, "gfx1200": 32, "gfx1201": 32}  # fmt: skip
 
 # element type name -> (type, bytes, numpy storage dtype)
-TYPES = {
-    "f16": (float16, 2, np.float16),
-    "bf16": (bfloat16, 2, ml_dtypes.bfloat16),
-    "f32": (float32, 4, np.float32),
-    "f64": (float64, 8, np.float64),
-    "i8": (int8, 1, np.int8),
-    "u8": (uint8, 1, np.uint8),
-    "i32": (int32, 4, np.int32),
-    "u32": (uint32, 4, np.uint32),
-    "f8": (float8, 1, ml_dtypes.float8_e4m3fn),
-    "bf8": (bfloat8, 1, ml_dtypes.float8_e5m2),
-    "f8_fnuz": (float8_fnuz, 1, ml_dtypes.float8_e4m3fnuz),
-    "bf8_fnuz": (bfloat8_fnuz, 1, ml_dtypes.float8_e5m2fnuz),
-    "xf32": (xfloat32, 4, np.float32),
-}
-_COMMON = ["f16", "bf16", "f32", "i8", "u8", "i32", "u32"]
 # §3.6-3.8, §8: f64 on gfx90a/942/950; fnuz fp8 and xf32 only gfx942; OCP fp8 gfx950 + gfx12
-ARCH_TYPES = {
-    "gfx908": _COMMON,
-    "gfx90a": _COMMON + ["f64"],
-    "gfx942": _COMMON + ["f64", "xf32", "f8_fnuz", "bf8_fnuz"],
-    "gfx950": _COMMON + ["f64", "f8", "bf8"],
-    "gfx1100": _COMMON, "gfx1101": _COMMON, "gfx1102": _COMMON,
-    "gfx1200": _COMMON + ["f8", "bf8"], "gfx1201": _COMMON + ["f8", "bf8"],
-}  # fmt: skip
 SIGNED = {"f16", "bf16", "f32", "f64", "i8", "i32", "f8", "bf8", "f8_fnuz", "bf8_fnuz", "xf32"}
 
 

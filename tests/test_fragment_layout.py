@@ -8,25 +8,24 @@ base-8 digit planes instead. The worked examples of §2.11 are checked literally
 
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 import pytest
-from notes_reference import acc_positions, input_positions
+from notes_reference import (
+    ARCH_TYPES,
+    FAMILY,
+    TYPES,
+    WAVE,
+    acc_positions,
+    input_positions,
+)
 
 from rocwmma_py import (
     ARCH_NAMES,
     accumulator,
-    bfloat8,
-    bfloat8_fnuz,
-    bfloat16,
     col_major,
-    float8,
-    float8_fnuz,
-    float16,
     float32,
     float64,
     fragment,
-    int8,
     int32,
     kernel,
     load_matrix_sync,
@@ -35,33 +34,10 @@ from rocwmma_py import (
     mem_col_major,
     mem_row_major,
     row_major,
-    uint8,
-    uint32,
-    xfloat32,
 )
 
-WAVE = {"gfx908": 64, "gfx90a": 64, "gfx942": 64, "gfx950": 64, "gfx1100": 32,
-        "gfx1101": 32, "gfx1102": 32, "gfx1200": 32, "gfx1201": 32}  # fmt: skip
-FAMILY = {a: "gfx9" if WAVE[a] == 64 else a[:5] for a in WAVE}  # gfx9 / gfx11 / gfx12
 F64_ARCHS = ("gfx90a", "gfx942", "gfx950")
 
-TYPES = {
-    "f16": (float16, 2, np.float16), "bf16": (bfloat16, 2, ml_dtypes.bfloat16),
-    "f32": (float32, 4, np.float32), "f64": (float64, 8, np.float64),
-    "i8": (int8, 1, np.int8), "u8": (uint8, 1, np.uint8), "i32": (int32, 4, np.int32),
-    "u32": (uint32, 4, np.uint32), "f8": (float8, 1, ml_dtypes.float8_e4m3fn),
-    "bf8": (bfloat8, 1, ml_dtypes.float8_e5m2),
-    "f8_fnuz": (float8_fnuz, 1, ml_dtypes.float8_e4m3fnuz),
-    "bf8_fnuz": (bfloat8_fnuz, 1, ml_dtypes.float8_e5m2fnuz), "xf32": (xfloat32, 4, np.float32),
-}  # fmt: skip
-_COMMON = ["f16", "bf16", "f32", "i8", "u8", "i32", "u32"]
-ARCH_TYPES = {
-    "gfx908": _COMMON, "gfx90a": _COMMON + ["f64"],
-    "gfx942": _COMMON + ["f64", "xf32", "f8_fnuz", "bf8_fnuz"],
-    "gfx950": _COMMON + ["f64", "f8", "bf8"],
-    "gfx1100": _COMMON, "gfx1101": _COMMON, "gfx1102": _COMMON,
-    "gfx1200": _COMMON + ["f8", "bf8"], "gfx1201": _COMMON + ["f8", "bf8"],
-}  # fmt: skip
 
 
 def no_padding(m, n, k, nbytes, wave) -> bool:
