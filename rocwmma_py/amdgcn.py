@@ -55,7 +55,7 @@ def _like(c, d: np.ndarray):
     return d
 
 
-def _make(builtin: str, args: tuple[str, ...]):
+def _make(builtin: str, args: tuple[str, ...], targets: list[str]):
     params = [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD) for a in args]
     signature = inspect.Signature(params)
 
@@ -68,7 +68,8 @@ def _make(builtin: str, args: tuple[str, ...]):
 
     builtin_fn.__name__ = builtin_fn.__qualname__ = builtin
     builtin_fn.__signature__ = signature
-    builtin_fn.__doc__ = f"__builtin_amdgcn_{builtin}({', '.join(args)}): emulated on {{}}."
+    builtin_fn.__doc__ = (f"__builtin_amdgcn_{builtin}({', '.join(args)}): emulated on "
+                          f"{', '.join(targets)}.")
     return builtin_fn
 
 
@@ -78,9 +79,7 @@ def _register() -> list[str]:
         for name, instr in get_arch(arch).instructions.items():
             names.setdefault(name, instr)
     for name, instr in names.items():
-        fn = _make(name, instr.args)
-        fn.__doc__ = fn.__doc__.format(", ".join(_targets(name)))
-        globals()[name] = fn
+        globals()[name] = _make(name, instr.args, _targets(name))
     return sorted(names)
 
 

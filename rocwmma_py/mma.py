@@ -30,7 +30,7 @@ class MmaPlan:
     """What one mma_sync does for a (arch, A, B, C/D) fragment-class combination."""
 
     instruction: Instruction
-    k_subsets: tuple[np.ndarray, ...]
+    k_subsets: tuple[slice | np.ndarray, ...]  # K indices each chained instruction sums
     clamp: bool
     round_to_acc: bool  # gfx9 16-bit accumulators: f32 MFMA result rounded after each one
 
@@ -53,7 +53,7 @@ def select_instruction(arch: Arch, ta, tb, tc, block_k: int) -> Instruction:
         (i for i in arch.instructions.values()
          if i.m == i.n == 16 and i.blocks == 1 and i.wave == arch.wave_size
          and (i.a_type, i.b_type, i.c_type) == (a, b, c)
-         and (signed or "sgn_a" in i.args and arch.family == "gfx12")),
+         and (signed or ("sgn_a" in i.args and arch.family == "gfx12"))),  # u8: gfx12 iu8
         key=lambda i: i.k,
     )
     if not found or (ta is T.uint8) != (tb is T.uint8):
