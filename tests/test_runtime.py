@@ -7,6 +7,7 @@ import threading
 import numpy as np
 import pytest
 
+from rocwmma_py.arch import ARCH_NAMES, get_arch
 from rocwmma_py.runtime import (
     DivergenceError,
     Lanes,
@@ -511,11 +512,11 @@ def test_waves_disagreeing_on_shared_array_calls():
 # -- block shape, scheduling and failures -------------------------------------------------
 
 
-def test_five_waves_per_block_is_refused():
-    with pytest.raises(ValueError, match="5 waves of 64 lanes; rocWMMA supports up to four"):
-        kernel(lambda: None)[1, 320]()
-    with pytest.raises(ValueError, match="5 waves of 32 lanes"):
-        kernel(lambda: None)[1, (32, 5), 0, "gfx1100"]()
+def test_more_than_1024_threads_per_block_is_refused():
+    with pytest.raises(ValueError, match=r"1088 threads \(17 waves of 64 lanes\); HIP allows"):
+        kernel(lambda: None)[1, 1088]()
+    with pytest.raises(ValueError, match="33 waves of 32 lanes"):
+        kernel(lambda: None)[1, (32, 33), 0, "gfx1100"]()
 
 
 def test_block_must_be_a_multiple_of_the_wave_size():
@@ -648,3 +649,29 @@ def test_same_results_twice():
     reduce_tiles[4, 128](x, second)
     assert first.tobytes() == second.tobytes()
     np.testing.assert_allclose(first, x.reshape(4, 128).sum(axis=1) * 1.0001, rtol=1e-4)
+
+
+def test_sixteen_wave_and_1024_thread_blocks_meet_at_barriers():
+    seen = np.zeros((16, 64), np.int64)
+
+    @kernel
+    def stamp(out):
+        lds = shared_array(np.int64, 1024)
+        tid = threadIdx.x + blockDim.x * threadIdx.y
+        lds[tid] = tid
+        synchronize_workgroup()
+        out[tid] = lds[1023 - tid]
+
+    stamp[1, (256, 4)](seen)  # rocWMMA's (4W, 4) block: 16 waves of 64
+    assert (seen.ravel() == np.arange(1023, -1, -1)).all()
+    seen32 = np.zeros(1024, np.int64)
+    stamp[1, (32, 32), 0, "gfx1100"](seen32)  # 32 waves of 32
+    assert (seen32 == np.arange(1023, -1, -1)).all()
+
+
+def test_gfx950_has_160_kib_of_lds():
+    assert get_arch("gfx950").lds_bytes == 160 * 1024
+    assert {get_arch(a).lds_bytes for a in ARCH_NAMES if a != "gfx950"} == {64 * 1024}
+    kernel(lambda: None)[1, 64, 160 * 1024, "gfx950"]()
+    with pytest.raises(LdsLimitError, match="163841 bytes.*163840-byte limit of gfx950"):
+        kernel(lambda: None)[1, 64, 160 * 1024 + 1, "gfx950"]()

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 LDS_BYTES = 64 * 1024
+GFX950_LDS_BYTES = 160 * 1024  # CDNA4 raised LDS per CU to 160 KiB
 
 
 @dataclass(frozen=True, eq=False)
@@ -16,7 +17,7 @@ class Arch:
     family: str  # "gfx9" (CDNA, MFMA), "gfx11" (RDNA3, WMMA), "gfx12" (RDNA4, WMMA)
     wave_size: int
     arch_id: int
-    lds_bytes: int = LDS_BYTES
+    lds_bytes: int
 
     @cached_property
     def instructions(self) -> dict:
@@ -30,22 +31,22 @@ class Arch:
 
 
 _ROWS = [
-    # name,     family,  wave, arch_id
-    ("gfx908", "gfx9", 64, 0x0908),
-    ("gfx90a", "gfx9", 64, 0x090A),
-    ("gfx942", "gfx9", 64, 0x0942),
-    ("gfx950", "gfx9", 64, 0x0950),
-    ("gfx1100", "gfx11", 32, 0x1100),
-    ("gfx1101", "gfx11", 32, 0x1101),
-    ("gfx1102", "gfx11", 32, 0x1102),
-    ("gfx1200", "gfx12", 32, 0x1200),
-    ("gfx1201", "gfx12", 32, 0x1201),
+    # name,     family,  wave, arch_id, LDS bytes per workgroup
+    ("gfx908", "gfx9", 64, 0x0908, LDS_BYTES),
+    ("gfx90a", "gfx9", 64, 0x090A, LDS_BYTES),
+    ("gfx942", "gfx9", 64, 0x0942, LDS_BYTES),
+    ("gfx950", "gfx9", 64, 0x0950, GFX950_LDS_BYTES),
+    ("gfx1100", "gfx11", 32, 0x1100, LDS_BYTES),
+    ("gfx1101", "gfx11", 32, 0x1101, LDS_BYTES),
+    ("gfx1102", "gfx11", 32, 0x1102, LDS_BYTES),
+    ("gfx1200", "gfx12", 32, 0x1200, LDS_BYTES),
+    ("gfx1201", "gfx12", 32, 0x1201, LDS_BYTES),
 ]
 
 ARCH_NAMES: tuple[str, ...] = tuple(r[0] for r in _ROWS)
 
 
-_ARCHS: dict[str, Arch] = {name: Arch(name, fam, wave, aid) for name, fam, wave, aid in _ROWS}
+_ARCHS: dict[str, Arch] = {row[0]: Arch(*row) for row in _ROWS}
 
 
 def get_arch(name: str | Arch) -> Arch:

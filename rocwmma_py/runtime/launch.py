@@ -32,7 +32,7 @@ from .memory import Buffer, Pointer
 from .scheduler import WaveScheduler
 from .target import default_arch
 
-MAX_WAVES_PER_BLOCK = 4
+MAX_THREADS_PER_BLOCK = 1024  # HIP's limit
 
 
 class Kernel:
@@ -158,7 +158,7 @@ class Launch:
 
 
 def waves_per_block(block: Dim3, arch: Arch) -> int:
-    """Wave count of a block; refuses sizes that aren't 1-4 whole waves of this target."""
+    """Wave count of a block; refuses blocks that aren't whole waves or exceed 1024 threads."""
     threads = block.x * block.y * block.z
     wave = arch.wave_size
     if threads % wave:
@@ -166,13 +166,12 @@ def waves_per_block(block: Dim3, arch: Arch) -> int:
             f"block {block} has {threads} threads, not a multiple of the wave size {wave} of "
             f"{arch.name}; x*y*z must be a positive multiple of {wave}"
         )
-    n_waves = threads // wave
-    if n_waves > MAX_WAVES_PER_BLOCK:
+    if threads > MAX_THREADS_PER_BLOCK:
         raise ValueError(
-            f"block {block} has {n_waves} waves of {wave} lanes; rocWMMA supports up to four "
-            f"wavefronts per thread block (at most {MAX_WAVES_PER_BLOCK * wave} threads "
-            f"on {arch.name})"
+            f"block {block} has {threads} threads ({threads // wave} waves of {wave} lanes); "
+            f"HIP allows at most {MAX_THREADS_PER_BLOCK} threads per block"
         )
+    n_waves = threads // wave
     return n_waves
 
 

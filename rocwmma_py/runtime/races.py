@@ -32,7 +32,7 @@ class RaceTracker:
         self._clock = clock
         self._writer = np.full(nbytes, -1, np.int8)
         self._write_epoch = np.full(nbytes, -1, np.int64)
-        self._readers = np.zeros(nbytes, np.uint8)  # bit w set: wave w read it in read_epoch
+        self._readers = np.zeros(nbytes, np.uint32)  # bit w set: wave w read it in read_epoch
         self._read_epoch = np.full(nbytes, -1, np.int64)
 
     def check_read(self, byte_idx: np.ndarray, wave: int) -> Conflict | None:
@@ -46,7 +46,7 @@ class RaceTracker:
         stale = self._read_epoch[byte_idx] != epoch
         self._readers[byte_idx[stale]] = 0
         self._read_epoch[byte_idx] = epoch
-        self._readers[byte_idx] |= np.uint8(1 << wave)
+        self._readers[byte_idx] |= np.uint32(1 << wave)
         return None
 
     def check_write(self, byte_idx: np.ndarray, wave: int) -> Conflict | None:
@@ -57,11 +57,11 @@ class RaceTracker:
         if bad.any():
             pos = int(np.argmax(bad))
             return Conflict(pos, int(writer[pos]), "write-after-write")
-        others = self._readers[byte_idx] & np.uint8(~(1 << wave) & 0xFF)
+        others = self._readers[byte_idx] & np.uint32(~(1 << wave) & 0xFFFFFFFF)
         bad = (others != 0) & (self._read_epoch[byte_idx] == epoch)
         if bad.any():
             pos = int(np.argmax(bad))
-            other = int(np.flatnonzero(np.unpackbits(others[pos : pos + 1], bitorder="little"))[0])
+            other = (int(others[pos]) & -int(others[pos])).bit_length() - 1  # lowest reader
             return Conflict(pos, other, "write-after-read")
         return None
 
