@@ -8,15 +8,20 @@ scheduler's count do nothing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+
 import numpy as np
 
 from . import types as T
 from .errors import FragmentError
-from .fragment import fragment
-from .fragment_layout import FragmentMap
+from .fragment import check_arch, fragment
 from .mma import mma
-from .runtime import Pointer, current_wave
+from .runtime import Lanes, Pointer, current_arch
+from .runtime.lanes import describe_lanes
+from .runtime.state import current_context, current_context_or_none
 from .tags import accumulator, layout_of, matrix_a, matrix_b, orthogonal_layout, row_major
+from .wave_batch import to_waves
 
 
 def fill_fragment(frag: fragment, value) -> None:
@@ -24,20 +29,55 @@ def fill_fragment(frag: fragment, value) -> None:
     frag.x[...] = T.convert(value, frag.data_type)
 
 
-def _wave_share(frag: fragment) -> int | None:
-    """This wave's share of a (possibly cooperative) fragment, or None if it sits out."""
+def _wave_shares(frag: fragment, ctx) -> np.ndarray | None:
+    """Each running wave's share of a cooperative fragment (>= wave count: it sits out), or
+    None for a non-cooperative one."""
     sched = frag.scheduler
     if sched.kind == "default":
-        return 0
-    wave = current_wave()
-    x0 = int(wave.thread_idx[0][0]) // wave.wave_size
-    y0 = int(wave.thread_idx[1][0])
-    index = sched.wave_index(wave.wave_size, x0, y0)
-    return index if index < sched.wave_count(wave.wave_size) else None
+        return None
+    width = ctx.wave_size
+    first_lanes = slice(None, None, width)
+    x0 = np.asarray(ctx.thread_idx[0])[first_lanes] // width
+    y0 = np.asarray(ctx.thread_idx[1])[first_lanes]
+    return sched.wave_index(width, x0, y0)
 
 
-def _io(frag: fragment, ptr: Pointer, ldm: int, layout, what: str):
-    """(map, offsets, mask) of a load/store, or None when this wave does not take part."""
+@dataclass(frozen=True, eq=False)
+class IoPlan:
+    """Where a load/store of one fragment class goes, for every lane of a batch."""
+
+    offsets: np.ndarray  # (E, n*W) element offsets from the pointer
+    mask: np.ndarray | None  # (E, n*W) elements inside the footprint, None: all
+    span: tuple[int, int]  # (min, max) offset over the mask, for the O(1) bounds check
+    lanes: np.ndarray | None  # lanes whose registers change (cooperative), None: all
+
+
+@lru_cache(maxsize=1024)
+def _io_plan(cls: type[fragment], arch, ldm: int, layout, n: int, shares: bytes | None) -> IoPlan:
+    tr = cls.traits(arch)
+    height, width = _unpadded(cls)
+    count, wave = tr.wave_count, tr.wave_size
+    share_of = np.zeros(n, np.int64) if shares is None else np.frombuffer(shares, np.int64)
+    maps = [cls.map(arch, s) for s in range(count)]
+    per_share = np.stack([m.offsets(ldm, layout) for m in maps])  # (count, E, W)
+    inside = np.stack([(m.row < height) & (m.col < width) for m in maps])
+    active = share_of < count
+    pick = np.where(active, share_of, 0)
+    offsets = per_share[pick].transpose(1, 0, 2).reshape(per_share.shape[1], n * wave)
+    mask = (inside[pick] & active[:, None, None]).transpose(1, 0, 2).reshape(offsets.shape)
+    lanes = None if active.all() else np.flatnonzero(np.repeat(active, wave))
+    if mask.all():
+        mask = None
+    chosen = offsets if mask is None else offsets[mask]
+    span = (int(chosen.min()), int(chosen.max())) if chosen.size else (0, 0)
+    for a in (offsets, mask, lanes):
+        if a is not None:
+            a.flags.writeable = False
+    return IoPlan(offsets, mask, span, lanes)
+
+
+def _io(frag: fragment, ptr: Pointer, ldm: int, layout, what: str) -> IoPlan:
+    """Check a load/store's arguments and plan it for the running wave(s)."""
     if not isinstance(ptr, Pointer):
         raise TypeError(f"{what}: data must be a device pointer; got {type(ptr).__name__}")
     if layout is None:
@@ -50,19 +90,48 @@ def _io(frag: fragment, ptr: Pointer, ldm: int, layout, what: str):
     if np.dtype(ptr.dtype) != T.storage_dtype(frag.data_type):
         raise TypeError(f"{what}: pointer element type {np.dtype(ptr.dtype)} does not match the "
                         f"fragment's {T.short_name(frag.data_type)}")
-    share = _wave_share(frag)
-    if share is None:
-        return None
-    fmap: FragmentMap = type(frag).map(frag.arch, share)
-    offsets = fmap.offsets(int(ldm), data_layout)
-    height, width = _unpadded(frag)
-    mask = None
-    if (height, width) != (fmap.height, fmap.width):
-        mask = (fmap.row < height) & (fmap.col < width)
-    return offsets, mask
+    check_arch(frag, current_arch(), what)
+    ldm = _checked_ldm(frag, ldm, data_layout, what)
+    ctx = current_context_or_none()
+    if ctx is None:  # outside a kernel: one wave (cooperative fragments need a kernel)
+        if frag.scheduler.kind != "default":
+            current_context(what)  # raises NotInKernelError
+        return _io_plan(type(frag), frag.arch, ldm, data_layout, 1, None)
+    _check_one_address_per_wave(ptr, ctx, what)
+    shares = _wave_shares(frag, ctx)
+    key = None if shares is None else np.ascontiguousarray(shares, np.int64).tobytes()
+    return _io_plan(type(frag), frag.arch, ldm, data_layout, ctx.n_waves, key)
 
 
-def _unpadded(frag: fragment) -> tuple[int, int]:
+def _checked_ldm(frag: fragment, ldm, layout, what: str) -> int:
+    """ldm as an int, at least the fragment's leading dimension in memory."""
+    if isinstance(ldm, (bool, np.bool_)) or not isinstance(ldm, (int, np.integer, Lanes)):
+        raise TypeError(f"{what}: ldm must be an int, got {type(ldm).__name__} {ldm!r}")
+    ldm = int(ldm)
+    height, width = _unpadded(type(frag))
+    least = width if layout is row_major else height
+    if ldm < least:
+        order = "row_major: at least the width" if layout is row_major else \
+            "col_major: at least the height"
+        raise ValueError(f"{what}: ldm={ldm} is too small for {type(frag).__name__} in "
+                         f"{layout.__name__} memory; ldm must be >= {least} ({order})")
+    return ldm
+
+
+def _check_one_address_per_wave(ptr: Pointer, ctx, what: str) -> None:
+    """rocWMMA takes one address per wave: a per-lane pointer must be uniform in each wave."""
+    if not isinstance(ptr.offset, Lanes):
+        return
+    per_wave = np.asarray(ptr.offset).reshape(-1, ctx.wave_size)
+    differs = (per_wave != per_wave[:, :1]).any(axis=1)
+    if differs.any():
+        wave = int(np.argmax(differs))
+        raise ValueError(f"{what}: the pointer differs between lanes of a wave "
+                         f"({describe_lanes(per_wave[wave])}); rocWMMA takes one address per "
+                         "wave — pass the wave's base pointer")
+
+
+def _unpadded(frag: type[fragment] | fragment) -> tuple[int, int]:
     if frag.matrix is matrix_a:
         return frag.frag_m, frag.frag_k
     if frag.matrix is matrix_b:
@@ -73,16 +142,18 @@ def _unpadded(frag: fragment) -> tuple[int, int]:
 def load_matrix_sync(frag: fragment, data: Pointer, ldm: int, layout=None) -> None:
     """Load the fragment from `data` (leading dimension `ldm`); elements outside a partial
     fragment read as 0 and are not touched in memory."""
-    io = _io(frag, data, ldm, layout, "load_matrix_sync")
-    if io is not None:
-        frag.x[...] = data.gather(*io)
+    plan = _io(frag, data, ldm, layout, "load_matrix_sync")
+    values = data.gather(plan.offsets, plan.mask, plan.span)
+    if plan.lanes is None:
+        frag.x[...] = values
+    else:
+        frag.x[:, plan.lanes] = values[:, plan.lanes]
 
 
 def store_matrix_sync(data: Pointer, frag: fragment, ldm: int, layout=None) -> None:
     """Store the fragment to `data`; nothing outside the (unpadded) footprint is written."""
-    io = _io(frag, data, ldm, layout, "store_matrix_sync")
-    if io is not None:
-        data.scatter(io[0], frag.x, io[1])
+    plan = _io(frag, data, ldm, layout, "store_matrix_sync")
+    data.scatter(plan.offsets, frag.x, plan.mask, plan.span)
 
 
 def mma_sync(d: fragment, a: fragment, b: fragment, c: fragment) -> None:
@@ -101,14 +172,31 @@ def _new(cls: type[fragment], x: np.ndarray) -> fragment:
 
 def _remap(src: fragment, dst_cls: type[fragment]) -> fragment:
     """Move every element to where `dst_cls` keeps it (same lanes' share of the matrix)."""
-    share = _wave_share(src) or 0
-    src_map = type(src).map(src.arch, share)
-    dst_map = dst_cls.map(src.arch, share)
-    where = src_map.inverse[dst_map.row, dst_map.col]
-    if np.any(where < 0):
-        raise FragmentError(f"cannot transform {type(src).__name__} into {dst_cls.__name__}: "
-                            "the wave shares hold different elements")
-    return _new(dst_cls, src.x.ravel()[where])
+    cls = type(src)
+    wave = cls.traits(src.arch).wave_size
+    if src.scheduler.kind == "default":
+        share_of = np.zeros(_waves(src), np.int64)
+    else:
+        shares = _wave_shares(src, current_context("a cooperative fragment transform"))
+        share_of = np.where(shares < cls.traits(src.arch).wave_count, shares, 0)
+    out = dst_cls()
+    n = share_of.size
+    regs = out.x.reshape(out.x.shape[0], n, wave)
+    for share in np.unique(share_of):  # at most the scheduler's wave count
+        src_map, dst_map = cls.map(src.arch, int(share)), dst_cls.map(src.arch, int(share))
+        where = src_map.inverse[dst_map.row, dst_map.col]
+        if np.any(where < 0):
+            raise FragmentError(f"cannot transform {cls.__name__} into {dst_cls.__name__}: "
+                                "the wave shares hold different elements")
+        moved = to_waves(src.x, where, wave)  # (n, E', W)
+        waves = share_of == share
+        regs[:, waves, :] = moved[waves].transpose(1, 0, 2)
+    return out
+
+
+def _waves(frag: fragment) -> int:
+    """How many waves' registers a fragment instance holds."""
+    return frag.x.shape[1] // frag.traits(frag.arch).wave_size
 
 
 def _check_same_shape(src: fragment, dst_cls: type[fragment], what: str) -> None:

@@ -4,7 +4,8 @@ The Python form of rocWMMA's class template: indexing `fragment` returns a cache
 parameter set, defined once at module level. Its arch-dependent traits (padded sizes,
 `num_elements`, register map) resolve for the arch of the kernel that uses it, as one C++
 source compiles for many targets. An instance holds one wave's registers as `x`, shaped
-(num_elements, lanes): `frag.x[i]` is element i in every lane.
+(num_elements, lanes): `frag.x[i]` is element i in every lane. (Run by the batched engine,
+the lanes axis spans every wave of the batch, wave-major.)
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .fragment_layout import FragmentMap, Geometry, LayoutError, fragment_map, p
 from .runtime import current_arch
 from .schedulers import Scheduler, fragment_scheduler
 from .tags import LAYOUTS, MATRICES, accumulator, col_major, matrix_a, matrix_b, row_major
+from .wave_batch import lanes_now
 
 # Fragment data types per architecture (rocWMMA's IO types, §3 / seed 002 §5.3).
 _COMMON_TYPES = (T.float16, T.bfloat16, T.float32, T.int8, T.uint8, T.int32, T.uint32)
@@ -120,7 +122,7 @@ class fragment:  # noqa: N801 - rocWMMA spelling
             raise FragmentError(f"{type(self).__name__} on {arch.name}: {e}") from None
         self.arch = arch
         dtype = T.storage_dtype(self.data_type)
-        self.x = np.zeros((tr.num_elements, tr.wave_size), dtype=dtype)
+        self.x = np.zeros((tr.num_elements, lanes_now(tr.wave_size)), dtype=dtype)
         if other is not None:
             if other.x.shape != self.x.shape:
                 raise FragmentError(f"cannot copy a {type(other).__name__} into {self}")
@@ -151,6 +153,13 @@ class fragment:  # noqa: N801 - rocWMMA spelling
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} on {self.arch.name}>"
+
+
+def check_arch(frag: fragment, arch: Arch, what: str) -> None:
+    """A fragment made for one target cannot be used by a kernel running on another."""
+    if frag.arch is not arch:
+        raise FragmentError(f"{what}: {type(frag).__name__} was made for {frag.arch.name}, but "
+                            f"the kernel runs on {arch.name}; make fragments inside the kernel")
 
 
 def _type_name(t) -> str:

@@ -21,8 +21,10 @@ from .arch import Arch
 from .arch.instructions import Instruction
 from .arch.numerics import accumulate, decode
 from .errors import FragmentError
-from .fragment import fragment
+from .fragment import check_arch, fragment
+from .runtime import current_arch
 from .tags import accumulator, matrix_a, matrix_b
+from .wave_batch import from_waves, to_waves
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,18 +110,24 @@ def plan(arch: Arch, fa: type[fragment], fb: type[fragment], fc: type[fragment],
 
 
 def _dense(frag: fragment) -> np.ndarray:
-    return frag.x.ravel()[type(frag).map(frag.arch).inverse]
+    """Each wave's matrix block: (waves, height, width)."""
+    fmap = type(frag).map(frag.arch)
+    return to_waves(frag.x, fmap.inverse, frag.traits(frag.arch).wave_size)
 
 
 def mma(d: fragment, a: fragment, b: fragment, c: fragment) -> None:
-    """D = A*B + C, instruction by instruction, as the target arch computes it."""
-    p = plan(a.arch, type(a), type(b), type(c), type(d))
+    """D = A*B + C, instruction by instruction, as the target arch computes it, for every
+    wave of the batch at once."""
+    arch = current_arch()
+    for frag in (a, b, c, d):
+        check_arch(frag, arch, "mma_sync")
+    p = plan(arch, type(a), type(b), type(c), type(d))
     a_mat, b_mat = decode(_dense(a), a.data_type), decode(_dense(b), b.data_type)
     acc_type, frag_type = p.instruction.c_type, c.data_type
     acc = decode(_dense(c), frag_type)
     for ks in p.k_subsets:
-        step = accumulate(a_mat[:, ks], b_mat[ks, :], acc, acc_type, clamp=p.clamp)
+        step = accumulate(a_mat[..., ks], b_mat[..., ks, :], acc, acc_type, clamp=p.clamp)
         if p.round_to_acc:
             step = T.convert(step, frag_type)
         acc = step if ks is p.k_subsets[-1] else decode(step, frag_type)
-    d.x[...] = acc.ravel()[type(d).map(d.arch).flat]
+    d.x[...] = from_waves(acc, type(d).map(d.arch).flat, d.traits(d.arch).wave_size)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+import numpy as np
+
 from .errors import FragmentError
 
 
@@ -39,14 +41,16 @@ class Scheduler:
         return {"row_major_2d": wx * wy, "col_major_2d": wx * wy,
                 "row_slice_2d": wy, "col_slice_2d": wx}[self.kind]
 
-    def wave_index(self, wave_size: int, wave_x: int, wave_y: int) -> int:
-        """The calling wave's share index; >= wave_count means it sits this fragment out."""
+    def wave_index(self, wave_size: int, wave_x, wave_y):
+        """The calling wave's share index; >= wave_count means it sits this fragment out.
+        wave_x/wave_y may be ints or arrays (one entry per wave of a batch)."""
         if self.kind == "default":
             return 0
         wx, wy = self.waves(wave_size)
         if self.kind == "single":
-            index = wave_x * wy + wave_y - self.wave_idx
-            return index if index >= 0 else 1 << 32  # unsigned wrap in rocWMMA
+            index = np.asarray(wave_x * wy + wave_y - self.wave_idx)
+            wrapped = np.where(index >= 0, index, 1 << 32)  # unsigned wrap in rocWMMA
+            return wrapped if wrapped.ndim else int(wrapped)
         return {"row_major_2d": wave_x * wy + wave_y, "col_major_2d": wave_y * wx + wave_x,
                 "row_slice_2d": wave_y, "col_slice_2d": wave_x}[self.kind]
 

@@ -7,7 +7,6 @@ device pointers, per-lane `Lanes` values, register vectors and LDS. See `launch.
 an example.
 """
 
-from .context import WaveContext, current_wave
 from .dims import Dim3, dim3
 from .errors import (
     DivergenceError,
@@ -17,11 +16,12 @@ from .errors import (
     OutOfBoundsError,
 )
 from .intrinsics import __lane_id, blockDim, blockIdx, gridDim, lane_id, threadIdx, wave_size
-from .lanes import Lanes, select
+from .lanes import Lanes, select, where
 from .launch import Kernel, Launch, kernel
 from .lds import dynamic_shared, shared_array
 from .memory import Buffer, Pointer
 from .scheduler import __syncthreads, synchronize_workgroup, syncthreads
+from .state import WaveContext, current_wave
 from .target import current_arch, default_arch, use_arch
 from .vectors import (
     VectorRegs,
@@ -82,4 +82,5 @@ __all__ = [
     "use_arch",
     "vector_type",
     "wave_size",
+    "where",
 ]

@@ -1,16 +1,17 @@
 """HIP's built-in variables and functions (threadIdx, blockIdx, lane_id(), ...) for kernels.
 
-They are module-level proxies that read the running wave from a thread-local, so kernel
+They are module-level proxies that read the running wave(s) from a thread-local, so kernel
 code can use them exactly like in HIP. threadIdx components are Lanes (one value per lane,
-even when uniform); blockIdx, blockDim and gridDim components are plain ints.
+even when uniform); blockDim and gridDim components are plain ints; blockIdx components are
+ints for a single wave and per-lane values (acting as ints where uniform) in a batch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from .context import WaveContext, current_wave
 from .lanes import Lanes
+from .state import WaveContext, current_context
 
 
 class _Dim3Builtin:
@@ -23,7 +24,7 @@ class _Dim3Builtin:
         self._get = get
 
     def _component(self, axis: int, letter: str):
-        value = self._get(current_wave(f"{self._name}.{letter}"))[axis]
+        value = self._get(current_context(f"{self._name}.{letter}"))[axis]
         # Copies, so `tx = threadIdx.x; tx += 1` cannot change the wave's own indices.
         return value.copy() if isinstance(value, Lanes) else value
 
@@ -44,19 +45,19 @@ class _Dim3Builtin:
 
 
 threadIdx = _Dim3Builtin("threadIdx", lambda ctx: ctx.thread_idx)
-blockIdx = _Dim3Builtin("blockIdx", lambda ctx: ctx.block_index)
+blockIdx = _Dim3Builtin("blockIdx", lambda ctx: ctx.block_idx)
 blockDim = _Dim3Builtin("blockDim", lambda ctx: ctx.block_dim)
 gridDim = _Dim3Builtin("gridDim", lambda ctx: ctx.grid_dim)
 
 
 def lane_id() -> Lanes:
     """Lane number 0..W-1 of each lane of the running wave (HIP's __lane_id())."""
-    return current_wave("lane_id()").lane_ids.copy()
+    return current_context("lane_id()").lane_ids.copy()
 
 
 def wave_size() -> int:
     """Lanes per wave of the running kernel's target (HIP's warpSize): 64 or 32."""
-    return current_wave("wave_size()").wave_size
+    return current_context("wave_size()").wave_size
 
 
 __lane_id = lane_id

@@ -1,27 +1,43 @@
-"""Per-lane values: a numpy vector with one entry per lane of the running wave.
+"""Per-lane values: a numpy vector with one entry per lane of the running wave(s).
 
-Uniform lane vectors (all lanes equal) convert to Python bool/int/float so ordinary
-Python control flow works inside kernels; divergent ones raise `DivergenceError`,
-because a wave has a single program counter and Python cannot branch per lane.
+Wave-uniform lane vectors convert to Python bool/int/float, so ordinary Python control flow
+works inside kernels. A value that differs inside one wave raises `DivergenceError` (a wave
+has a single program counter). In a batch of waves, a value uniform in each wave but
+different between waves splits the batch (`BatchSplit`): the engine reruns each part.
+`where(cond)` masks memory accesses per lane, the port of a C++ per-lane `if` around a load
+or store.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import numpy as np
 
-from .context import current_wave_or_none, where_text
 from .errors import DivergenceError
+from .state import (
+    BatchSplit,
+    NeedsPerWave,
+    WaveContext,
+    current_context,
+    current_context_or_none,
+    where_text,
+)
 
 _MAX_RUNS_SHOWN = 6
 
 
 class Lanes(np.ndarray):
-    """One value per lane, shape (W,); numpy arithmetic on it returns Lanes."""
+    """One value per lane, shape (lanes,); numpy arithmetic on it returns Lanes."""
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
         # Reductions (np.all, .sum(), ...) come back as plain numpy scalars, and results
         # that are not one value per lane (outer products, ...) as plain arrays.
         if return_scalar or array.ndim == 0:
+            ctx = current_context_or_none()
+            if ctx is not None and ctx.batched and self.size == ctx.lanes > ctx.wave_size:
+                raise NeedsPerWave  # a reduction over a batch would mix waves
             return array[()]
         if array.ndim != 1:
             return array.view(np.ndarray)
@@ -35,10 +51,17 @@ class Lanes(np.ndarray):
         equal_nan = values.dtype.kind in "fc"
         if np.array_equal(values, np.full_like(values, first), equal_nan=equal_nan):
             return first
+        ctx = current_context_or_none()
+        if ctx is not None and ctx.batched and values.size == ctx.lanes:
+            per_wave = values.reshape(ctx.n_waves, ctx.wave_size)
+            if (per_wave == per_wave[:, :1]).all():
+                raise BatchSplit(per_wave[:, 0].copy())
+            raise NeedsPerWave  # divergence inside a wave: the per-wave rerun reports it
         raise DivergenceError(
             f"{action} on a value that differs across lanes{where_text()}: "
             f"{describe_lanes(values)}. Python control flow (if/while/and/or/int()/range()) "
-            "needs a wave-uniform value; use select(cond, a, b) or masks for per-lane choices."
+            "needs a wave-uniform value; use select(cond, a, b), where(cond) or masks for "
+            "per-lane choices."
         )
 
     def __bool__(self) -> bool:
@@ -72,6 +95,15 @@ def describe_lanes(values: np.ndarray) -> str:
     return ", ".join(parts)
 
 
+def per_lane(value: object, ctx: WaveContext) -> np.ndarray:
+    """`value` with its leading lane axis spanning the running waves: one wave's worth of
+    per-lane data (W, ...) is the same in every wave of a batch."""
+    value = np.asarray(value)
+    if ctx.n_waves > 1 and value.ndim and value.shape[0] == ctx.wave_size:
+        return np.tile(value, (ctx.n_waves,) + (1,) * (value.ndim - 1))
+    return value
+
+
 def as_lanes(value: object) -> Lanes:
     """View an array-like as Lanes (no copy for arrays)."""
     return np.asarray(value).view(Lanes)
@@ -80,7 +112,23 @@ def as_lanes(value: object) -> Lanes:
 def select(cond: object, a: object, b: object) -> Lanes:
     """Per-lane ternary `cond ? a : b` (np.where), the escape hatch for divergent choices."""
     result = np.where(np.asarray(cond, dtype=bool), a, b)
-    ctx = current_wave_or_none()
+    ctx = current_context_or_none()
     if result.ndim == 0 and ctx is not None:
-        result = np.full(ctx.wave_size, result)
+        result = np.full(ctx.lanes, result)
     return result.view(Lanes)
+
+
+@contextmanager
+def where(cond: object) -> Iterator[None]:
+    """Per-lane `if (cond) { ... }` around memory accesses: inside the block, pointer reads
+    and writes (p[i], p[i] = v, loads, stores, fragment loads/stores) touch only the lanes
+    where `cond` holds; other lanes read 0, write nothing and are not bounds-checked.
+    Blocks nest (the masks are and-ed); `where(~cond)` is the else branch."""
+    ctx = current_context("where()")
+    mask = np.broadcast_to(np.asarray(cond, dtype=bool), (ctx.lanes,))
+    outer = ctx.active_mask()
+    ctx.masks.append(mask if outer is None else mask & outer)
+    try:
+        yield
+    finally:
+        ctx.masks.pop()

@@ -8,15 +8,13 @@
     axpy[grid, block](x, y, 2.0)            # also [grid, block, shared_bytes(, arch)]
 
 Numpy array arguments become `Pointer`s named after the parameter; writes land in the
-arrays. Blocks run one after another (x fastest); the waves of a block are scheduled by
-`WaveScheduler` (one wave: inline in the caller's thread).
+arrays. `engine.py` runs the blocks: in batches of many waves (the default) or wave by wave.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-import itertools
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -24,12 +22,11 @@ from typing import Any
 import numpy as np
 
 from ..arch import Arch, get_arch
-from .context import WaveContext, enter_wave, note_where
 from .dims import Dim3, as_dim3
+from .engine import Grid, run
 from .lanes import Lanes
-from .lds import BlockLds, check_lds_budget
+from .lds import check_lds_budget
 from .memory import Buffer, Pointer
-from .scheduler import WaveScheduler
 from .target import default_arch
 
 MAX_THREADS_PER_BLOCK = 1024  # HIP's limit
@@ -110,27 +107,8 @@ class Launch:
         def body() -> None:
             fn(*args, **kwargs)
 
-        thread_idx = _thread_indices(self.block, arch.wave_size, n_waves)
-        lane_ids = np.arange(arch.wave_size, dtype=np.int64).view(Lanes)
-        gx, gy, gz = self.grid
-        for bz, by, bx in itertools.product(range(gz), range(gy), range(gx)):
-            lds = BlockLds(arch, self.shared_bytes, name)
-            contexts = [
-                WaveContext(
-                    arch=arch,
-                    kernel_name=name,
-                    wave_index=w,
-                    waves_per_block=n_waves,
-                    block_index=Dim3(bx, by, bz),
-                    block_dim=self.block,
-                    grid_dim=self.grid,
-                    thread_idx=thread_idx[w],
-                    lane_ids=lane_ids,
-                    lds=lds,
-                )
-                for w in range(n_waves)
-            ]
-            _run_block(contexts, body, lds)
+        per_wave = _collects_python_objects(fn, args, kwargs)
+        run(Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves), per_wave)
 
     def _device_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         """Bind to the kernel's signature; numpy arrays become Pointers named after params."""
@@ -175,6 +153,29 @@ def waves_per_block(block: Dim3, arch: Arch) -> int:
     return n_waves
 
 
+_CONTAINERS = (list, dict, set)
+
+
+def _collects_python_objects(fn: Callable[..., Any], args: tuple, kwargs: dict) -> bool:
+    """Whether the kernel can reach a Python list/dict/set (an argument, or a closure
+    variable of the kernel or of a function it is given): appending to one per wave is
+    per-wave behaviour, so such kernels run on the per-wave engine."""
+    pending, seen = [fn, *args, *kwargs.values()], set()
+    while pending:
+        value = pending.pop()
+        if isinstance(value, _CONTAINERS):
+            return True
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        for cell in getattr(value, "__closure__", None) or ():
+            try:
+                pending.append(cell.cell_contents)
+            except ValueError:  # a closure variable not assigned yet
+                continue
+    return False
+
+
 def _to_device(name: str, value: object) -> object:
     if isinstance(value, np.ndarray) and not isinstance(value, Lanes):
         if not value.flags.c_contiguous:
@@ -185,30 +186,3 @@ def _to_device(name: str, value: object) -> object:
             )
         return Pointer(Buffer(name, value))
     return value
-
-
-def _thread_indices(block: Dim3, wave: int, n_waves: int) -> list[tuple[Lanes, Lanes, Lanes]]:
-    """HIP numbering: tid = x + bx*(y + by*z); wave w holds tids [w*W, (w+1)*W)."""
-    tid = np.arange(n_waves * wave, dtype=np.int64).reshape(n_waves, wave)
-    tx = tid % block.x
-    ty = (tid // block.x) % block.y
-    tz = tid // (block.x * block.y)
-    return [(tx[w].view(Lanes), ty[w].view(Lanes), tz[w].view(Lanes)) for w in range(n_waves)]
-
-
-def _run_block(contexts: list[WaveContext], body: Callable[[], None], lds: BlockLds) -> None:
-    if len(contexts) == 1:
-        ctx = contexts[0]
-        previous = enter_wave(ctx)
-        try:
-            body()
-        except BaseException as err:
-            note_where(err, ctx)
-            raise
-        finally:
-            enter_wave(previous)
-        return
-    scheduler = WaveScheduler(len(contexts), lds.next_epoch)
-    for ctx in contexts:
-        ctx.scheduler = scheduler
-    scheduler.run(contexts, body)

@@ -1,8 +1,10 @@
-"""LDS (shared memory) of one workgroup: static `shared_array` buffers and the dynamic region.
+"""LDS (shared memory) of workgroups: static `shared_array` buffers and the dynamic region.
 
-Every block gets fresh, zero-filled LDS. (Real hardware leaves LDS undefined at kernel
+A `BlockLds` holds the LDS of the blocks that run together (one for the per-wave engine, a
+batch's blocks for the batched engine): each buffer has one segment per block. Every block
+gets fresh, zero-filled LDS. (Real hardware leaves LDS undefined at kernel
 start; zero-filling keeps the emulator deterministic, so do not rely on it.) Static plus
-dynamic bytes are limited to the target's `lds_bytes` (64 KiB).
+dynamic bytes are limited to the target's `lds_bytes` (64 KiB; 160 KiB on gfx950).
 """
 
 from __future__ import annotations
@@ -12,25 +14,23 @@ import operator
 import numpy as np
 
 from ..arch import Arch
-from .context import current_wave
 from .errors import LdsLimitError
 from .memory import Buffer, Pointer
-from .races import RaceTracker
+from .state import current_context
 
 
 class BlockLds:
-    """The LDS allocations and barrier epoch of one running block."""
+    """The LDS allocations and barrier epoch of the running block(s)."""
 
-    def __init__(self, arch: Arch, dynamic_bytes: int, kernel_name: str) -> None:
+    def __init__(self, arch: Arch, dynamic_bytes: int, kernel_name: str, blocks: int = 1) -> None:
         self.arch = arch
+        self.blocks = blocks
         self.kernel_name = kernel_name
         self.epoch = 0  # advanced at every barrier release; the race checker compares it
         self.static: list[Buffer] = []
         self.static_bytes = 0
         check_lds_budget(arch, 0, dynamic_bytes, kernel_name)
-        self.dynamic = Buffer(
-            "lds.dynamic", np.zeros(dynamic_bytes, np.uint8), RaceTracker(dynamic_bytes, self)
-        )
+        self.dynamic = Buffer.segmented("lds.dynamic", dynamic_bytes, blocks, self)
 
     def next_epoch(self) -> None:
         """Barrier release: accesses before it can no longer race with accesses after it."""
@@ -40,11 +40,12 @@ class BlockLds:
         """The index-th static allocation, created by the first wave that asks for it."""
         if index < len(self.static):
             buffer = self.static[index]
-            if buffer.dtype != dtype or buffer.array.size != n:
+            if buffer.dtype != dtype or buffer.nbytes != n * dtype.itemsize:
                 raise ValueError(
                     f"shared_array call #{index} of wave {wave} in kernel '{self.kernel_name}' "
                     f"asks for {n} x {dtype}, but an earlier wave allocated "
-                    f"{buffer.array.size} x {buffer.dtype} there; every wave must make the "
+                    f"{buffer.nbytes // buffer.dtype.itemsize} x {buffer.dtype} there; every "
+                    "wave must make the "
                     "same shared_array calls in the same order"
                 )
             return buffer
@@ -53,7 +54,7 @@ class BlockLds:
             self.arch, self.static_bytes + nbytes, self.dynamic.nbytes, self.kernel_name
         )
         self.static_bytes += nbytes
-        buffer = Buffer(f"lds[{index}]", np.zeros(n, dtype), RaceTracker(nbytes, self))
+        buffer = Buffer.segmented(f"lds[{index}]", nbytes, self.blocks, self, dtype)
         self.static.append(buffer)
         return buffer
 
@@ -74,7 +75,7 @@ def shared_array(dtype: object, n: int) -> Pointer:
 
     Call it once per array at the top of the kernel, not in a loop: each call allocates.
     """
-    ctx = current_wave("shared_array()")
+    ctx = current_context("shared_array()")
     dtype = np.dtype(dtype)
     n = operator.index(n)
     if n < 1:
@@ -86,5 +87,5 @@ def shared_array(dtype: object, n: int) -> Pointer:
 
 def dynamic_shared(dtype: object) -> Pointer:
     """Pointer to the dynamic LDS region (HIP `extern __shared__`), sized by the launch."""
-    ctx = current_wave("dynamic_shared()")
+    ctx = current_context("dynamic_shared()")
     return Pointer(ctx.lds.dynamic, 0, np.dtype(dtype))

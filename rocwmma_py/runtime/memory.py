@@ -2,33 +2,45 @@
 
 A `Pointer` is (buffer, element offset, dtype) with C pointer arithmetic. The offset is an
 int (same address in every lane) or `Lanes` (one address per lane). Every access is
-bounds-checked before anything is written; LDS buffers are also race-checked.
+bounds-checked before anything is written; LDS buffers are also race-checked. An LDS buffer
+of a batch of blocks has one segment per block: a lane's address is relative to its block's
+segment, so kernel code sees its own block's LDS only. Inside `where(cond)` only the enabled
+lanes access memory. While the batched engine may still undo a batch, global writes are
+journaled first (`ctx.journal`), so a rerun never sees them twice.
 
 Several lanes writing one address: the highest lane wins (for `gather`/`scatter` with
-extra leading axes, the highest lane wins and, within a lane, the last element in C order).
+extra leading axes, the highest lane wins and, within a lane, the last element in C order);
+in a batch, lanes are ordered wave-major, so the highest (wave, lane) wins.
 """
 
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .context import current_wave, current_wave_or_none, where_text
 from .errors import LdsRaceError, OutOfBoundsError
 from .lanes import Lanes
-
-if TYPE_CHECKING:
-    from .races import RaceTracker
+from .races import EpochClock, RaceTracker
+from .state import (
+    NeedsPerWave,
+    WaveContext,
+    current_context,
+    current_context_or_none,
+    where_text,
+)
 
 _MAX_LISTED = 3
+_FLOOR_HINT = " (C's integer division `a / b` is Python's `a // b`)"
+_BYTE = np.dtype(np.uint8)
+_SEGMENT_ALIGN = 16  # segment sizes rounded up so every dtype's elements tile them
 
 
 class Buffer:
     """A named flat byte store, e.g. a kernel argument array ('a') or LDS ('lds[0]')."""
 
-    def __init__(self, name: str, array: np.ndarray, tracker: RaceTracker | None = None) -> None:
+    def __init__(self, name: str, array: np.ndarray, tracker: RaceTracker | None = None,
+                 segments: int = 1) -> None:
         if not isinstance(array, np.ndarray):
             raise TypeError(f"buffer '{name}' must be a numpy array, got {type(array).__name__}")
         if not array.flags.c_contiguous:
@@ -42,24 +54,42 @@ class Buffer:
         self.array = array
         self.dtype = array.dtype
         self.tracker = tracker
+        self.segments = segments
         self._bytes = array.reshape(-1).view(np.uint8)
+        self.nbytes = self._bytes.size // segments  # bytes the kernel sees (one block's)
         self._views: dict[np.dtype, np.ndarray] = {}
 
+    @classmethod
+    def segmented(cls, name: str, nbytes: int, segments: int, clock: EpochClock,
+                  dtype: np.dtype = _BYTE) -> Buffer:
+        """Zeroed, race-tracked LDS buffer: `segments` blocks of `nbytes` each."""
+        stride = -(-nbytes // _SEGMENT_ALIGN) * _SEGMENT_ALIGN
+        storage = np.zeros(stride * segments, np.uint8)
+        buffer = cls(name, storage, RaceTracker(storage.size, clock), segments)
+        buffer.nbytes, buffer.dtype = nbytes, dtype
+        return buffer
+
     @property
-    def nbytes(self) -> int:
-        return self._bytes.size
+    def segment_bytes(self) -> int:
+        """Distance in bytes between two blocks' segments."""
+        return self._bytes.size // self.segments
 
     @property
     def writeable(self) -> bool:
         return bool(self.array.flags.writeable)
 
     def typed(self, dtype: np.dtype) -> np.ndarray:
-        """Flat view of the buffer as whole elements of `dtype` (a trailing partial one is cut)."""
+        """Flat view of all segments as whole elements of `dtype` (a trailing partial one is
+        cut)."""
         view = self._views.get(dtype)
         if view is None:
-            usable = self.nbytes - self.nbytes % dtype.itemsize
-            view = self._views[dtype] = self._bytes[:usable].view(dtype)
+            total = self._bytes.size
+            view = self._views[dtype] = self._bytes[: total - total % dtype.itemsize].view(dtype)
         return view
+
+    def size(self, dtype: np.dtype) -> int:
+        """Whole `dtype` elements one block sees (valid offsets are [0, size))."""
+        return self.nbytes // dtype.itemsize
 
     def __repr__(self) -> str:
         return f"Buffer({self.name!r}, {self.array.size} x {self.dtype})"
@@ -69,7 +99,8 @@ def _as_offset(value: object, what: str = "pointer arithmetic") -> int | Lanes:
     """An int, or an int64 Lanes for per-lane offsets; floats and other shapes are refused."""
     if isinstance(value, np.ndarray):
         if value.dtype.kind not in "iu":
-            raise TypeError(f"{what} needs integer offsets, got an array of {value.dtype}")
+            raise TypeError(f"{what} needs integer offsets, got an array of {value.dtype}"
+                            f"{_FLOOR_HINT if value.dtype.kind == 'f' else ''}")
         if value.ndim == 0:
             return int(value)
         if value.ndim != 1:
@@ -82,8 +113,9 @@ def _as_offset(value: object, what: str = "pointer arithmetic") -> int | Lanes:
     try:
         return operator.index(value)
     except TypeError:
+        hint = _FLOOR_HINT if isinstance(value, (float, np.floating)) else ""
         raise TypeError(
-            f"{what} needs an int or integer Lanes, got {type(value).__name__}"
+            f"{what} needs an int or integer Lanes, got {type(value).__name__}{hint}"
         ) from None
 
 
@@ -105,7 +137,7 @@ class Pointer:
     @property
     def size(self) -> int:
         """Number of whole `dtype` elements in the buffer (valid offsets are [0, size))."""
-        return self.buffer.typed(self.dtype).size
+        return self.buffer.size(self.dtype)
 
     # -- C pointer arithmetic -------------------------------------------------------------
 
@@ -143,43 +175,55 @@ class Pointer:
     # -- element access (C syntax) --------------------------------------------------------
 
     def __getitem__(self, i: int | Lanes):
-        """`p[i]`: a numpy scalar for a uniform address, a gather returning Lanes otherwise."""
+        """`p[i]`: a numpy scalar for one address in every lane, a gather returning Lanes
+        otherwise (also per block for LDS, and inside `where`)."""
         addr = self.offset + _as_offset(i, "pointer index")
-        if isinstance(addr, Lanes):
-            return self._read(self._lane_addresses(addr), None, "read").view(Lanes)
-        return self._read(np.asarray(addr, np.int64), None, "read")
+        ctx = current_context_or_none()
+        if not isinstance(addr, Lanes):
+            shared = self.buffer.tracker is not None and ctx is not None and ctx.n_waves > 1
+            if ctx is None or (not shared and ctx.active_mask() is None):
+                return self._read(np.asarray(addr, np.int64), None, "read")
+            addr = np.full(ctx.lanes, addr, np.int64)
+        return self._read(self._lane_addresses(addr, ctx), None, "read").view(Lanes)
 
     def __setitem__(self, i: int | Lanes, value: object) -> None:
         """`p[i] = v`: scatter; v scalar or one value per lane; highest lane wins on clashes."""
         addr = self.offset + _as_offset(i, "pointer index")
-        ctx = current_wave_or_none()
+        ctx = current_context_or_none()
         if isinstance(addr, Lanes):
-            addr = self._lane_addresses(addr)
+            addr = self._lane_addresses(addr, ctx)
         elif ctx is not None:
-            addr = np.full(ctx.wave_size, addr, np.int64)
+            addr = np.full(ctx.lanes, addr, np.int64)
         else:
             addr = np.asarray(addr, np.int64)
         self._write(addr, value, None, "write")
 
     # -- bulk access for the fragment API -------------------------------------------------
 
-    def gather(self, offsets: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-        """Read at pointer + offsets, offsets of shape (..., W) with lanes last; masked-off -> 0."""
+    def gather(self, offsets: np.ndarray, mask: np.ndarray | None = None,
+               span: tuple[int, int] | None = None) -> np.ndarray:
+        """Read at pointer + offsets, offsets of shape (..., lanes) with lanes last; masked-off
+        -> 0. `span`, the (min, max) of the unmasked offsets, lets the bounds check skip the
+        per-element pass when the whole access is provably inside the buffer."""
         addr = self._bulk_addresses(offsets, "gather")
-        return self._read(addr, self._bulk_mask(mask, addr, "gather"), "gather")
+        return self._read(addr, self._bulk_mask(mask, addr, "gather"), "gather", span)
 
-    def scatter(self, offsets: np.ndarray, values: object, mask: np.ndarray | None = None) -> None:
-        """Write values at pointer + offsets (shape (..., W), lanes last); masked-off skipped."""
+    def scatter(self, offsets: np.ndarray, values: object, mask: np.ndarray | None = None,
+                span: tuple[int, int] | None = None) -> None:
+        """Write values at pointer + offsets (shape (..., lanes), lanes last); masked-off
+        skipped. `span` as for `gather`."""
         addr = self._bulk_addresses(offsets, "scatter")
-        self._write(addr, values, self._bulk_mask(mask, addr, "scatter"), "scatter")
+        self._write(addr, values, self._bulk_mask(mask, addr, "scatter"), "scatter", span)
 
     def load(self, n: int) -> np.ndarray:
-        """Per-lane vector load: (W, n) array, lane l reading n elements from its own address."""
+        """Per-lane vector load: (lanes, n) array, each lane reading n elements from its own
+        address."""
         offsets = self._vector_offsets(n, "load")
         return np.ascontiguousarray(self.gather(offsets).T)
 
     def store(self, regs: np.ndarray) -> None:
-        """Per-lane vector store of regs (W, n): lane l writes its row at its own address."""
+        """Per-lane vector store of regs (lanes, n): each lane writes its row at its own
+        address."""
         regs = np.asarray(regs)
         if regs.ndim != 2:
             raise ValueError(f"store needs registers of shape (W, n), got shape {regs.shape}")
@@ -193,26 +237,26 @@ class Pointer:
 
     # -- internals ------------------------------------------------------------------------
 
-    def _wave_width(self, what: str) -> int:
-        ctx = current_wave_or_none()
+    def _width(self, what: str) -> int:
+        ctx = current_context_or_none()
         if ctx is not None:
-            return ctx.wave_size
+            return ctx.lanes
         if isinstance(self.offset, Lanes):
             return self.offset.size
-        return current_wave(f"Pointer.{what}() with a uniform address").wave_size  # raises
+        return current_context(f"Pointer.{what}() with a uniform address").lanes  # raises
 
     def _vector_offsets(self, n: int, what: str) -> np.ndarray:
         n = operator.index(n)
         if n < 1:
             raise ValueError(f"{what} needs a positive element count, got {n}")
-        width = self._wave_width(what)
+        width = self._width(what)
         return np.broadcast_to(np.arange(n, dtype=np.int64)[:, None], (n, width))
 
-    def _lane_addresses(self, addr: Lanes) -> np.ndarray:
-        ctx = current_wave_or_none()
-        if ctx is not None and addr.shape != (ctx.wave_size,):
+    @staticmethod
+    def _lane_addresses(addr: Lanes, ctx: WaveContext | None) -> np.ndarray:
+        if ctx is not None and addr.shape != (ctx.lanes,):
             raise ValueError(
-                f"per-lane address must have shape ({ctx.wave_size},) (one per lane), "
+                f"per-lane address must have shape ({ctx.lanes},) (one per lane), "
                 f"got shape {addr.shape}"
             )
         return np.asarray(addr)
@@ -223,10 +267,10 @@ class Pointer:
             raise TypeError(f"{what} offsets must be integers, got {off.dtype}")
         if off.ndim == 0:
             raise ValueError(f"{what} offsets need shape (..., W) with lanes last, not a scalar")
-        ctx = current_wave_or_none()
-        if ctx is not None and off.shape[-1] != ctx.wave_size:
+        ctx = current_context_or_none()
+        if ctx is not None and off.shape[-1] != ctx.lanes:
             raise ValueError(
-                f"{what} offsets need the lane axis last with length {ctx.wave_size} "
+                f"{what} offsets need the lane axis last with length {ctx.lanes} "
                 f"(the wave size); got shape {off.shape}"
             )
         if isinstance(self.offset, Lanes) and self.offset.size != off.shape[-1]:
@@ -234,7 +278,9 @@ class Pointer:
                 f"{what} offsets of shape {off.shape} don't match the pointer's "
                 f"{self.offset.size} per-lane addresses"
             )
-        return np.asarray(self.offset + off.astype(np.int64, copy=False))
+        if isinstance(self.offset, Lanes) or self.offset:
+            return np.asarray(self.offset + off.astype(np.int64, copy=False))
+        return off
 
     @staticmethod
     def _bulk_mask(mask: object, addr: np.ndarray, what: str) -> np.ndarray | None:
@@ -250,8 +296,25 @@ class Pointer:
                 f"{what} mask of shape {mask.shape} does not broadcast to offsets {addr.shape}"
             ) from None
 
-    def _read(self, addr: np.ndarray, mask: np.ndarray | None, action: str):
-        self._check_bounds(addr, mask, action)
+    def _access(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
+                span: tuple[int, int] | None):
+        """Bounds-check an access and place it: (physical flat indices, lane-order source
+        positions or None, the mask in force). Positions of masked-off lanes are dropped."""
+        ctx = current_context_or_none()
+        active = ctx.active_mask() if ctx is not None else None
+        if active is not None and addr.ndim:
+            mask = active if mask is None else mask & active
+            mask = np.broadcast_to(mask, addr.shape)
+        self._check_bounds(addr, mask, action, span)
+        segments = self.buffer.segments
+        if segments > 1:  # each lane addresses its own block's LDS segment
+            stride = self.buffer.segment_bytes // self.dtype.itemsize
+            addr = addr + np.repeat(ctx.block_slots * stride, ctx.wave_size)
+        return addr, mask
+
+    def _read(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
+              span: tuple[int, int] | None = None):
+        addr, mask = self._access(addr, mask, action, span)
         typed = self.buffer.typed(self.dtype)
         if mask is None:
             self._track(addr.reshape(-1), None, addr, write=False)
@@ -263,7 +326,8 @@ class Pointer:
         out.reshape(-1)[src] = typed[sel]
         return out
 
-    def _write(self, addr: np.ndarray, values: object, mask: np.ndarray | None, action: str):
+    def _write(self, addr: np.ndarray, values: object, mask: np.ndarray | None, action: str,
+               span: tuple[int, int] | None = None):
         values = np.asarray(values)
         try:
             values = np.broadcast_to(values, addr.shape)
@@ -274,32 +338,59 @@ class Pointer:
             ) from None
         if not self.buffer.writeable:
             raise ValueError(f"{action} to buffer '{self.buffer.name}', whose array is read-only")
-        self._check_bounds(addr, mask, action)
-        # Lane-major order, then keep the last write per address: the highest lane wins.
-        src = np.arange(addr.size).reshape(addr.shape)
-        if addr.ndim:
-            src = np.moveaxis(src, -1, 0)
-        src = src.reshape(-1)
+        addr, mask = self._access(addr, mask, action, span)
+        flat, src = addr.reshape(-1), None
         if mask is not None:
-            src = src[mask.reshape(-1)[src]]
-        flat = addr.reshape(-1)[src]
-        if flat.size > 1:
+            src = np.flatnonzero(mask)
+            flat = flat[src]
+        if _repeats(flat):  # keep the last write per address in lane-major order
+            ctx = current_context_or_none()
+            if self.buffer.tracker is not None and ctx is not None and ctx.n_waves > 1:
+                raise NeedsPerWave  # maybe an LDS race between waves: check wave by wave
+            order = np.arange(addr.size).reshape(addr.shape)
+            order = np.moveaxis(order, -1, 0).reshape(-1) if addr.ndim > 1 else order.reshape(-1)
+            if mask is not None:
+                order = order[mask.reshape(-1)[order]]
+            flat = addr.reshape(-1)[order]
             _, first_from_end = np.unique(flat[::-1], return_index=True)
-            keep = flat.size - 1 - first_from_end
-            src, flat = src[keep], flat[keep]
+            keep = np.sort(flat.size - 1 - first_from_end)
+            src, flat = order[keep], flat[keep]
+        vals = values.reshape(-1) if src is None else values.reshape(-1)[src]
         self._track(flat, src, addr, write=True)
-        self.buffer.typed(self.dtype)[flat] = values.reshape(-1)[src]
+        typed = self.buffer.typed(self.dtype)
+        ctx = current_context_or_none()
+        if ctx is not None and ctx.journal is not None and self.buffer.tracker is None:
+            ctx.journal.record(typed, flat, typed[flat])
+        typed[flat] = vals
         if self.buffer.tracker is not None:
-            self.buffer.tracker.record_write(self._byte_indices(flat), current_wave().wave_index)
+            self.buffer.tracker.record_write(self._byte_indices(flat), self._waves_of(src, addr))
 
     def _byte_indices(self, flat: np.ndarray) -> np.ndarray:
         size = self.dtype.itemsize
+        if size == 1:
+            return flat
         return (flat[:, None] * size + np.arange(size)).reshape(-1)
 
-    def _check_bounds(self, addr: np.ndarray, mask: np.ndarray | None, action: str) -> None:
+    def _waves_of(self, src: np.ndarray | None, addr: np.ndarray) -> np.ndarray | int:
+        """Wave (within its block) of every tracked byte of an access, for race checks;
+        `src` are the accessed positions in `addr` (lanes last), None for all of them."""
+        ctx = current_context("LDS access")
+        if ctx.n_waves == 1:
+            return ctx.wave_index
+        pos = np.arange(addr.size) if src is None else src
+        wave = ctx.wave_ids[pos % addr.shape[-1] // ctx.wave_size]
+        return np.repeat(wave, self.dtype.itemsize) if self.dtype.itemsize > 1 else wave
+
+    def _check_bounds(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
+                      span: tuple[int, int] | None = None) -> None:
         size = self.size
         if addr.size == 0:
             return
+        if span is not None:
+            base = self.offset
+            lo, hi = (base, base) if not isinstance(base, Lanes) else (base.min(), base.max())
+            if lo + span[0] >= 0 and hi + span[1] < size:
+                return
         if mask is None:
             if addr.min() >= 0 and addr.max() < size:
                 return
@@ -330,27 +421,41 @@ class Pointer:
         tracker = self.buffer.tracker
         if tracker is None or flat.size == 0:
             return
-        wave = current_wave("LDS access").wave_index
+        waves = self._waves_of(src, addr)
         byte_idx = self._byte_indices(flat)
-        conflict = (tracker.check_write if write else tracker.check_read)(byte_idx, wave)
+        conflict = (tracker.check_write if write else tracker.check_read)(byte_idx, waves)
         if conflict is None:
             return
+        ctx = current_context("LDS access")
         pos = conflict.position // self.dtype.itemsize
         if addr.ndim == 0:
             lane = "every lane"
         else:
-            lane = f"lane {(pos if src is None else src[pos]) % addr.shape[-1]}"
+            lane = f"lane {(pos if src is None else src[pos]) % addr.shape[-1] % ctx.wave_size}"
         verb, other_verb = {
             "read-after-write": ("reads", "wrote"),
             "write-after-read": ("writes", "read"),
             "write-after-write": ("writes", "wrote"),
         }[conflict.kind]
+        segment = self.buffer.segment_bytes // self.dtype.itemsize
         raise LdsRaceError(
-            f"LDS race ({conflict.kind}){where_text()}: wave {wave} ({lane}) {verb} buffer "
-            f"'{self.buffer.name}' at element offset {int(flat[pos])} ({self.dtype}), which "
-            f"wave {conflict.other_wave} {other_verb} since the last barrier; "
-            "missing synchronize_workgroup()?"
+            f"LDS race ({conflict.kind}){where_text()}: wave {conflict.wave} ({lane}) {verb} "
+            f"buffer '{self.buffer.name}' at element offset {int(flat[pos]) % segment} "
+            f"({self.dtype}), which wave {conflict.other_wave} {other_verb} since the last "
+            "barrier; missing synchronize_workgroup()?"
         )
+
+
+def _repeats(flat: np.ndarray) -> bool:
+    """Whether some address repeats. Rare (racy code), so the common case is proved cheaply:
+    a bincount over the touched range when it is dense, else a sort."""
+    if flat.size < 2:
+        return False
+    lo, hi = int(flat.min()), int(flat.max())
+    if hi - lo < 4 * flat.size + 4096:
+        return bool(np.bincount(flat - lo, minlength=hi - lo + 1).max() > 1)
+    ordered = np.sort(flat)
+    return bool((ordered[1:] == ordered[:-1]).any())
 
 
 def _short(offset: int | np.ndarray) -> str:

@@ -9,10 +9,11 @@ wave stops the others (they unwind at their next baton wait) and is re-raised un
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Callable, Sequence
 
-from .context import WaveContext, current_wave, enter_wave, note_where
+from .state import WaveContext, current_context, enter_wave, note_where
 
 
 class _Abort(BaseException):
@@ -38,10 +39,12 @@ class WaveScheduler:
 
     def run(self, contexts: Sequence[WaveContext], body: Callable[[], None]) -> None:
         """Run `body` once per wave context; returns when all waves finished or one failed."""
+        # Each wave thread runs in a copy of the launcher's context, so `use_arch` (and any
+        # other context variable) reaches kernels launched from inside a wave.
         threads = [
             threading.Thread(
-                target=self._wave_main,
-                args=(ctx, body),
+                target=contextvars.copy_context().run,
+                args=(self._wave_main, ctx, body),
                 name=f"{ctx.kernel_name} block {ctx.block_index} wave {ctx.wave_index}",
                 daemon=True,
             )
@@ -120,8 +123,8 @@ class WaveScheduler:
 
 def synchronize_workgroup() -> None:
     """Barrier for all waves of the block (HIP __syncthreads()); also closes an LDS epoch."""
-    ctx = current_wave("synchronize_workgroup()")
-    if ctx.scheduler is None:
+    ctx = current_context("synchronize_workgroup()")
+    if ctx.scheduler is None:  # one wave, or a batch running its waves in lockstep
         ctx.lds.next_epoch()
     else:
         ctx.scheduler.barrier(ctx.wave_index)

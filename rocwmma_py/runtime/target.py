@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from ..arch import Arch, get_arch
-from .context import current_wave_or_none
+from .state import current_context_or_none
 
 ENV_VAR = "ROCWMMA_PY_ARCH"
 FALLBACK_ARCH = "gfx942"
@@ -47,5 +47,5 @@ def use_arch(name: str | Arch) -> Iterator[Arch]:
 
 def current_arch() -> Arch:
     """The running kernel's target inside a kernel; `get_arch(default_arch())` outside."""
-    ctx = current_wave_or_none()
+    ctx = current_context_or_none()
     return ctx.arch if ctx is not None else get_arch(default_arch())

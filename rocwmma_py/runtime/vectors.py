@@ -13,9 +13,9 @@ from typing import ClassVar, TypeVar
 
 import numpy as np
 
-from .context import current_wave
-from .lanes import Lanes
+from .lanes import Lanes, per_lane
 from .memory import Pointer
+from .state import current_context
 
 V = TypeVar("V", bound="VectorRegs")
 
@@ -29,8 +29,9 @@ class VectorRegs:
 
     def __init__(self, value: object = 0) -> None:
         """Zero-filled, or `value` broadcast: a scalar, one value per lane (W,), or (W, n)."""
-        width = current_wave(f"{type(self).__name__}()").wave_size
-        value = np.asarray(value)
+        ctx = current_context(f"{type(self).__name__}()")
+        width = ctx.lanes
+        value = per_lane(value, ctx)
         if value.ndim == 1 and value.shape[0] == width:
             value = value[:, None]
         elif value.ndim not in (0, 2) or (value.ndim == 2 and value.shape != (width, self.n)):

@@ -1,0 +1,136 @@
+"""Execution state of the running waves: the bottom of the runtime.
+
+One `WaveContext` describes what is running: a single wave (the per-wave engine) or a batch
+of waves that the batched engine runs through the kernel's Python code together. In a batch,
+every per-lane value holds the lanes of all its waves, wave-major with the lane axis last
+(shape (waves * W,)), and `blockIdx` components are per-lane values too. Values, memory, LDS
+and the engines read this record; it imports none of them.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .dims import Dim3
+from .errors import NotInKernelError
+
+
+class BatchSplit(BaseException):  # noqa: N818 - a control-flow signal, not an error
+    """A Python branch/loop bound of a batch has different values in different waves.
+
+    `values[w]` is the (wave-uniform) value wave w saw. A BaseException, so kernel code's
+    `except Exception:` cannot swallow it.
+    """
+
+    def __init__(self, values: np.ndarray) -> None:
+        super().__init__("batch split")
+        self.values = values
+
+
+class NeedsPerWave(BaseException):  # noqa: N818 - a control-flow signal, not an error
+    """The kernel did something that only the per-wave engine defines (current_wave(), a
+    reduction across lanes, lanes diverging inside one wave): rerun those waves one by one."""
+
+
+@dataclass(eq=False)
+class WaveContext:
+    """Everything the running wave(s) of a kernel can ask about themselves."""
+
+    arch: Any  # arch.Arch
+    kernel_name: str
+    waves_per_block: int
+    block_dim: Dim3
+    grid_dim: Dim3
+    wave_ids: np.ndarray  # (n,) index of each running wave within its block
+    block_ids: np.ndarray  # (n,) linear index (x fastest) of each running wave's block
+    block_slots: np.ndarray  # (n,) which of the batch's blocks (LDS segment) each wave is in
+    thread_idx: tuple  # three per-lane values (Lanes), shape (n * W,)
+    lane_ids: Any  # Lanes 0..W-1 of every wave, shape (n * W,)
+    block_idx: tuple  # ints for a single wave; per-lane values for a batch
+    lds: Any  # lds.BlockLds of the batch's blocks
+    batched: bool = False
+    scheduler: Any = None  # per-wave engine: WaveScheduler of a multi-wave block
+    lds_calls: int = 0  # shared_array() calls made so far (k-th call -> k-th buffer)
+    journal: Any = None  # engine.Journal recording global writes while they may be undone
+    masks: list = field(default_factory=list)  # active `where(cond)` lane masks, innermost last
+
+    @property
+    def wave_size(self) -> int:
+        return self.arch.wave_size
+
+    @property
+    def n_waves(self) -> int:
+        return self.wave_ids.size
+
+    @property
+    def lanes(self) -> int:
+        """Length of a per-lane value: all lanes of all running waves."""
+        return self.wave_ids.size * self.arch.wave_size
+
+    @property
+    def wave_index(self) -> int:
+        return int(self.wave_ids[0])
+
+    @property
+    def block_index(self) -> Dim3:
+        return Dim3(*(int(np.asarray(v).flat[0]) for v in self.block_idx))
+
+    def where(self) -> str:
+        """Location for error messages: "kernel 'foo' (block (0,0,0), wave 1)"."""
+        if self.n_waves == 1:
+            return f"kernel '{self.kernel_name}' (block {self.block_index}, wave {self.wave_index})"
+        return (f"kernel '{self.kernel_name}' (batch of {self.n_waves} waves, blocks "
+                f"{int(self.block_ids[0])}..{int(self.block_ids[-1])})")
+
+    def active_mask(self) -> np.ndarray | None:
+        """Lanes enabled by the enclosing `where(...)` blocks, or None when all are."""
+        return self.masks[-1] if self.masks else None
+
+
+_local = threading.local()
+
+
+def current_context_or_none() -> WaveContext | None:
+    """The running wave(s) of this thread, or None outside a kernel."""
+    return getattr(_local, "wave", None)
+
+
+def current_context(what: str) -> WaveContext:
+    """The running wave(s); raises NotInKernelError outside a kernel."""
+    ctx = getattr(_local, "wave", None)
+    if ctx is None:
+        raise NotInKernelError(
+            f"{what} works only inside a kernel launched with kernel[grid, block](...)"
+        )
+    return ctx
+
+
+def current_wave(what: str = "current_wave()") -> WaveContext:
+    """The running wave (public): per-wave identity, so a batch reruns wave by wave."""
+    ctx = current_context(what)
+    if ctx.batched:
+        raise NeedsPerWave
+    return ctx
+
+
+def where_text() -> str:
+    """Location suffix for messages: " in kernel 'foo' (block ..., wave 1)", or "" outside."""
+    ctx = current_context_or_none()
+    return f" in {ctx.where()}" if ctx is not None else ""
+
+
+def enter_wave(ctx: WaveContext | None) -> WaveContext | None:
+    """Make `ctx` this thread's running wave(s); returns the previous one for `enter_wave(prev)`."""
+    previous = getattr(_local, "wave", None)
+    _local.wave = ctx
+    return previous
+
+
+def note_where(err: BaseException, ctx: WaveContext) -> None:
+    """Add "raised in kernel 'k' (block ..., wave ...)" to a traceback; the message is kept."""
+    if hasattr(err, "add_note"):  # Python 3.11+
+        err.add_note(f"raised in {ctx.where()}")
