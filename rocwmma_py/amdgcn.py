@@ -18,6 +18,7 @@ from .arch import ARCH_NAMES, get_arch
 from .arch.execute import execute
 from .arch.instructions import Instruction
 from .runtime import Lanes, Pointer, VectorRegs, current_arch
+from .runtime.state import current_context_or_none
 
 
 class UnsupportedInstructionError(RuntimeError):
@@ -41,9 +42,16 @@ def instruction(builtin: str, arch=None) -> Instruction:
 
 
 def _registers(value, lanes: int) -> np.ndarray:
-    """A vector operand as (lanes, ...) registers; a uniform scalar goes to every lane."""
+    """A vector operand as (lanes, ...) registers; a uniform scalar goes to every lane (of
+    every wave of a batch)."""
     regs = np.asarray(value)
-    return np.full(lanes, regs) if regs.ndim == 0 else regs
+    return regs if regs.ndim else np.full(lanes * _waves(), regs)
+
+
+def _waves() -> int:
+    """Waves whose registers a builtin call carries: the running batch's, else one."""
+    ctx = current_context_or_none()
+    return ctx.n_waves if ctx is not None else 1
 
 
 def _like(c, d: np.ndarray):
@@ -64,7 +72,7 @@ def _make(builtin: str, args: tuple[str, ...], targets: list[str]):
         instr = instruction(builtin)
         c = bound["c"]
         a, b, c_regs = (_registers(bound.pop(x), instr.wave) for x in "abc")
-        return _like(c, execute(instr, a, b, c_regs, **bound))
+        return _like(c, execute(instr, a, b, c_regs, waves=_waves(), **bound))
 
     builtin_fn.__name__ = builtin_fn.__qualname__ = builtin
     builtin_fn.__signature__ = signature

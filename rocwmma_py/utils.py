@@ -84,7 +84,7 @@ class MappingUtil:
     @staticmethod
     def waveCoord() -> tuple[int, int]:  # noqa: N802
         """The wave's coordinate inside its workgroup."""
-        return (int(threadIdx.x[0]) // current_arch().wave_size, int(threadIdx.y[0]))
+        return (threadIdx.x // current_arch().wave_size, threadIdx.y)
 
     @staticmethod
     def workgroupDim() -> tuple[int, int]:  # noqa: N802
@@ -94,8 +94,8 @@ class MappingUtil:
     def blockCoord(self) -> tuple[int, int]:  # noqa: N802
         """The wave's global coordinate in the grid of blocks (one block per wave)."""
         wave = current_arch().wave_size
-        return ((blockIdx.x * blockDim.x + int(threadIdx.x[0])) // wave,
-                blockIdx.y * blockDim.y + int(threadIdx.y[0]))
+        return ((blockIdx.x * blockDim.x + threadIdx.x) // wave,
+                blockIdx.y * blockDim.y + threadIdx.y)
 
     def matrixCoord(self, block_coord: tuple[int, int] | None = None) -> tuple[int, int]:  # noqa: N802
         """Top-left matrix element of a block (default: the calling wave's)."""

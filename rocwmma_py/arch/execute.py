@@ -30,23 +30,30 @@ def _check(instr: Instruction, name: str, value: int, allowed: range) -> int:
     return value
 
 
-def _elements(instr: Instruction, regs, t, layout: L.OperandLayout, what: str) -> np.ndarray:
+def _elements(instr: Instruction, regs, t, layout: L.OperandLayout, what: str,
+              waves: int) -> np.ndarray:
+    """Operand elements as (waves, lanes, slots); one wave's registers serve every wave."""
     regs = np.asarray(regs)
-    if regs.ndim == 0 or regs.shape[0] != layout.lanes:
+    lanes = layout.lanes
+    if regs.ndim == 0 or regs.shape[0] not in (lanes, waves * lanes):
+        batch = f" (or ({waves * lanes}, ...) for the batch's {waves} waves)" if waves > 1 else ""
         raise ValueError(
             f"{instr.builtin}: operand {what} must hold one vector per lane of the wave, "
-            f"shape ({layout.lanes}, ...); got shape {regs.shape}"
+            f"shape ({lanes}, ...){batch}; got shape {regs.shape}"
         )
-    return T.as_elements(regs, t, layout.slots)
+    elements = T.as_elements(regs, t, layout.slots).reshape(-1, lanes, layout.slots)
+    return np.broadcast_to(elements, (waves, lanes, layout.slots))
 
 
-def _gather(flat: np.ndarray, layout: L.OperandLayout) -> np.ndarray:
-    return flat.reshape(-1)[layout.copies]
+def _gather(elements: np.ndarray, layout: L.OperandLayout) -> np.ndarray:
+    return elements.reshape(elements.shape[0], -1)[:, layout.copies]
 
 
 def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
-            sgn_a=True, sgn_b=True, clamp=False) -> np.ndarray:
-    """D = A*B + C for one instruction; returns D with C's dtype and shape."""
+            sgn_a=True, sgn_b=True, clamp=False, waves: int = 1) -> np.ndarray:
+    """D = A*B + C for one instruction; returns D with C's dtype and shape. With `waves` > 1
+    operands hold the registers of that many waves (waves * lanes rows, wave-major; one
+    wave's registers serve all) and each wave computes its own D."""
     max_cbsz = instr.blocks.bit_length() - 1 if instr.cbsz_abid else 0
     cbsz = _check(instr, "cbsz", cbsz, range(max_cbsz + 1))
     abid = _check(instr, "abid", abid, range(1 << cbsz))
@@ -62,27 +69,30 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
 
     c_layout = instr.c_layout(opsel)
     c_regs = np.asarray(c)
-    c_el = _elements(instr, c_regs, instr.c_type, c_layout, "c")
-    a_el = _elements(instr, a, a_type, instr.a_layout, "a")
-    b_el = _elements(instr, b, b_type, instr.b_layout, "b")
+    if c_regs.ndim and c_regs.shape[0] == c_layout.lanes and waves > 1:
+        c_regs = np.tile(c_regs, (waves,) + (1,) * (c_regs.ndim - 1))
+    c_el = _elements(instr, c_regs, instr.c_type, c_layout, "c", waves)
+    a_el = _elements(instr, a, a_type, instr.a_layout, "a", waves)
+    b_el = _elements(instr, b, b_type, instr.b_layout, "b", waves)
     if instr.blgp == "lanes":
-        b_el = b_el[L.blgp_source_lanes(blgp)]
+        b_el = b_el[:, L.blgp_source_lanes(blgp)]
 
-    a_mat = decode(_gather(a_el, instr.a_layout), a_type)  # (copies, blocks, M, K)
+    a_mat = decode(_gather(a_el, instr.a_layout), a_type)  # (waves, copies, blocks, M, K)
     b_mat = decode(_gather(b_el, instr.b_layout), b_type)
-    c_mat = decode(_gather(c_el, c_layout)[0], instr.c_type)
+    c_mat = decode(_gather(c_el, c_layout)[:, 0], instr.c_type)
     if cbsz:
-        a_mat = a_mat[:, L.broadcast_blocks(instr.blocks, cbsz, abid)]
+        a_mat = a_mat[:, :, L.broadcast_blocks(instr.blocks, cbsz, abid)]
     if instr.blgp == "neg" and blgp:
         a_mat, b_mat, c_mat = (-x if blgp >> bit & 1 else x
                                for bit, x in enumerate((a_mat, b_mat, c_mat)))
-    d_mat = accumulate(a_mat, b_mat, c_mat, instr.c_type, clamp=bool(clamp))
+    d_mat = accumulate(a_mat, b_mat, c_mat[:, None], instr.c_type, clamp=bool(clamp))
 
     # Scatter: each D slot takes the result its lane group computed from its own A/B copy.
-    lane, slot = np.nonzero(c_layout.block >= 0)
-    group = lane // 16 if d_mat.shape[0] > 1 else np.zeros_like(lane)
+    lane, slot = c_layout.written
+    group = lane // 16 if d_mat.shape[1] > 1 else np.zeros_like(lane)
     d_el = c_el.copy()
-    d_el[lane, slot] = d_mat[group, c_layout.block[lane, slot], c_layout.row[lane, slot],
-                             c_layout.col[lane, slot]]
-    return T.from_elements(d_el, c_regs.dtype, c_regs.shape[1] if c_regs.ndim > 1 else 1
-                           ).reshape(c_regs.shape)
+    d_el[:, lane, slot] = d_mat[:, group, c_layout.block[lane, slot], c_layout.row[lane, slot],
+                                c_layout.col[lane, slot]]
+    per_lane = c_regs.shape[1] if c_regs.ndim > 1 else 1
+    d_regs = T.from_elements(d_el.reshape(-1, c_layout.slots), c_regs.dtype, per_lane)
+    return d_regs.reshape(c_regs.shape)

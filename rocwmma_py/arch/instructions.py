@@ -60,6 +60,14 @@ class Instruction:
 
     def c_layout(self, opsel: int = 0) -> L.OperandLayout:
         """C/D layout; on gfx11 a 16-bit result sits in the half of each VGPR OPSEL picks."""
+        return self._c_layouts[int(bool(opsel))]
+
+    @cached_property
+    def _c_layouts(self) -> tuple[L.OperandLayout, L.OperandLayout]:
+        """The C/D layout for OPSEL 0 and 1, built once."""
+        return self._build_c_layout(0), self._build_c_layout(1)
+
+    def _build_c_layout(self, opsel: int) -> L.OperandLayout:
         bits = T.bits(self.c_type)
         if self.family == "gfx9":
             return L.mfma_acc(self.m, self.n, self.blocks, bits)

@@ -35,6 +35,11 @@ class OperandLayout:
         return self.block.shape[1]
 
     @cached_property
+    def written(self) -> tuple[np.ndarray, np.ndarray]:
+        """(lane, slot) of every slot the instruction uses, lane-major."""
+        return np.nonzero(self.block >= 0)
+
+    @cached_property
     def copies(self) -> np.ndarray:
         """`copies[t, b, r, c]` = flat index lane*slots+slot of the t-th copy (by lane order).
 

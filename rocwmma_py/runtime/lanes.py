@@ -43,6 +43,14 @@ class Lanes(np.ndarray):
             return array.view(np.ndarray)
         return array.view(Lanes)
 
+    def __getitem__(self, index):
+        # Lanes by position (x[0], x[:16]) mean one wave's lanes; in a batch they would pick
+        # other waves' lanes, so such kernels run wave by wave.
+        ctx = current_context_or_none()
+        if ctx is not None and ctx.batched and self.size == ctx.lanes > ctx.wave_size:
+            raise NeedsPerWave
+        return super().__getitem__(index)
+
     def _uniform_value(self, action: str):
         values = np.asarray(self).reshape(-1)
         if values.size == 0:

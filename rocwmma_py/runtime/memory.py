@@ -161,7 +161,7 @@ class Pointer:
         """Reinterpret the bytes at this address as `dtype` (like reinterpret_cast<T*>)."""
         new = np.dtype(dtype)
         byte = self.offset * self.dtype.itemsize
-        if np.any(byte % new.itemsize):
+        if np.any(np.asarray(byte) % new.itemsize):
             raise ValueError(
                 f"cannot cast pointer into buffer '{self.buffer.name}' at byte offset "
                 f"{_short(byte)} to {new}: the byte offset must be a multiple of "
@@ -388,7 +388,7 @@ class Pointer:
             return
         if span is not None:
             base = self.offset
-            lo, hi = (base, base) if not isinstance(base, Lanes) else (base.min(), base.max())
+            lo, hi = (base, base) if not isinstance(base, Lanes) else _range(base)
             if lo + span[0] >= 0 and hi + span[1] < size:
                 return
         if mask is None:
@@ -458,8 +458,15 @@ def _repeats(flat: np.ndarray) -> bool:
     return bool((ordered[1:] == ordered[:-1]).any())
 
 
+def _range(values: np.ndarray) -> tuple[int, int]:
+    """(min, max) of per-lane values over all lanes of a batch (a plain-array reduction)."""
+    values = np.asarray(values)
+    return int(values.min()), int(values.max())
+
+
 def _short(offset: int | np.ndarray) -> str:
     """An offset for messages: the int, or a per-lane range summary."""
     if isinstance(offset, np.ndarray):
-        return f"<per-lane {int(offset.min())}..{int(offset.max())}>"
+        lo, hi = _range(offset)
+        return f"<per-lane {lo}..{hi}>"
     return str(offset)
