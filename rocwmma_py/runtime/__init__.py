@@ -8,6 +8,7 @@ an example.
 """
 
 from .dims import Dim3, dim3
+from .engine import LaunchStats, engine_name, last_launch_stats, use_engine
 from .errors import (
     DivergenceError,
     LdsLimitError,
@@ -73,6 +74,10 @@ __all__ = [
     "int32x4",
     "int32x8",
     "kernel",
+    "LaunchStats",
+    "engine_name",
+    "last_launch_stats",
+    "use_engine",
     "lane_id",
     "select",
     "shared_array",

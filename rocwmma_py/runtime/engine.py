@@ -51,8 +51,8 @@ _engine: ContextVar[str | None] = ContextVar("rocwmma_py_engine", default=None)
 
 
 def engine_name() -> str:
-    """The engine of launches: innermost `use_engine` > $ROCWMMA_PY_ENGINE > "wave"."""
-    name = _engine.get() or os.environ.get(ENGINE_VAR, "").strip() or "wave"
+    """The engine of launches: innermost `use_engine` > $ROCWMMA_PY_ENGINE > "batch"."""
+    name = _engine.get() or os.environ.get(ENGINE_VAR, "").strip() or "batch"
     if name not in ENGINES:
         raise ValueError(f"unknown engine {name!r} (from use_engine or ${ENGINE_VAR}); "
                          f"valid engines are: {', '.join(ENGINES)}")
@@ -81,6 +81,24 @@ def batch_lanes() -> int:
     if lanes < 1:
         raise ValueError(f"${BATCH_LANES_VAR} must be a positive integer, got {value!r}")
     return lanes
+
+
+@dataclass
+class LaunchStats:
+    """How the last launch ran: blocks whose batch ran to the end, blocks run wave by wave
+    (including reruns), and batch splits."""
+
+    batched_blocks: int = 0
+    per_wave_blocks: int = 0
+    splits: int = 0
+
+
+_stats = LaunchStats()
+
+
+def last_launch_stats() -> LaunchStats:
+    """How the most recent launch (of this process) ran; see LaunchStats."""
+    return _stats
 
 
 class Journal:
@@ -132,6 +150,8 @@ class Grid:
 
 def run(grid: Grid, per_wave: bool = False) -> None:
     """Run every block of the launch on the selected engine (per wave when asked)."""
+    global _stats
+    _stats = LaunchStats()
     if per_wave or engine_name() == "wave":
         for block in range(grid.blocks):
             run_block_per_wave(grid, block, None)
@@ -186,8 +206,10 @@ def _run_batch(grid: Grid, blocks: np.ndarray, journal: Journal) -> None:
     previous = enter_wave(ctx)
     try:
         grid.body()
+        _stats.batched_blocks += k
         return
     except BatchSplit as split:
+        _stats.splits += 1
         journal.undo(mark)
         per_block = split.values.reshape(k, wpb)
         agree = (per_block == per_block[:, :1]).all(axis=1)
@@ -206,6 +228,7 @@ def _run_batch(grid: Grid, blocks: np.ndarray, journal: Journal) -> None:
 
 def run_block_per_wave(grid: Grid, block: int, journal: Journal | None) -> None:
     """The per-wave engine for one block: ints for blockIdx, one context per wave."""
+    _stats.per_wave_blocks += 1
     width = grid.arch.wave_size
     coords = tuple(int(c) for c in grid.block_coords(np.array(block)))
     lds = BlockLds(grid.arch, grid.shared_bytes, grid.kernel_name)

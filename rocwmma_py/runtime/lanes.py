@@ -47,7 +47,8 @@ class Lanes(np.ndarray):
         # Lanes by position (x[0], x[:16]) mean one wave's lanes; in a batch they would pick
         # other waves' lanes, so such kernels run wave by wave.
         ctx = current_context_or_none()
-        if ctx is not None and ctx.batched and self.size == ctx.lanes > ctx.wave_size:
+        if (ctx is not None and ctx.batched and self.size == ctx.lanes > ctx.wave_size
+                and not _keeps_lanes(index)):
             raise NeedsPerWave
         return super().__getitem__(index)
 
@@ -85,6 +86,13 @@ class Lanes(np.ndarray):
         if self.dtype.kind not in "iu":
             raise TypeError(f"Lanes of {self.dtype} cannot be used as an index; integers only")
         return int(self._uniform_value("use as an index"))
+
+
+def _keeps_lanes(index) -> bool:
+    """Whether an index takes every lane as it is (x[:], x[..., None]), not by position."""
+    parts = index if isinstance(index, tuple) else (index,)
+    return all(p is None or p is Ellipsis or (isinstance(p, slice) and p == slice(None))
+               for p in parts)
 
 
 def describe_lanes(values: np.ndarray) -> str:
