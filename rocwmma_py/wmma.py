@@ -72,13 +72,16 @@ def type_name(t) -> str:
 
 
 def _resolve(dtype) -> type:
-    if isinstance(dtype, str):
-        try:
-            return _NAMED[dtype]
-        except KeyError:
-            raise FragmentError(f"unknown wmma element type {dtype!r}; allowed: "
-                                f"{', '.join(_NAMED)}") from None
-    return _BUILTIN.get(dtype) or T.resolve(dtype)
+    """CUDA spellings ("unsigned char", float, precision.tf32) or rocWMMA's ("u8", np.uint8)."""
+    if isinstance(dtype, str) and dtype in _NAMED:
+        return _NAMED[dtype]
+    if isinstance(dtype, type) and dtype in _BUILTIN:
+        return _BUILTIN[dtype]
+    try:
+        return T.resolve(dtype)
+    except TypeError:
+        raise FragmentError(f"unknown wmma element type {dtype!r}; allowed: "
+                            f"{', '.join(_NAMED)} or rocWMMA's names (f16, i8, ...)") from None
 
 
 def _shapes_for(matrix, dtype) -> tuple[tuple[int, int, int], ...]:
