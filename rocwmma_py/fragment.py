@@ -80,6 +80,11 @@ class fragment:  # noqa: N801 - rocWMMA spelling
 
     # --- arch-resolved traits -----------------------------------------------------------
     @classmethod
+    def block_dims(cls, wave: int) -> tuple[int, int, int]:
+        """BlockM/N/K: FragM/N/K padded as rocWMMA pads a partial fragment (§6.1)."""
+        return padded_dims(cls.frag_m, cls.frag_n, cls.frag_k, cls.data_type, wave)
+
+    @classmethod
     def traits(cls, arch: Arch | None = None) -> Traits:
         return _traits(cls, arch or current_arch())
 
@@ -191,7 +196,7 @@ def _traits(cls: type[fragment], arch: Arch) -> Traits:
             f"{arch.name} (supported: {names})"
         )
     wave = arch.wave_size
-    m, n, k = padded_dims(cls.frag_m, cls.frag_n, cls.frag_k, cls.data_type, wave)
+    m, n, k = cls.block_dims(wave)
     geom = Geometry(cls.matrix, m, n, k)
     count = cls.scheduler.wave_count(wave)
     elements = geom.block_dim * geom.k_dim

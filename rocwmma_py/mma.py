@@ -48,14 +48,19 @@ def _instr_types(arch: Arch, ta, tb, tc):
     return a, b, c, signed
 
 
-def select_instruction(arch: Arch, ta, tb, tc, block_k: int) -> Instruction:
-    """Largest 16x16 instruction K <= BlockK for these types; else the smallest (padded)."""
+def select_instruction(arch: Arch, ta, tb, tc, block_k: int,
+                       unsigned_families: tuple[str, ...] = ("gfx12",)) -> Instruction:
+    """Largest 16x16 instruction K <= BlockK for these types; else the smallest (padded).
+
+    uint8 inputs run on an iu8 instruction's sign flags in `unsigned_families` (rocWMMA
+    uses them on gfx12 only; gfx11's iu8 has the same flags, which the wmma facade uses).
+    """
     a, b, c, signed = _instr_types(arch, ta, tb, tc)
     found = sorted(
         (i for i in arch.instructions.values()
          if i.m == i.n == 16 and i.blocks == 1 and i.wave == arch.wave_size
          and (i.a_type, i.b_type, i.c_type) == (a, b, c)
-         and (signed or ("sgn_a" in i.args and arch.family == "gfx12"))),  # u8: gfx12 iu8
+         and (signed or ("sgn_a" in i.args and arch.family in unsigned_families))),
         key=lambda i: i.k,
     )
     if not found or (ta is T.uint8) != (tb is T.uint8):
@@ -76,7 +81,7 @@ def _k_subsets(block_k: int, instr_k: int, wave: int) -> tuple[slice | np.ndarra
 
 @cache
 def plan(arch: Arch, fa: type[fragment], fb: type[fragment], fc: type[fragment],
-         fd: type[fragment]) -> MmaPlan:
+         fd: type[fragment], unsigned_families: tuple[str, ...] = ("gfx12",)) -> MmaPlan:
     """Validate a mma_sync(d, a, b, c) combination (§1.3) and plan it."""
     roles = ((fa, matrix_a, "a"), (fb, matrix_b, "b"), (fc, accumulator, "c"),
              (fd, accumulator, "d"))
@@ -100,7 +105,8 @@ def plan(arch: Arch, fa: type[fragment], fb: type[fragment], fc: type[fragment],
                             "multiple of the 16x16 MMA block")
     if geom.block_k & (geom.block_k - 1):
         raise FragmentError(f"mma_sync: the padded FragK ({geom.block_k}) must be a power of two")
-    instr = select_instruction(arch, fa.data_type, fb.data_type, fc.data_type, geom.block_k)
+    instr = select_instruction(arch, fa.data_type, fb.data_type, fc.data_type, geom.block_k,
+                               unsigned_families)
     return MmaPlan(
         instruction=instr,
         k_subsets=_k_subsets(geom.block_k, instr.k, arch.wave_size),
@@ -115,18 +121,24 @@ def _dense(frag: fragment) -> np.ndarray:
     return to_waves(frag.x, fmap.inverse, frag.traits(frag.arch).wave_size)
 
 
-def mma(d: fragment, a: fragment, b: fragment, c: fragment) -> None:
+def mma(d: fragment, a: fragment, b: fragment, c: fragment, *, clamp: bool | None = None,
+        unsigned_families: tuple[str, ...] = ("gfx12",)) -> None:
     """D = A*B + C, instruction by instruction, as the target arch computes it, for every
-    wave of the batch at once."""
+    wave of the batch at once.
+
+    `clamp` overrides rocWMMA's int32 saturation choice (CUDA's satf); `unsigned_families`
+    see `select_instruction`.
+    """
     arch = current_arch()
     for frag in (a, b, c, d):
         check_arch(frag, arch, "mma_sync")
-    p = plan(arch, type(a), type(b), type(c), type(d))
+    p = plan(arch, type(a), type(b), type(c), type(d), unsigned_families)
+    clamp = p.clamp if clamp is None else clamp
     a_mat, b_mat = decode(_dense(a), a.data_type), decode(_dense(b), b.data_type)
     acc_type, frag_type = p.instruction.c_type, c.data_type
     acc = decode(_dense(c), frag_type)
     for ks in p.k_subsets:
-        step = accumulate(a_mat[..., ks], b_mat[..., ks, :], acc, acc_type, clamp=p.clamp)
+        step = accumulate(a_mat[..., ks], b_mat[..., ks, :], acc, acc_type, clamp=clamp)
         if p.round_to_acc:
             step = T.convert(step, frag_type)
         acc = step if ks is p.k_subsets[-1] else decode(step, frag_type)

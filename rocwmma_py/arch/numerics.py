@@ -47,7 +47,7 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *, clamp: 
         if clamp:
             return np.clip(total, info.min, info.max).astype(info.dtype)
         return total.astype(info.dtype)  # two's-complement wrap, like MFMA's i32 adder
-    if T.bits(acc_type) == 64 or _sum_is_exact(a, b, c) or not np.all(np.isfinite(total)):
+    if T.bits(acc_type) == 64 or not np.all(np.isfinite(total)) or _sum_is_exact(a, b, c):
         return T.convert(total, acc_type)
     return T.convert(_exactly_rounded_sum(a, b, c), acc_type)
 

@@ -1,0 +1,79 @@
+"""CUDA's kernel context, so a CUDA wmma kernel body ports line by line.
+
+    from rocwmma_py.cuda import *
+
+    @__global__
+    def k(a, b, c, M, N, K): ...            # body as in CUDA, `wmma::` -> `wmma.`
+    k[grid, block](a, b, c, M, N, K)         # was k<<<grid, block>>>(a, b, c, M, N, K)
+
+`warpSize` is the running target's wave size: 64 on gfx9, 32 on gfx11/gfx12. CUDA code that
+writes `32` where it means `warpSize` runs on wave64 as it would on real gfx9 hardware: lanes
+32-63 of a wave then compute their own warp index and address another tile, so the result is
+wrong (README "Porting CUDA wmma code").
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from . import wmma
+from .runtime import (
+    __syncthreads,
+    blockDim,
+    blockIdx,
+    dim3,
+    gridDim,
+    kernel,
+    shared_array,
+    threadIdx,
+    wave_size,
+)
+
+__global__ = kernel
+
+
+class _WarpSize:
+    """CUDA's `warpSize`: an int-like read from the running kernel's target at each use."""
+
+    __slots__ = ()
+
+    def __index__(self) -> int:
+        return wave_size()
+
+    __int__ = __index__
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        return np.asarray(wave_size(), dtype=dtype)
+
+    def __repr__(self) -> str:
+        return "<CUDA built-in warpSize>"
+
+
+def _binary(op, reflected: bool):
+    if reflected:
+        return lambda self, other: op(other, wave_size())
+    return lambda self, other: op(wave_size(), other)
+
+
+for _name in ("add", "sub", "mul", "floordiv", "truediv", "mod", "lshift", "rshift", "and",
+              "or", "xor"):
+    _op = getattr(operator, _name + ("_" if _name in ("and", "or") else ""))
+    setattr(_WarpSize, f"__{_name}__", _binary(_op, False))
+    setattr(_WarpSize, f"__r{_name}__", _binary(_op, True))
+for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
+    setattr(_WarpSize, f"__{_name}__", _binary(getattr(operator, _name), False))
+_WarpSize.__hash__ = None  # compares by value, like the int it stands for
+
+warpSize = _WarpSize()  # noqa: N816 - CUDA spelling
+
+
+def __shared__(dtype, *shape: int):  # noqa: N807 - CUDA spelling
+    """`__shared__ T name[a][b]` -> `name = __shared__(T, a, b)`: a pointer to a static LDS
+    array of a*b elements (index it row-major: name[i * b + j])."""
+    return shared_array(dtype, int(np.prod(shape, dtype=np.int64)))
+
+
+__all__ = ["__global__", "__shared__", "__syncthreads", "blockDim", "blockIdx", "dim3",
+           "gridDim", "threadIdx", "warpSize", "wmma"]

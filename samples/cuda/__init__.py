@@ -1,0 +1,1 @@
+"""CUDA wmma samples ported by namespace: `nvcuda::wmma` -> `rocwmma_py.wmma`."""
