@@ -11,12 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from . import types as T
+from .accessors import apply_transpose_t
 from .errors import FragmentError
 from .fragment import fragment
 from .fragment_layout import FragmentMap
 from .mma import mma
 from .runtime import Pointer, current_wave
-from .tags import accumulator, layout_of, matrix_a, matrix_b, orthogonal_layout, row_major
+from .tags import layout_of, matrix_a, matrix_b, row_major
 
 
 def fill_fragment(frag: fragment, value) -> None:
@@ -30,6 +31,7 @@ def _wave_share(frag: fragment) -> int | None:
     if sched.kind == "default":
         return 0
     wave = current_wave()
+    sched.check_block(wave.wave_size, wave.block_dim)
     x0 = int(wave.thread_idx[0][0]) // wave.wave_size
     y0 = int(wave.thread_idx[1][0])
     index = sched.wave_index(wave.wave_size, x0, y0)
@@ -122,11 +124,7 @@ def _check_same_shape(src: fragment, dst_cls: type[fragment], what: str) -> None
 
 def apply_transpose(frag: fragment) -> fragment:
     """matrix_a<M,N,K,T,L> <-> matrix_b<N,M,K,T,orthogonal L>: the same registers."""
-    if frag.matrix is accumulator:
-        raise FragmentError("apply_transpose takes a matrix_a or matrix_b fragment")
-    other = matrix_b if frag.matrix is matrix_a else matrix_a
-    cls = fragment[other, frag.frag_n, frag.frag_m, frag.frag_k, frag.data_type,
-                   orthogonal_layout(frag.layout), frag.scheduler]
+    cls = apply_transpose_t[type(frag)]
     mine, theirs = type(frag).map(frag.arch), cls.map(frag.arch)
     if not (np.array_equal(mine.row, theirs.col) and np.array_equal(mine.col, theirs.row)):
         raise FragmentError(f"apply_transpose: {cls.__name__} has a different register layout")
