@@ -213,7 +213,7 @@ def test_annotations_that_are_not_element_types_are_ignored():
     seen = []
 
     @kernel
-    def k(n: int, x: float16, y: "np.ndarray", z: "undefined_name"):  # noqa: F821
+    def k(n: int, x: float16, y: np.ndarray, z: undefined_name):  # noqa: F821
         seen.append((type(n), type(x), type(y), z))
 
     k[1, 64, 0, "gfx942"](3, 1.5, [1], "kept")
