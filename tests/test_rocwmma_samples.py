@@ -181,3 +181,20 @@ def test_exact_matmul_is_exact_for_f16_fractions():
              for j in range(4)] for i in range(4)]
     got = common.exact_matmul(a, b)
     assert all(got[i, j] == float(want[i][j]) for i in range(4) for j in range(4))
+
+
+# --- simple_dlrm needs `where` (per-lane masked memory access, issue 7 item 2) ----------------
+
+needs_where = pytest.mark.skipif(not hasattr(importlib.import_module("rocwmma_py"), "where"),
+                                 reason="rocwmma_py.where (issue 7 item 2) is not merged yet")
+
+
+@needs_where
+@pytest.mark.parametrize("arch", ARCH_NAMES)
+@pytest.mark.parametrize("direction", ["forward", "backward"])
+def test_simple_dlrm_passes(arch, direction, capsys):
+    rc, out = run("simple_dlrm", ["--arch", arch, "-m", "32", "-k", "32", "-b", "2",
+                                  "--direction", direction], capsys)
+    assert rc == common.PASSED, out
+    assert out.count("PASSED!") == (1 if direction == "forward" else 2)
+    assert f"Launching {direction}s DLRM kernel..." in out
