@@ -5,6 +5,7 @@
 """
 
 from . import amdgcn, types
+from .accessors import GetDataLayout_t, GetIOShape_t, apply_data_layout_t, apply_transpose_t
 from .api import (
     apply_data_layout,
     apply_fragment,
@@ -40,43 +41,84 @@ from .runtime import (
     syncthreads,
     threadIdx,
     use_arch,
+    use_engine,
     vector_type,
     wave_size,
+    where,
 )
 from .schedulers import fragment_scheduler
 from .tags import accumulator, col_major, layout_t, matrix_a, matrix_b, row_major
 from .types import (
     bfloat8,
     bfloat8_fnuz,
+    bfloat8_fnuz_t,
+    bfloat8_t,
     bfloat16,
+    bfloat16_t,
     float8,
     float8_fnuz,
+    float8_fnuz_t,
+    float8_t,
     float16,
+    float16_t,
     float32,
+    float32_t,
     float64,
+    float64_t,
     hfloat16_t,
+    index_t,
     int8,
+    int8_t,
     int32,
+    int32_t,
     uint8,
+    uint8_t,
     uint32,
+    uint32_t,
     xfloat32,
+    xfloat32_t,
 )
-from .utils import Constants, MappingUtil, ceil_div, get, make_coord2d, next_multiple, swap
+from .utils import (
+    Constants,
+    Coord2d,
+    Log2,
+    MappingUtil,
+    ceil_div,
+    ceilDiv,
+    get,
+    getWarpSize,
+    make_coord2d,
+    next_multiple,
+    swap,
+)
 
 mem_row_major = layout_t.mem_row_major
 mem_col_major = layout_t.mem_col_major
 
+# rocwmma::fragment_scheduler names, also bare (rocwmma-notes §1.4)
+default_schedule = fragment_scheduler.default_schedule
+coop_row_major_2d = fragment_scheduler.coop_row_major_2d
+coop_col_major_2d = fragment_scheduler.coop_col_major_2d
+coop_row_slice_2d = fragment_scheduler.coop_row_slice_2d
+coop_col_slice_2d = fragment_scheduler.coop_col_slice_2d
+single = fragment_scheduler.single
+
 __all__ = [
-    "ARCH_NAMES", "Arch", "Constants", "DivergenceError", "FragmentError", "LdsLimitError",
-    "LdsRaceError", "MappingUtil", "OutOfBoundsError", "Pointer", "accumulator", "amdgcn",
-    "apply_data_layout", "apply_fragment", "apply_transpose", "bfloat8", "bfloat8_fnuz",
-    "bfloat16", "blockDim", "blockIdx", "ceil_div", "col_major", "current_arch",
-    "default_arch", "dim3", "dynamic_shared", "fill_fragment", "float8", "float8_fnuz",
-    "float16", "float32", "float64", "fragment", "fragment_scheduler", "fragment_traits",
-    "from_register_file", "get", "get_arch", "gridDim", "hfloat16_t", "int8", "int32",
-    "kernel", "lane_id", "layout_t", "load_matrix_sync", "make_coord2d", "matrix_a",
-    "matrix_b", "mem_col_major", "mem_row_major", "mma_sync", "next_multiple", "row_major",
-    "select", "shared_array", "store_matrix_sync", "swap", "synchronize_workgroup",
-    "syncthreads", "threadIdx", "to_register_file", "types", "uint8", "uint32", "use_arch",
-    "vector_type", "wave_size", "xfloat32",
+    "accumulator", "amdgcn", "apply_data_layout", "apply_data_layout_t", "apply_fragment",
+    "apply_transpose", "apply_transpose_t", "Arch", "ARCH_NAMES", "bfloat16", "bfloat16_t",
+    "bfloat8", "bfloat8_fnuz", "bfloat8_fnuz_t", "bfloat8_t", "blockDim", "blockIdx",
+    "ceil_div", "ceilDiv", "col_major", "Constants", "coop_col_major_2d", "coop_col_slice_2d",
+    "coop_row_major_2d", "coop_row_slice_2d", "Coord2d", "current_arch", "default_arch",
+    "default_schedule", "dim3", "DivergenceError", "dynamic_shared", "fill_fragment",
+    "float16", "float16_t", "float32", "float32_t", "float64", "float64_t", "float8",
+    "float8_fnuz", "float8_fnuz_t", "float8_t", "fragment", "fragment_scheduler",
+    "fragment_traits", "FragmentError", "from_register_file", "get", "get_arch",
+    "GetDataLayout_t", "GetIOShape_t", "getWarpSize", "gridDim", "hfloat16_t", "index_t",
+    "int32", "int32_t", "int8", "int8_t", "kernel", "lane_id", "layout_t", "LdsLimitError",
+    "LdsRaceError", "load_matrix_sync", "Log2", "make_coord2d", "MappingUtil", "matrix_a",
+    "matrix_b", "mem_col_major", "mem_row_major", "mma_sync", "next_multiple",
+    "OutOfBoundsError", "Pointer", "row_major", "select", "shared_array", "single",
+    "store_matrix_sync", "swap", "synchronize_workgroup", "syncthreads", "threadIdx",
+    "to_register_file", "types", "use_engine", "where", "uint32", "uint32_t", "uint8", "uint8_t", "use_arch",
+    "vector_type", "wave_size", "xfloat32", "xfloat32_t",
 ]

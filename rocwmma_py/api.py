@@ -14,13 +14,14 @@ from functools import lru_cache
 import numpy as np
 
 from . import types as T
+from .accessors import apply_transpose_t
 from .errors import FragmentError
 from .fragment import check_arch, fragment
 from .mma import mma
 from .runtime import Lanes, Pointer, current_arch
 from .runtime.lanes import describe_lanes
 from .runtime.state import current_context, current_context_or_none
-from .tags import accumulator, layout_of, matrix_a, matrix_b, orthogonal_layout, row_major
+from .tags import layout_of, matrix_a, matrix_b, row_major
 from .wave_batch import to_waves
 
 
@@ -36,6 +37,7 @@ def _wave_shares(frag: fragment, ctx) -> np.ndarray | None:
     if sched.kind == "default":
         return None
     width = ctx.wave_size
+    sched.check_block(width, ctx.block_dim)
     first_lanes = slice(None, None, width)
     x0 = np.asarray(ctx.thread_idx[0])[first_lanes] // width
     y0 = np.asarray(ctx.thread_idx[1])[first_lanes]
@@ -210,11 +212,7 @@ def _check_same_shape(src: fragment, dst_cls: type[fragment], what: str) -> None
 
 def apply_transpose(frag: fragment) -> fragment:
     """matrix_a<M,N,K,T,L> <-> matrix_b<N,M,K,T,orthogonal L>: the same registers."""
-    if frag.matrix is accumulator:
-        raise FragmentError("apply_transpose takes a matrix_a or matrix_b fragment")
-    other = matrix_b if frag.matrix is matrix_a else matrix_a
-    cls = fragment[other, frag.frag_n, frag.frag_m, frag.frag_k, frag.data_type,
-                   orthogonal_layout(frag.layout), frag.scheduler]
+    cls = apply_transpose_t[type(frag)]
     mine, theirs = type(frag).map(frag.arch), cls.map(frag.arch)
     if not (np.array_equal(mine.row, theirs.col) and np.array_equal(mine.col, theirs.row)):
         raise FragmentError(f"apply_transpose: {cls.__name__} has a different register layout")

@@ -33,6 +33,22 @@ class Scheduler:
             )
         return self.tbx // wave_size, self.tby
 
+    def check_block(self, wave_size: int, block_dim) -> None:
+        """Refuse a launch block whose wave grid differs from the template's: rocWMMA would
+        silently leave shares unloaded (or load some twice)."""
+        if self.kind == "default":
+            return
+        wx, wy = self.waves(wave_size)
+        bx, by = block_dim.x / wave_size, block_dim.y
+        if (bx, by, block_dim.z) != (wx, wy, 1):
+            raise FragmentError(
+                f"{self} expects a block of {wx}x{wy} waves ({self.tbx}, {self.tby}) threads, "
+                f"but the kernel was launched with block ({block_dim.x}, {block_dim.y}, "
+                f"{block_dim.z}) = {bx:g}x{by} waves of {wave_size} lanes"
+                + (f" x {block_dim.z} in z" if block_dim.z != 1 else "")
+                + "; launch with the scheduler's TBlockX/TBlockY or change the template arguments"
+            )
+
     def wave_count(self, wave_size: int) -> int:
         """How many waves share one fragment (its registers are split that many ways)."""
         if not self.cooperative:

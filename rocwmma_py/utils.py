@@ -3,14 +3,59 @@ MappingUtil's wave/block/matrix coordinate conversions."""
 
 from __future__ import annotations
 
+from .accessors import DataLayout
 from .fragment_layout import next_multiple  # noqa: F401 - re-exported helper
 from .runtime import Pointer, blockDim, blockIdx, current_arch, threadIdx
 from .tags import layout_of, row_major
 
 
-def make_coord2d(x: int, y: int) -> tuple[int, int]:
-    """A (row, col) coordinate."""
-    return (x, y)
+class Coord2d(tuple):
+    """rocWMMA's `Coord2d` (row, col): a pair that unpacks and indexes like a tuple but, like
+    the C++ vector type, adds, subtracts and multiplies element-wise (`c * 2` scales both).
+    Elements may be ints or per-lane values."""
+
+    __slots__ = ()
+
+    def __new__(cls, row, col) -> Coord2d:
+        return super().__new__(cls, (row, col))
+
+    @staticmethod
+    def _pair(other) -> tuple:
+        if isinstance(other, tuple):
+            if len(other) != 2:
+                raise TypeError(f"Coord2d arithmetic needs a 2-element coordinate; got {other!r}")
+            return other
+        return (other, other)  # a scalar applies to both elements
+
+    def __add__(self, other) -> Coord2d:
+        o = self._pair(other)
+        return Coord2d(self[0] + o[0], self[1] + o[1])
+
+    def __sub__(self, other) -> Coord2d:
+        o = self._pair(other)
+        return Coord2d(self[0] - o[0], self[1] - o[1])
+
+    def __mul__(self, other) -> Coord2d:
+        o = self._pair(other)
+        return Coord2d(self[0] * o[0], self[1] * o[1])
+
+    def __radd__(self, other) -> Coord2d:
+        return self + other
+
+    def __rsub__(self, other) -> Coord2d:
+        o = self._pair(other)
+        return Coord2d(o[0] - self[0], o[1] - self[1])
+
+    def __rmul__(self, other) -> Coord2d:
+        return self * other
+
+    def __repr__(self) -> str:
+        return f"Coord2d({self[0]!r}, {self[1]!r})"
+
+
+def make_coord2d(x, y) -> Coord2d:
+    """A (row, col) coordinate with rocWMMA's element-wise arithmetic."""
+    return Coord2d(x, y)
 
 
 class _Get:
@@ -23,12 +68,35 @@ class _Get:
 get = _Get()
 
 
-def swap(coord: tuple[int, int]) -> tuple[int, int]:
-    return (coord[1], coord[0])
+def swap(coord: tuple) -> Coord2d:
+    """(row, col) -> (col, row)."""
+    return Coord2d(coord[1], coord[0])
 
 
 def ceil_div(a: int, b: int) -> int:
+    """Integer ceil(a / b), rocWMMA's `ceil_div` (1.x: `ceilDiv`)."""
     return -(-int(a) // int(b))
+
+
+ceilDiv = ceil_div  # noqa: N816 - rocWMMA 1.x spelling
+
+
+class _Log2:
+    """`Log2[N]`: rocWMMA's compile-time `Log2<N>::value` for a power of two N."""
+
+    def __getitem__(self, n: int) -> int:
+        n = int(n)
+        if n < 1 or n & (n - 1):
+            raise ValueError(f"Log2[N] needs a positive power of two N; got {n}")
+        return n.bit_length() - 1
+
+
+Log2 = _Log2()
+
+
+def getWarpSize() -> int:  # noqa: N802 - rocWMMA samples' spelling
+    """The samples' host-side `getWarpSize()`: the wave size of the current target."""
+    return current_arch().wave_size
 
 
 class _Constants:
@@ -82,43 +150,42 @@ class MappingUtil:
         return threadIdx.x % current_arch().wave_size
 
     @staticmethod
-    def waveCoord() -> tuple[int, int]:  # noqa: N802
+    def waveCoord() -> Coord2d:  # noqa: N802
         """The wave's coordinate inside its workgroup."""
-        return (threadIdx.x // current_arch().wave_size, threadIdx.y)
+        return Coord2d(threadIdx.x // current_arch().wave_size, threadIdx.y)
 
     @staticmethod
-    def workgroupDim() -> tuple[int, int]:  # noqa: N802
+    def workgroupDim() -> Coord2d:  # noqa: N802
         """Waves per workgroup along x and y."""
-        return (blockDim.x // current_arch().wave_size, blockDim.y)
+        return Coord2d(blockDim.x // current_arch().wave_size, blockDim.y)
 
-    def blockCoord(self) -> tuple[int, int]:  # noqa: N802
+    def blockCoord(self) -> Coord2d:  # noqa: N802
         """The wave's global coordinate in the grid of blocks (one block per wave)."""
         wave = current_arch().wave_size
-        return ((blockIdx.x * blockDim.x + threadIdx.x) // wave,
-                blockIdx.y * blockDim.y + threadIdx.y)
+        return Coord2d((blockIdx.x * blockDim.x + threadIdx.x) // wave,
+                       blockIdx.y * blockDim.y + threadIdx.y)
 
-    def matrixCoord(self, block_coord: tuple[int, int] | None = None) -> tuple[int, int]:  # noqa: N802
+    def matrixCoord(self, block_coord: tuple[int, int] | None = None) -> Coord2d:  # noqa: N802
         """Top-left matrix element of a block (default: the calling wave's)."""
         bx, by = block_coord if block_coord is not None else self.blockCoord()
-        return (bx * self.height, by * self.width)
+        return Coord2d(bx * self.height, by * self.width)
 
     def dataOffset(self, coord: tuple[int, int], ldm: int) -> int:  # noqa: N802
-        row, col = coord
-        return row * ldm + col if self.layout is row_major else col * ldm + row
+        return DataLayout(self.layout).fromMatrixCoord(coord, ldm)
 
-    def matrixCoordM(self, m: int) -> tuple[int, int]:  # noqa: N802
+    def matrixCoordM(self, m: int) -> Coord2d:  # noqa: N802
         """The wave's matrix coordinate with the row replaced by `m`."""
-        return (m, self.matrixCoord()[1])
+        return Coord2d(m, self.matrixCoord()[1])
 
-    def matrixCoordN(self, n: int) -> tuple[int, int]:  # noqa: N802
+    def matrixCoordN(self, n: int) -> Coord2d:  # noqa: N802
         """The wave's matrix coordinate with the column replaced by `n`."""
-        return (self.matrixCoord()[0], n)
+        return Coord2d(self.matrixCoord()[0], n)
 
-    def blockCoordM(self, m: int) -> tuple[int, int]:  # noqa: N802
-        return (m, self.blockCoord()[1])
+    def blockCoordM(self, m: int) -> Coord2d:  # noqa: N802
+        return Coord2d(m, self.blockCoord()[1])
 
-    def blockCoordN(self, n: int) -> tuple[int, int]:  # noqa: N802
-        return (self.blockCoord()[0], n)
+    def blockCoordN(self, n: int) -> Coord2d:  # noqa: N802
+        return Coord2d(self.blockCoord()[0], n)
 
     def dataCoord(self, data: Pointer, *args) -> Pointer:  # noqa: N802
         """`dataCoord(data, ldm)`: the wave's block; `dataCoord(data, coord, ldm)`: any

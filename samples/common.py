@@ -1,13 +1,23 @@
-"""Small helpers shared by the samples: target selection, validation and printing."""
+"""Helpers shared by the samples: command line, rocWMMA's host-side helpers (samples/common.hpp:
+arch probes, fillRand, fill, compareEqual), exact CPU references, printing, and the peak
+model of the perf samples.
+
+Exit codes of the rocWMMA sample ports: 0 PASSED, 1 FAILED, 2 refused (unsupported
+architecture or size, printed like the original; argparse errors also exit 2).
+"""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from rocwmma_py import ARCH_NAMES, get_arch
+from rocwmma_py import ARCH_NAMES, get_arch, types
+
+PASSED, FAILED, REFUSED = 0, 1, 2
 
 
 def arches_with(*builtins: str) -> list[str]:
@@ -51,3 +61,204 @@ def print_matrix(c: np.ndarray) -> None:
     """The seeds' `printf("%f ", (float)c[i * 16 + j])` loop: one row per line."""
     for row in np.asarray(c, dtype=np.float32):
         print(" ".join(f"{v:f}" for v in row))
+
+
+# --- command line ---------------------------------------------------------------------------
+
+
+def sample_parser(description: str, sizes: dict[str, int], default_arch: str = "gfx942",
+                  size_help: str = "") -> argparse.ArgumentParser:
+    """`--arch` (any emulated target; unsupported ones are refused by the sample like the
+    original), one `-X N` flag per entry of `sizes` (name -> default) and `--seed`."""
+    parser = argparse.ArgumentParser(description=description,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--arch", default=default_arch, choices=ARCH_NAMES, metavar="ARCH",
+                        help=f"target to emulate: {', '.join(ARCH_NAMES)} (default "
+                             f"{default_arch})")
+    for name, default in sizes.items():
+        parser.add_argument(f"-{name}", type=int, default=default, metavar="N",
+                            help=f"problem size {name.upper()} (default {default}){size_help}")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the input fill (the original seeds rand() with the time)")
+    return parser
+
+
+# --- arch probes (common.hpp isGfx9/isGfx11/isGfx12/isF64Supported/isF32Supported) ---------
+
+
+def is_gfx9(arch: str) -> bool:
+    return get_arch(arch).family == "gfx9"
+
+
+def is_gfx11(arch: str) -> bool:
+    return get_arch(arch).family == "gfx11"
+
+
+def is_gfx12(arch: str) -> bool:
+    return get_arch(arch).family == "gfx12"
+
+
+def is_f64_supported(arch: str) -> bool:
+    return arch in ("gfx90a", "gfx942", "gfx950")
+
+
+def is_f32_supported(arch: str) -> bool:
+    return is_gfx9(arch)
+
+
+# --- host data -------------------------------------------------------------------------------
+
+
+def fill_rand(rng: np.random.Generator, rows: int, cols: int, dtype) -> np.ndarray:
+    """fillRand: row i holds (r_i + j) % 5 with r_i random in 0..4, negated when a multiple
+    of 3 and the type is signed: values {0, 1, 2, -3, 4}, exact in every type."""
+    value = (rng.integers(0, 5, size=(rows, 1)) + np.arange(cols)) % 5
+    if types.is_signed(dtype):
+        value = np.where(value % 3 == 0, -value, value)
+    return types.convert(value, dtype)
+
+
+def fill_unit(rng: np.random.Generator, shape: tuple[int, ...], dtype) -> np.ndarray:
+    """fill (DLRM): uniform [0, 1] rounded to half, then converted to `dtype`."""
+    return types.convert(rng.random(shape).astype(np.float16), dtype)
+
+
+def to_memory(matrix: np.ndarray, col_major: bool) -> np.ndarray:
+    """A logical matrix as the C-contiguous buffer of a row- or col-major layout."""
+    return np.ascontiguousarray(matrix.T if col_major else matrix)
+
+
+# --- exact references ------------------------------------------------------------------------
+
+
+def exact_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A @ B without rounding: integer types in int64; integer-valued floats in float64 (exact
+    while |A| |B| K < 2**53); float16 scaled by 2**24 to int64 (DLRM's [0, 1] data)."""
+    if np.issubdtype(a.dtype, np.integer):
+        return a.astype(np.int64) @ b.astype(np.int64)
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    bound = np.abs(a64).max(initial=0) * np.abs(b64).max(initial=0) * a.shape[-1]
+    if np.all(a64 == np.round(a64)) and np.all(b64 == np.round(b64)) and bound < 2**53:
+        return a64 @ b64
+    if a.dtype == b.dtype == np.float16 and bound * 2.0**48 < 2**63:
+        ia, ib = np.ldexp(a64, 24).astype(np.int64), np.ldexp(b64, 24).astype(np.int64)
+        return np.ldexp((ia @ ib).astype(np.float64), -48)  # one rounding, below f16's
+    raise ValueError("exact_matmul: no exact reference for these inputs; use integer-valued "
+                     "or float16 data")
+
+
+def gemm_reference(a: np.ndarray, b: np.ndarray, c: np.ndarray, alpha, beta,
+                   out_dtype) -> np.ndarray:
+    """gemm_cpu_h with exact arithmetic: D = alpha * (A @ B) + beta * C, rounded once to
+    `out_dtype` (A m x k, B k x n, C m x n as logical matrices)."""
+    ab = exact_matmul(a, b)
+    if np.issubdtype(np.dtype(out_dtype), np.integer):
+        d = int(alpha) * ab + int(beta) * c.astype(np.int64)
+    else:
+        d = np.float64(alpha) * ab + np.float64(beta) * c.astype(np.float64)
+    return types.convert(d, out_dtype)
+
+
+# --- validation and printing -----------------------------------------------------------------
+
+
+def compare_equal(got: np.ndarray, ref: np.ndarray, dtype,
+                  tolerance: float = 10.0) -> tuple[bool, float]:
+    """rocWMMA's compareEqual: values through float, rel = |a-b| / (|a|+|b|+1); fails on
+    inf or NaN, else passes iff max rel <= numeric_limits<DataT>::epsilon() * tolerance
+    (0 for integer types)."""
+    a = np.asarray(got).astype(np.float32).astype(np.float64)
+    b = np.asarray(ref).astype(np.float32).astype(np.float64)
+    num, div = np.abs(a - b), np.abs(a) + np.abs(b) + 1.0
+    if np.isinf(num).any() or np.isinf(div).any():
+        return False, float("inf")
+    rel = num / div
+    if np.isnan(rel).any():
+        return False, float("nan")
+    max_rel = float(rel.max(initial=0.0))
+    dt = np.dtype(types.storage_dtype(dtype))
+    eps = 0.0 if dt.kind in "iu" else float(types.ml_dtypes.finfo(dt).eps)
+    return max_rel <= eps * tolerance, max_rel
+
+
+def report(result: tuple[bool, float], bang: bool = True) -> int:
+    """Print PASSED/FAILED (with "!" as the simple samples do) and the max relative error."""
+    ok, rel = result
+    print(("PASSED" if ok else "FAILED") + ("!" if bang else ""))
+    print(f"Max relative error: {fmt(rel)}")
+    return PASSED if ok else FAILED
+
+
+def fmt(v) -> str:
+    """A value as C++'s `std::cout << v` prints it (6 significant digits for floats)."""
+    if isinstance(v, (float, np.floating)):
+        return f"{float(v):g}"
+    return str(v)
+
+
+def print_csv(header: Sequence[str], values: Sequence) -> None:
+    """The simple samples' "a, b, c" header line and value line."""
+    print(", ".join(header))
+    print(", ".join(fmt(v) for v in values))
+
+
+def print_columns(columns: Sequence[tuple[str, int]], values: Sequence) -> None:
+    """The perf samples' `std::left << std::setw(w)` header and value lines."""
+    print("".join(f"{name:<{w}}" for name, w in columns))
+    print("".join(f"{fmt(v):<{w}}" for (_, w), v in zip(columns, values, strict=True)))
+
+
+def gflops(m: int, n: int, k: int) -> float:
+    """calculateGFlops: 2 m n k 1e-9."""
+    return 2.0 * m * n * k * 1.0e-9
+
+
+def timed_ms(run: Callable[[], None], repeats: int = 1) -> float:
+    """Wall time of `repeats` calls of `run` in milliseconds (the emulator's speed)."""
+    start = time.perf_counter()
+    for _ in range(repeats):
+        run()
+    return (time.perf_counter() - start) * 1e3
+
+
+# --- peak model of the perf samples ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Device:
+    """A representative product of a target: compute units, matrix SIMDs per CU, peak clock."""
+
+    product: str
+    cus: int
+    simds_per_cu: int
+    clock_ghz: float
+
+
+# One HIP device per target (MI250X: one GCD). Public spec-sheet numbers; they only scale the
+# model line, which is instruction count x instruction cycles / (CUs x SIMDs x clock).
+DEVICES: dict[str, Device] = {
+    "gfx908": Device("MI100", 120, 4, 1.502),
+    "gfx90a": Device("MI250X (one GCD)", 110, 4, 1.7),
+    "gfx942": Device("MI300X", 304, 4, 2.1),
+    "gfx950": Device("MI355X", 256, 4, 2.4),
+    "gfx1100": Device("RX 7900 XTX", 96, 2, 2.5),
+    "gfx1101": Device("RX 7800 XT", 60, 2, 2.43),
+    "gfx1102": Device("RX 7600", 32, 2, 2.655),
+    "gfx1200": Device("RX 9060 XT", 32, 2, 3.13),
+    "gfx1201": Device("RX 9070 XT", 64, 2, 2.97),
+}
+
+
+def print_perf_model(arch: str, instruction, count: int, m: int, n: int, k: int,
+                     elapsed_ms: float, runs: int) -> None:
+    """The emulation speed and the modelled peak time of `count` matrix instructions."""
+    dev = DEVICES[arch]
+    per_run = elapsed_ms / runs
+    print(f"Emulation speed: {per_run:.1f} ms per run, "
+          f"{gflops(m, n, k) / (per_run * 1e-3):.4g} GFLOP/s (wall time of the emulator)")
+    cycles = count * instruction.cycles / (dev.cus * dev.simds_per_cu)
+    model_ms = cycles / (dev.clock_ghz * 1e6)
+    print(f"Model ({arch}, {dev.product}: {dev.cus} CUs x {dev.simds_per_cu} SIMDs at "
+          f"{dev.clock_ghz} GHz): {count} x {instruction.builtin} ({instruction.cycles} cycles) "
+          f"= {model_ms:.4g} ms, {gflops(m, n, k) / model_ms:.4g} TFLOP/s at peak "
+          "(matrix instructions only)")

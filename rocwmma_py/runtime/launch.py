@@ -22,6 +22,9 @@ from typing import Any
 import numpy as np
 
 from ..arch import Arch, get_arch
+from ..types import convert
+from ..types import resolve as resolve_type
+from ..types import short_name as short_type_name
 from .dims import Dim3, as_dim3
 from .engine import Grid, run
 from .lanes import Lanes
@@ -41,6 +44,7 @@ class Kernel:
         self.fn = fn
         self.name = getattr(fn, "__name__", repr(fn))
         self.signature = inspect.signature(fn)
+        self.scalar_types = _scalar_annotations(fn, self.signature)
         functools.update_wrapper(self, fn)
 
     def __getitem__(self, config: tuple) -> Launch:
@@ -123,6 +127,9 @@ class Launch:
                 value = tuple(_to_device(f"{pname}[{i}]", v) for i, v in enumerate(value))
             elif kind is inspect.Parameter.VAR_KEYWORD:
                 value = {k: _to_device(k, v) for k, v in value.items()}
+            elif pname in self.kernel.scalar_types:
+                value = _to_scalar(self.kernel.name, pname, value,
+                                   self.kernel.scalar_types[pname])
             else:
                 value = _to_device(pname, value)
             bound.arguments[pname] = value
@@ -174,6 +181,36 @@ def _collects_python_objects(fn: Callable[..., Any], args: tuple, kwargs: dict) 
             except ValueError:  # a closure variable not assigned yet
                 continue
     return False
+
+
+def _scalar_annotations(fn: Callable[..., Any], sig: inspect.Signature) -> dict[str, type]:
+    """Parameters annotated with an element type (`alpha: float32`): converted at launch like
+    a C kernel parameter. String annotations (PEP 563) are evaluated in the function's
+    globals; ones that do not evaluate, and non-element types, are left alone."""
+    out: dict[str, type] = {}
+    for pname, param in sig.parameters.items():
+        ann = param.annotation
+        if isinstance(ann, str):
+            try:
+                ann = eval(ann, getattr(fn, "__globals__", {}))  # noqa: S307 - the user's code
+            except Exception:  # noqa: BLE001 - an annotation we cannot use is not an error
+                continue
+        try:
+            out[pname] = resolve_type(ann)
+        except (TypeError, ValueError, KeyError):
+            continue
+    return out
+
+
+def _to_scalar(kernel_name: str, pname: str, value: object, t: type) -> object:
+    """`static_cast<T>(value)` at the call, as C++ converts a `float alpha` argument."""
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        raise TypeError(
+            f"kernel '{kernel_name}': parameter '{pname}' is annotated as the scalar type "
+            f"{short_type_name(t)} but got an array of shape {value.shape}; pass a scalar, or "
+            "drop the annotation for a pointer parameter"
+        )
+    return convert(value, t)[()]
 
 
 def _to_device(name: str, value: object) -> object:
