@@ -70,9 +70,11 @@ FragAcc = fragment[accumulator, TILE_DIM, TILE_DIM, TILE_DIM, float32_t]
 def dlrm_dot_fwd(input, output, acc, m, k, b, input_batch_offset, output_batch_offset,  # noqa: A002
                  acc_batch_offset):
     """Forward interaction: one TILE_DIM x TILE_DIM block of A x A^T per wave."""
-    # Copy the bottom MLP to the output: threads with a global index < k copy
+    # Copy the bottom MLP to the output: threads with a global index < k copy. The original's
+    # count = k >> Log2<T_BLOCK_X> truncates, so k < T_BLOCK_X copied nothing and a k that is
+    # not a multiple of T_BLOCK_X lost its tail (left uninitialised); round up, the guard trims.
     global_thread_coord = blockIdx.x * blockDim.x + threadIdx.x
-    count = k >> Log2[T_BLOCK_X]
+    count = (k + T_BLOCK_X - 1) >> Log2[T_BLOCK_X]
     if blockIdx.x == 0 and blockIdx.y == 0:
         for i in range(count):
             with where(i * blockDim.x + global_thread_coord < k):
@@ -147,9 +149,11 @@ def tril_reconstruct(upstream_grad, acc, m, k, b, upstream_batch_offset, acc_bat
 def dlrm_dot_bwd(input, upstream_grad, grad, bottom_mlp_grad, acc, m, k, b,  # noqa: A002
                  input_batch_offset, upstream_batch_offset, acc_batch_offset):
     """Backward interaction: one TILE_DIM x TILE_DIM block of tril x input per wave."""
-    # Copy the bottom MLP gradient: threads with a global index < k copy
+    # Copy the bottom MLP gradient: threads with a global index < k copy. The original clamps
+    # count = k >> Log2<T_BLOCK_X> to >= 1, which still drops the tail of a k that is not a
+    # multiple of T_BLOCK_X (e.g. 160); round up as in the forward kernel.
     global_thread_coord = blockIdx.x * blockDim.x + threadIdx.x
-    count = max(k >> Log2[T_BLOCK_X], 1)
+    count = (k + T_BLOCK_X - 1) >> Log2[T_BLOCK_X]
     if blockIdx.x == 0 and blockIdx.y == 0:
         for i in range(count):
             with where(i * blockDim.x + global_thread_coord < k):
