@@ -119,6 +119,6 @@ __all__ = [
     "matrix_b", "mem_col_major", "mem_row_major", "mma_sync", "next_multiple",
     "OutOfBoundsError", "Pointer", "row_major", "select", "shared_array", "single",
     "store_matrix_sync", "swap", "synchronize_workgroup", "syncthreads", "threadIdx",
-    "to_register_file", "types", "use_engine", "where", "uint32", "uint32_t", "uint8", "uint8_t", "use_arch",
-    "vector_type", "wave_size", "xfloat32", "xfloat32_t",
+    "to_register_file", "types", "uint32", "uint32_t", "uint8", "uint8_t", "use_arch",
+    "use_engine", "vector_type", "wave_size", "where", "xfloat32", "xfloat32_t",
 ]

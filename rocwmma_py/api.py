@@ -185,15 +185,21 @@ def _remap(src: fragment, dst_cls: type[fragment]) -> fragment:
     n = share_of.size
     regs = out.x.reshape(out.x.shape[0], n, wave)
     for share in np.unique(share_of):  # at most the scheduler's wave count
-        src_map, dst_map = cls.map(src.arch, int(share)), dst_cls.map(src.arch, int(share))
-        where = src_map.inverse[dst_map.row, dst_map.col]
-        if np.any(where < 0):
-            raise FragmentError(f"cannot transform {cls.__name__} into {dst_cls.__name__}: "
-                                "the wave shares hold different elements")
-        moved = to_waves(src.x, where, wave)  # (n, E', W)
+        moved = to_waves(src.x, _remap_positions(cls, dst_cls, src.arch, int(share)), wave)
         waves = share_of == share
         regs[:, waves, :] = moved[waves].transpose(1, 0, 2)
     return out
+
+
+@lru_cache(maxsize=1024)
+def _remap_positions(src_cls: type[fragment], dst_cls: type[fragment], arch, share: int):
+    """Per-wave register positions (e * W + lane) of src that feed each register of dst."""
+    src_map, dst_map = src_cls.map(arch, share), dst_cls.map(arch, share)
+    where = src_map.inverse[dst_map.row, dst_map.col]
+    if np.any(where < 0):
+        raise FragmentError(f"cannot transform {src_cls.__name__} into {dst_cls.__name__}: "
+                            "the wave shares hold different elements")
+    return where
 
 
 def _waves(frag: fragment) -> int:

@@ -363,23 +363,16 @@ class Pointer:
             ctx.journal.record(typed, flat, typed[flat])
         typed[flat] = vals
         if self.buffer.tracker is not None:
-            self.buffer.tracker.record_write(self._byte_indices(flat), self._waves_of(src, addr))
-
-    def _byte_indices(self, flat: np.ndarray) -> np.ndarray:
-        size = self.dtype.itemsize
-        if size == 1:
-            return flat
-        return (flat[:, None] * size + np.arange(size)).reshape(-1)
+            self.buffer.tracker.record_write(flat, self.dtype.itemsize, self._waves_of(src, addr))
 
     def _waves_of(self, src: np.ndarray | None, addr: np.ndarray) -> np.ndarray | int:
-        """Wave (within its block) of every tracked byte of an access, for race checks;
+        """Wave (within its block) of every element of an access, for race checks;
         `src` are the accessed positions in `addr` (lanes last), None for all of them."""
         ctx = current_context("LDS access")
         if ctx.n_waves == 1:
             return ctx.wave_index
-        pos = np.arange(addr.size) if src is None else src
-        wave = ctx.wave_ids[pos % addr.shape[-1] // ctx.wave_size]
-        return np.repeat(wave, self.dtype.itemsize) if self.dtype.itemsize > 1 else wave
+        waves = ctx.position_waves(addr.shape)
+        return waves if src is None else waves[src]
 
     def _check_bounds(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
                       span: tuple[int, int] | None = None) -> None:
@@ -422,12 +415,12 @@ class Pointer:
         if tracker is None or flat.size == 0:
             return
         waves = self._waves_of(src, addr)
-        byte_idx = self._byte_indices(flat)
-        conflict = (tracker.check_write if write else tracker.check_read)(byte_idx, waves)
+        check = tracker.check_write if write else tracker.check_read
+        conflict = check(flat, self.dtype.itemsize, waves)
         if conflict is None:
             return
         ctx = current_context("LDS access")
-        pos = conflict.position // self.dtype.itemsize
+        pos = conflict.position
         if addr.ndim == 0:
             lane = "every lane"
         else:

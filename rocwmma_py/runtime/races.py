@@ -3,13 +3,19 @@
 A block's barrier epoch advances at every barrier release. Two different waves touching
 the same byte in the same epoch, at least one of them writing, is a race on hardware (the
 waves run concurrently there); here it is caught deterministically. One access may come
-from many waves at once (the batched engine): `wave` is then one wave index per byte (the
-engine reruns wave by wave an access where two lanes write one byte). The byte indices of a batch's
-blocks are disjoint (one LDS segment per block), so waves of different blocks never meet.
+from many waves at once (the batched engine): `wave` is then one wave index per element
+(the engine reruns wave by wave an access where two lanes write one element). The element
+indices of a batch's blocks are disjoint (one LDS segment per block), so waves of different
+blocks never meet.
+
+History is kept per unit of `unit` bytes: the element size of the accesses seen so far (a
+buffer is almost always accessed with one element type), refined to a common divisor when an
+access of another size arrives, so the common case tracks each element once, not each byte.
 """
 
 from __future__ import annotations
 
+from math import gcd
 from typing import NamedTuple, Protocol
 
 import numpy as np
@@ -20,7 +26,7 @@ class EpochClock(Protocol):
 
 
 class Conflict(NamedTuple):
-    """First conflicting byte of an access: its position in the access and the two waves."""
+    """First conflicting element of an access: its position in the access and the waves."""
 
     position: int
     wave: int
@@ -33,55 +39,81 @@ def _bit(wave: np.ndarray | int) -> np.ndarray:
 
 
 class RaceTracker:
-    """Per-byte access history of one LDS buffer (all segments)."""
+    """Access history of one LDS buffer (all segments)."""
 
     def __init__(self, nbytes: int, clock: EpochClock) -> None:
         self._clock = clock
-        self._writer = np.full(nbytes, -1, np.int8)
-        self._write_epoch = np.full(nbytes, -1, np.int64)
-        self._readers = np.zeros(nbytes, np.uint32)  # bit w set: wave w read it in read_epoch
-        self._read_epoch = np.full(nbytes, -1, np.int64)
+        self._nbytes = nbytes
+        self._unit = 0  # bytes per tracked unit; 0 until the first access
 
-    def _written_by_other(self, byte_idx, wave) -> np.ndarray:
-        writer = self._writer[byte_idx]
-        return (writer >= 0) & (writer != wave) & (self._write_epoch[byte_idx] == self._clock.epoch)
+    def _allocate(self, unit: int) -> None:
+        units = self._nbytes // unit
+        self._unit = unit
+        self._writer = np.full(units, -1, np.int8)
+        self._write_epoch = np.full(units, -1, np.int32)
+        self._readers = np.zeros(units, np.uint32)  # bit w set: wave w read it in read_epoch
+        self._read_epoch = np.full(units, -1, np.int32)
 
-    def _conflict(self, bad, byte_idx, wave, other, kind) -> Conflict:
+    def _refine(self, unit: int) -> None:
+        """Track in smaller units from now on (an access of another element size)."""
+        factor = self._unit // unit
+        for name in ("_writer", "_write_epoch", "_readers", "_read_epoch"):
+            setattr(self, name, np.repeat(getattr(self, name), factor))
+        self._unit = unit
+
+    def _units(self, flat: np.ndarray, itemsize: int, wave) -> tuple[np.ndarray, object, int]:
+        """(unit indices, wave per unit, units per element) of elements of `itemsize`."""
+        if self._unit == 0:
+            self._allocate(itemsize)
+        elif itemsize % self._unit:
+            self._refine(gcd(self._unit, itemsize))
+        per = itemsize // self._unit
+        if per == 1:
+            return flat, wave, 1
+        idx = (flat[:, None] * per + np.arange(per)).reshape(-1)
+        return idx, (np.repeat(wave, per) if np.ndim(wave) else wave), per
+
+    def _written_by_other(self, idx, wave) -> np.ndarray:
+        writer = self._writer[idx]
+        return (writer >= 0) & (writer != wave) & (self._write_epoch[idx] == self._clock.epoch)
+
+    @staticmethod
+    def _conflict(bad, per, wave, other, kind) -> Conflict:
         pos = int(np.argmax(bad))
         mine = int(np.broadcast_to(wave, bad.shape)[pos])
-        return Conflict(pos, mine, int(np.broadcast_to(other, bad.shape)[pos]), kind)
+        return Conflict(pos // per, mine, int(np.broadcast_to(other, bad.shape)[pos]), kind)
 
-    def check_read(self, byte_idx: np.ndarray, wave) -> Conflict | None:
-        """Conflict of waves `wave` reading these bytes, or None; records the reads if none."""
+    def check_read(self, flat: np.ndarray, itemsize: int, wave) -> Conflict | None:
+        """Conflict of waves `wave` reading these elements, or None; records the reads."""
+        idx, wave, per = self._units(flat, itemsize, wave)
         epoch = self._clock.epoch
-        bad = self._written_by_other(byte_idx, wave)
+        bad = self._written_by_other(idx, wave)
         if bad.any():
-            return self._conflict(bad, byte_idx, wave, self._writer[byte_idx], "read-after-write")
-        stale = self._read_epoch[byte_idx] != epoch
-        self._readers[byte_idx[stale]] = 0
-        self._read_epoch[byte_idx] = epoch
+            return self._conflict(bad, per, wave, self._writer[idx], "read-after-write")
+        stale = self._read_epoch[idx] != epoch
+        self._readers[idx[stale]] = 0
+        self._read_epoch[idx] = epoch
         if np.ndim(wave) == 0:
-            self._readers[byte_idx] |= _bit(wave)
+            self._readers[idx] |= _bit(wave)
         else:
-            np.bitwise_or.at(self._readers, byte_idx, _bit(wave))
+            np.bitwise_or.at(self._readers, idx, _bit(wave))
         return None
 
-    def check_write(self, byte_idx: np.ndarray, wave) -> Conflict | None:
-        """Conflict of waves `wave` writing these bytes, or None (then `record_write`)."""
-        epoch = self._clock.epoch
-        bad = self._written_by_other(byte_idx, wave)
+    def check_write(self, flat: np.ndarray, itemsize: int, wave) -> Conflict | None:
+        """Conflict of waves `wave` writing these elements, or None (then `record_write`)."""
+        idx, wave, per = self._units(flat, itemsize, wave)
+        bad = self._written_by_other(idx, wave)
         if bad.any():
-            return self._conflict(bad, byte_idx, wave, self._writer[byte_idx],
-                                  "write-after-write")
-        others = self._readers[byte_idx] & ~_bit(wave)
-        bad = (others != 0) & (self._read_epoch[byte_idx] == epoch)
+            return self._conflict(bad, per, wave, self._writer[idx], "write-after-write")
+        others = self._readers[idx] & ~_bit(wave)
+        bad = (others != 0) & (self._read_epoch[idx] == self._clock.epoch)
         if bad.any():
-            pos = int(np.argmax(bad))
-            readers = int(others[pos])
+            readers = int(others[int(np.argmax(bad))])
             lowest = (readers & -readers).bit_length() - 1
-            return self._conflict(bad, byte_idx, wave, lowest, "write-after-read")
+            return self._conflict(bad, per, wave, lowest, "write-after-read")
         return None
 
-    def record_write(self, byte_idx: np.ndarray, wave) -> None:
-        self._writer[byte_idx] = wave
-        self._write_epoch[byte_idx] = self._clock.epoch
+    def record_write(self, flat: np.ndarray, itemsize: int, wave) -> None:
+        idx, wave, _ = self._units(flat, itemsize, wave)
+        self._writer[idx] = wave
+        self._write_epoch[idx] = self._clock.epoch

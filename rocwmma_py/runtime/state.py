@@ -57,6 +57,7 @@ class WaveContext:
     lds_calls: int = 0  # shared_array() calls made so far (k-th call -> k-th buffer)
     journal: Any = None  # engine.Journal recording global writes while they may be undone
     masks: list = field(default_factory=list)  # active `where(cond)` lane masks, innermost last
+    _position_waves: dict = field(default_factory=dict, repr=False)
 
     @property
     def wave_size(self) -> int:
@@ -85,6 +86,15 @@ class WaveContext:
             return f"kernel '{self.kernel_name}' (block {self.block_index}, wave {self.wave_index})"
         return (f"kernel '{self.kernel_name}' (batch of {self.n_waves} waves, blocks "
                 f"{int(self.block_ids[0])}..{int(self.block_ids[-1])})")
+
+    def position_waves(self, shape: tuple[int, ...]) -> np.ndarray:
+        """Wave (within its block) of every position of a lanes-last array, flattened."""
+        waves = self._position_waves.get(shape)
+        if waves is None:
+            per_lane = np.repeat(self.wave_ids, self.wave_size)
+            waves = np.broadcast_to(per_lane, shape).reshape(-1)
+            self._position_waves[shape] = waves
+        return waves
 
     def active_mask(self) -> np.ndarray | None:
         """Lanes enabled by the enclosing `where(...)` blocks, or None when all are."""
