@@ -16,7 +16,7 @@ import numpy as np
 from . import types as T
 from .accessors import apply_transpose_t
 from .errors import FragmentError
-from .fragment import check_arch, fragment
+from .fragment import check_arch, check_filled, fragment
 from .mma import mma
 from .runtime import Lanes, Pointer, current_arch
 from .runtime.lanes import describe_lanes
@@ -154,6 +154,7 @@ def load_matrix_sync(frag: fragment, data: Pointer, ldm: int, layout=None) -> No
 
 def store_matrix_sync(data: Pointer, frag: fragment, ldm: int, layout=None) -> None:
     """Store the fragment to `data`; nothing outside the (unpadded) footprint is written."""
+    check_filled(frag, "the fragment", "store_matrix_sync")
     plan = _io(frag, data, ldm, layout, "store_matrix_sync")
     data.scatter(plan.offsets, frag.x, plan.mask, plan.span)
 
@@ -174,6 +175,7 @@ def _new(cls: type[fragment], x: np.ndarray) -> fragment:
 
 def _remap(src: fragment, dst_cls: type[fragment]) -> fragment:
     """Move every element to where `dst_cls` keeps it (same lanes' share of the matrix)."""
+    check_filled(src, "the source fragment", f"a transform to {dst_cls.__name__}")
     cls = type(src)
     wave = cls.traits(src.arch).wave_size
     if src.scheduler.kind == "default":

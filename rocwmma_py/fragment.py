@@ -20,6 +20,8 @@ from .arch import Arch
 from .errors import FragmentError
 from .fragment_layout import FragmentMap, Geometry, LayoutError, fragment_map, padded_dims
 from .runtime import current_arch
+from .runtime.errors import InitCheckError
+from .runtime.state import current_context_or_none, where_text
 from .schedulers import Scheduler, fragment_scheduler
 from .tags import LAYOUTS, MATRICES, accumulator, col_major, matrix_a, matrix_b, row_major
 from .wave_batch import lanes_now
@@ -127,15 +129,27 @@ class fragment:  # noqa: N801 - rocWMMA spelling
             raise FragmentError(f"{type(self).__name__} on {arch.name}: {e}") from None
         self.arch = arch
         dtype = T.storage_dtype(self.data_type)
-        self.x = np.zeros((tr.num_elements, lanes_now(tr.wave_size)), dtype=dtype)
+        self._x = np.zeros((tr.num_elements, lanes_now(tr.wave_size)), dtype=dtype)
+        self.filled = other is not None  # for initcheck: registers start undefined
         if other is not None:
             if other.x.shape != self.x.shape:
                 raise FragmentError(f"cannot copy a {type(other).__name__} into {self}")
             self.x[...] = other.x
 
     @property
+    def x(self) -> np.ndarray:
+        """The registers, (num_elements, lanes). Any access counts as filling them for
+        initcheck (kernel code may write through it)."""
+        self.filled = True
+        return self._x
+
+    @x.setter
+    def x(self, value: np.ndarray) -> None:
+        self._x, self.filled = value, True
+
+    @property
     def num_elements(self) -> int:
-        return self.x.shape[0]
+        return self._x.shape[0]
 
     @property
     def element_type(self) -> type:
@@ -158,6 +172,17 @@ class fragment:  # noqa: N801 - rocWMMA spelling
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} on {self.arch.name}>"
+
+
+def check_filled(frag: fragment, role: str, what: str) -> None:
+    """initcheck: a fragment used as a source must have been filled, loaded or computed."""
+    ctx = current_context_or_none()
+    if ctx is not None and ctx.initcheck and not frag.filled:
+        raise InitCheckError(
+            f"initcheck: {what} reads {role} ({type(frag).__name__}), which was never filled, "
+            f"loaded or computed{where_text()}; registers start undefined on hardware — "
+            "call fill_fragment first"
+        )
 
 
 def check_arch(frag: fragment, arch: Arch, what: str) -> None:

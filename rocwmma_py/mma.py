@@ -21,7 +21,7 @@ from .arch import Arch
 from .arch.instructions import Instruction
 from .arch.numerics import accumulate, decode
 from .errors import FragmentError
-from .fragment import check_arch, fragment
+from .fragment import check_arch, check_filled, fragment
 from .runtime import current_arch
 from .tags import accumulator, matrix_a, matrix_b
 from .wave_batch import from_waves, to_waves
@@ -132,6 +132,8 @@ def mma(d: fragment, a: fragment, b: fragment, c: fragment, *, clamp: bool | Non
     arch = current_arch()
     for frag in (a, b, c, d):
         check_arch(frag, arch, "mma_sync")
+    for frag, role in ((a, "a"), (b, "b"), (c, "c")):
+        check_filled(frag, role, "mma_sync")
     p = plan(arch, type(a), type(b), type(c), type(d), unsigned_families)
     clamp = p.clamp if clamp is None else clamp
     a_mat, b_mat = decode(_dense(a), a.data_type), decode(_dense(b), b.data_type)

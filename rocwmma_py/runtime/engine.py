@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..arch import Arch
+from .checks import Checks
 from .dims import Dim3
 from .lanes import Lanes
 from .lds import BlockLds
@@ -131,6 +132,7 @@ class Grid:
     block_dim: Dim3
     shared_bytes: int
     waves_per_block: int
+    checks: Checks = Checks()
 
     @property
     def blocks(self) -> int:
@@ -198,9 +200,11 @@ def _run_batch(grid: Grid, blocks: np.ndarray, journal: Journal) -> None:
         thread_idx=(tx, ty, tz),
         lane_ids=np.tile(np.arange(width, dtype=np.int64), k * wpb).view(Lanes),
         block_idx=tuple(per_lane(c) for c in grid.block_coords(blocks)),
-        lds=BlockLds(grid.arch, grid.shared_bytes, grid.kernel_name, blocks=k),
+        lds=BlockLds(grid.arch, grid.shared_bytes, grid.kernel_name, blocks=k,
+                     initcheck=grid.checks.initcheck),
         batched=True,
         journal=journal,
+        checks=grid.checks,
     )
     mark = journal.mark()
     previous = enter_wave(ctx)
@@ -231,7 +235,8 @@ def run_block_per_wave(grid: Grid, block: int, journal: Journal | None) -> None:
     _stats.per_wave_blocks += 1
     width = grid.arch.wave_size
     coords = tuple(int(c) for c in grid.block_coords(np.array(block)))
-    lds = BlockLds(grid.arch, grid.shared_bytes, grid.kernel_name)
+    lds = BlockLds(grid.arch, grid.shared_bytes, grid.kernel_name,
+                   initcheck=grid.checks.initcheck)
     tid = [t.reshape(grid.waves_per_block, width) for t in grid.thread_indices()]
     contexts = [
         WaveContext(
@@ -248,6 +253,7 @@ def run_block_per_wave(grid: Grid, block: int, journal: Journal | None) -> None:
             block_idx=coords,
             lds=lds,
             journal=journal,
+            checks=grid.checks,
         )
         for w in range(grid.waves_per_block)
     ]
@@ -262,7 +268,7 @@ def run_block_per_wave(grid: Grid, block: int, journal: Journal | None) -> None:
         finally:
             enter_wave(previous)
         return
-    scheduler = WaveScheduler(len(contexts), lds.next_epoch)
+    scheduler = WaveScheduler(len(contexts), lds.next_epoch, grid.checks.synccheck)
     for ctx in contexts:
         ctx.scheduler = scheduler
     scheduler.run(contexts, grid.body)

@@ -21,3 +21,11 @@ class LdsRaceError(RuntimeError):
 
 class NotInKernelError(RuntimeError):
     """A kernel-only built-in (threadIdx, lane_id(), shared_array, ...) ran outside a kernel."""
+
+
+class InitCheckError(RuntimeError):
+    """initcheck: a kernel read LDS bytes nobody wrote, or a fragment nobody filled."""
+
+
+class BarrierError(RuntimeError):
+    """synccheck: a barrier was reached by only some waves of a block."""

@@ -25,6 +25,7 @@ from ..arch import Arch, get_arch
 from ..types import convert
 from ..types import resolve as resolve_type
 from ..types import short_name as short_type_name
+from .checks import Checks
 from .dims import Dim3, as_dim3
 from .engine import Grid, run
 from .lanes import Lanes
@@ -95,6 +96,14 @@ class Launch:
         if self.shared_bytes < 0:
             raise ValueError(f"shared_bytes (dynamic LDS) must be >= 0, got {self.shared_bytes}")
         self.arch = arch
+        self.initcheck: bool | None = None
+        self.synccheck: bool | None = None
+
+    def checked(self, initcheck: bool | None = None, synccheck: bool | None = None) -> Launch:
+        """This launch with sanitizers on or off (None: $ROCWMMA_PY_INITCHECK/SYNCCHECK)."""
+        launch = Launch(self.kernel, self.grid, self.block, self.shared_bytes, self.arch)
+        launch.initcheck, launch.synccheck = initcheck, synccheck
+        return launch
 
     def resolve_arch(self) -> Arch:
         """Explicit launch arch, else `default_arch()` (use_arch > $ROCWMMA_PY_ARCH > gfx942)."""
@@ -112,7 +121,9 @@ class Launch:
             fn(*args, **kwargs)
 
         per_wave = _collects_python_objects(fn, args, kwargs)
-        run(Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves), per_wave)
+        checks = Checks.resolve(self.initcheck, self.synccheck)
+        run(Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves, checks),
+            per_wave)
 
     def _device_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         """Bind to the kernel's signature; numpy arrays become Pointers named after params."""

@@ -22,15 +22,18 @@ from .state import current_context
 class BlockLds:
     """The LDS allocations and barrier epoch of the running block(s)."""
 
-    def __init__(self, arch: Arch, dynamic_bytes: int, kernel_name: str, blocks: int = 1) -> None:
+    def __init__(self, arch: Arch, dynamic_bytes: int, kernel_name: str, blocks: int = 1,
+                 initcheck: bool = False) -> None:
         self.arch = arch
         self.blocks = blocks
+        self.initcheck = initcheck
         self.kernel_name = kernel_name
         self.epoch = 0  # advanced at every barrier release; the race checker compares it
         self.static: list[Buffer] = []
         self.static_bytes = 0
         check_lds_budget(arch, 0, dynamic_bytes, kernel_name)
-        self.dynamic = Buffer.segmented("lds.dynamic", dynamic_bytes, blocks, self)
+        self.dynamic = Buffer.segmented("lds.dynamic", dynamic_bytes, blocks, self,
+                                        initcheck=initcheck)
 
     def next_epoch(self) -> None:
         """Barrier release: accesses before it can no longer race with accesses after it."""
@@ -54,7 +57,8 @@ class BlockLds:
             self.arch, self.static_bytes + nbytes, self.dynamic.nbytes, self.kernel_name
         )
         self.static_bytes += nbytes
-        buffer = Buffer.segmented(f"lds[{index}]", nbytes, self.blocks, self, dtype)
+        buffer = Buffer.segmented(f"lds[{index}]", nbytes, self.blocks, self, dtype,
+                                  initcheck=self.initcheck)
         self.static.append(buffer)
         return buffer
 

@@ -19,7 +19,7 @@ import operator
 
 import numpy as np
 
-from .errors import LdsRaceError, OutOfBoundsError
+from .errors import InitCheckError, LdsRaceError, OutOfBoundsError
 from .lanes import Lanes
 from .races import EpochClock, RaceTracker
 from .state import (
@@ -54,6 +54,7 @@ class Buffer:
         self.array = array
         self.dtype = array.dtype
         self.tracker = tracker
+        self.written: np.ndarray | None = None  # initcheck: bytes written so far
         self.segments = segments
         self._bytes = array.reshape(-1).view(np.uint8)
         self.nbytes = self._bytes.size // segments  # bytes the kernel sees (one block's)
@@ -61,12 +62,15 @@ class Buffer:
 
     @classmethod
     def segmented(cls, name: str, nbytes: int, segments: int, clock: EpochClock,
-                  dtype: np.dtype = _BYTE) -> Buffer:
-        """Zeroed, race-tracked LDS buffer: `segments` blocks of `nbytes` each."""
+                  dtype: np.dtype = _BYTE, initcheck: bool = False) -> Buffer:
+        """Zeroed, race-tracked LDS buffer: `segments` blocks of `nbytes` each; with
+        `initcheck`, also which bytes have been written."""
         stride = -(-nbytes // _SEGMENT_ALIGN) * _SEGMENT_ALIGN
         storage = np.zeros(stride * segments, np.uint8)
         buffer = cls(name, storage, RaceTracker(storage.size, clock), segments)
         buffer.nbytes, buffer.dtype = nbytes, dtype
+        if initcheck:
+            buffer.written = np.zeros(storage.size, bool)
         return buffer
 
     @property
@@ -318,10 +322,12 @@ class Pointer:
         typed = self.buffer.typed(self.dtype)
         if mask is None:
             self._track(addr.reshape(-1), None, addr, write=False)
+            self._check_written(addr.reshape(-1), None, addr)
             return typed[addr]
         src = np.flatnonzero(mask)
         sel = addr.reshape(-1)[src]
         self._track(sel, src, addr, write=False)
+        self._check_written(sel, src, addr)
         out = np.zeros(addr.shape, self.dtype)
         out.reshape(-1)[src] = typed[sel]
         return out
@@ -364,6 +370,31 @@ class Pointer:
         typed[flat] = vals
         if self.buffer.tracker is not None:
             self.buffer.tracker.record_write(flat, self.dtype.itemsize, self._waves_of(src, addr))
+        if self.buffer.written is not None:
+            self.buffer.written[self._bytes_of(flat)] = True
+
+    def _bytes_of(self, flat: np.ndarray) -> np.ndarray:
+        size = self.dtype.itemsize
+        return (flat[:, None] * size + np.arange(size)).reshape(-1)
+
+    def _check_written(self, flat: np.ndarray, src: np.ndarray | None, addr: np.ndarray) -> None:
+        """initcheck: every byte read must have been written by some wave of the block."""
+        written = self.buffer.written
+        if written is None or flat.size == 0:
+            return
+        unwritten = ~written[self._bytes_of(flat)].reshape(flat.size, -1).all(axis=1)
+        if not unwritten.any():
+            return
+        pos = int(np.argmax(unwritten))
+        ctx = current_context("LDS access")
+        lane = (pos if src is None else int(src[pos])) % max(addr.shape[-1:] or (1,)) \
+            % ctx.wave_size
+        segment = self.buffer.segment_bytes // self.dtype.itemsize
+        raise InitCheckError(
+            f"initcheck: lane {lane} reads LDS buffer '{self.buffer.name}' at element offset "
+            f"{int(flat[pos]) % segment} ({self.dtype}), which no wave of the block has "
+            f"written{where_text()}; LDS starts undefined on hardware"
+        )
 
     def _waves_of(self, src: np.ndarray | None, addr: np.ndarray) -> np.ndarray | int:
         """Wave (within its block) of every element of an access, for race checks;

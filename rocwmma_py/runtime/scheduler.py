@@ -13,6 +13,7 @@ import contextvars
 import threading
 from collections.abc import Callable, Sequence
 
+from .errors import BarrierError
 from .state import WaveContext, current_context, enter_wave, note_where
 
 
@@ -26,10 +27,13 @@ class _Abort(BaseException):
 class WaveScheduler:
     """Baton passing between the waves of one block."""
 
-    def __init__(self, n_waves: int, on_release: Callable[[], None]) -> None:
+    def __init__(self, n_waves: int, on_release: Callable[[], None],
+                 synccheck: bool = False) -> None:
         self._cond = threading.Condition()
         self._n = n_waves
         self._on_release = on_release
+        self._synccheck = synccheck
+        self._barriers = [0] * n_waves  # barriers each wave has passed
         self._turn: int | None = None
         self._at_barrier: set[int] = set()
         self._finished: set[int] = set()
@@ -39,6 +43,8 @@ class WaveScheduler:
 
     def run(self, contexts: Sequence[WaveContext], body: Callable[[], None]) -> None:
         """Run `body` once per wave context; returns when all waves finished or one failed."""
+        first = contexts[0]
+        self._where = f" in kernel '{first.kernel_name}' (block {first.block_index})"
         # Each wave thread runs in a copy of the launcher's context, so `use_arch` (and any
         # other context variable) reaches kernels launched from inside a wave.
         threads = [
@@ -73,6 +79,7 @@ class WaveScheduler:
         """Wave `wave` waits here until every live wave of the block has arrived."""
         with self._cond:
             self._at_barrier.add(wave)
+            self._barriers[wave] += 1
             self._pass_baton()
             self._wait_turn(wave)
 
@@ -87,10 +94,7 @@ class WaveScheduler:
         except BaseException as err:
             note_where(err, ctx)
             with self._cond:
-                if self._error is None:
-                    self._error = err
-                self._aborted = True
-                self._cond.notify_all()
+                self._fail(err)
             return
         finally:
             enter_wave(None)
@@ -104,6 +108,9 @@ class WaveScheduler:
         live = [w for w in range(self._n) if w not in self._finished]
         ready = [w for w in live if w not in self._at_barrier]
         if not ready and live:
+            if self._synccheck and self._finished:
+                self._fail(self._partial_barrier(live))
+                return
             self._on_release()
             self._at_barrier.clear()
             ready = live
@@ -112,6 +119,23 @@ class WaveScheduler:
         else:
             self._turn = None
             self._done = True
+        self._cond.notify_all()
+
+    def _partial_barrier(self, live: list[int]) -> BarrierError:
+        where = self._where
+        gone = ", ".join(f"wave {w} (after {self._barriers[w]} barriers)"
+                         for w in sorted(self._finished))
+        return BarrierError(
+            f"synccheck: barrier #{self._barriers[live[0]]}{where} was reached by waves "
+            f"{', '.join(map(str, live))}, but {gone} had already finished; every wave of a "
+            "block must reach every barrier"
+        )
+
+    def _fail(self, err: BaseException) -> None:
+        """Stop the block with `err` (re-raised by run())."""
+        if self._error is None:
+            self._error = err
+        self._aborted = True
         self._cond.notify_all()
 
     def _wait_turn(self, wave: int) -> None:

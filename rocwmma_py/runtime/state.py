@@ -57,6 +57,7 @@ class WaveContext:
     lds_calls: int = 0  # shared_array() calls made so far (k-th call -> k-th buffer)
     journal: Any = None  # engine.Journal recording global writes while they may be undone
     masks: list = field(default_factory=list)  # active `where(cond)` lane masks, innermost last
+    checks: Any = None  # checks.Checks of the launch (None: all off)
     _position_waves: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -95,6 +96,10 @@ class WaveContext:
             waves = np.broadcast_to(per_lane, shape).reshape(-1)
             self._position_waves[shape] = waves
         return waves
+
+    @property
+    def initcheck(self) -> bool:
+        return self.checks is not None and self.checks.initcheck
 
     def active_mask(self) -> np.ndarray | None:
         """Lanes enabled by the enclosing `where(...)` blocks, or None when all are."""
