@@ -284,9 +284,9 @@ class Matrix:
         ld = (cols if layout == "r" else rows) + pad
         outer = rows if layout == "r" else cols
         buffer = np.full(2 * guard + outer * ld, _sentinel(elem)).astype(elem.storage)
-        self = cls(buffer, ld, guard, layout, rows, cols)
-        self.region()[...] = (values if layout == "r" else values.T).astype(elem.storage)
-        return self
+        matrix = cls(buffer, ld, guard, layout, rows, cols)
+        matrix.region()[...] = (values if layout == "r" else values.T).astype(elem.storage)
+        return matrix
 
     def region(self) -> np.ndarray:
         """The logical matrix as a view (rows x cols in memory order)."""
@@ -306,11 +306,9 @@ def run_case(case: Case) -> None:
     a = _values(rng, (m_tot, k_tot), ta, case.data, False)
     b = _values(rng, (k_tot, n_tot), case.types[1], case.data, False)
     c = _values(rng, (m_tot, n_tot), tc, case.data, True)
-    la, lb, lc, ld = case.layouts
     mats = [Matrix.make(v, t, lay, pad, g) for v, t, lay, pad, g in zip(
-        (a, b, c, np.zeros((m_tot, n_tot))), (ta, case.types[1], tc, tc), case.layouts,
-        case.pads, case.guards, strict=True)]
-    mats[3].region()[...] = _sentinel(ELEMS[tc])
+        (a, b, c, np.full((m_tot, n_tot), _sentinel(ELEMS[tc]))), (ta, case.types[1], tc, tc),
+        case.layouts, case.pads, case.guards, strict=True)]
     before = [x.buffer.copy() for x in mats]
 
     (wx, wy), (gx, gy) = case.waves, case.grid
@@ -335,7 +333,7 @@ _HEALTH = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_t
 
 @pytest.mark.regression
 @pytest.mark.parametrize("arch", ARCHS)
-@settings(max_examples=35, derandomize=True, database=None, deadline=None,
+@settings(max_examples=45, derandomize=True, database=None, deadline=None,
           suppress_health_check=_HEALTH)
 @given(data=st.data())
 def test_gemm_fuzz(arch, data):
