@@ -23,11 +23,12 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from gemm_kernels import ELEMS, k_subsets
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from notes_reference import FAMILY, WAVE, padded
 
 from rocwmma_py import (
+    FragmentError,
     accumulator,
     col_major,
     fragment,
@@ -346,3 +347,26 @@ def test_gemm_fuzz(arch, data):
 @given(data=st.data())
 def test_gemm_fuzz_extended(arch, data):
     run_case(data.draw(cases(arch), label="case"))
+
+
+@pytest.mark.regression
+@settings(max_examples=150, derandomize=True, database=None, deadline=None,
+          suppress_health_check=_HEALTH)
+@given(data=st.data())
+def test_shapes_mma_sync_cannot_run_are_refused(data):
+    """The other half of the fuzz: a FragM/N/K that §6.1/§3.1 rule out raises FragmentError
+    (at fragment creation or in mma_sync), instead of computing something."""
+    arch = data.draw(st.sampled_from(ARCHS), label="arch")
+    types = data.draw(st.sampled_from(COMBOS[arch]), label="types")
+    m, n, k = (data.draw(st.integers(1, 70), label=d) for d in "mnk")
+    assume(not mma_shape_ok(m, n, k, types[0], types[2], WAVE[arch]))
+    ta, tb, tc = (ELEMS[t].api for t in types)
+
+    @kernel
+    def mma_only():
+        acc = fragment[accumulator, m, n, k, tc]()
+        mma_sync(acc, fragment[matrix_a, m, n, k, ta, row_major](),
+                 fragment[matrix_b, m, n, k, tb, col_major](), acc)
+
+    with pytest.raises(FragmentError, match=r"mma_sync|fragment\["):
+        mma_only[1, WAVE[arch], 0, arch]()
