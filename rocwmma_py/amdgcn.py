@@ -63,12 +63,27 @@ def _like(c, d: np.ndarray):
     return d
 
 
-def _make(builtin: str, args: tuple[str, ...], targets: list[str]):
+def _bind(signature: inspect.Signature, builtin: str, no_opsel: bool, args, kwargs) -> dict:
+    """The call's arguments by name; a mismatch names the builtin's real argument list."""
+    try:
+        return signature.bind(*args, **kwargs).arguments
+    except TypeError as err:
+        call = f"__builtin_amdgcn_{builtin}({', '.join(signature.parameters)})"
+        if no_opsel and (len(args) + len(kwargs) > len(signature.parameters) or
+                         "opsel" in kwargs):
+            raise TypeError(
+                f"{call}: gfx12 has no OPSEL (16-bit results are packed, two per register); "
+                "drop the opsel argument"
+            ) from None
+        raise TypeError(f"{call}: {err}") from None
+
+
+def _make(builtin: str, args: tuple[str, ...], targets: list[str], no_opsel: bool):
     params = [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD) for a in args]
     signature = inspect.Signature(params)
 
     def builtin_fn(*call_args, **call_kwargs):
-        bound = signature.bind(*call_args, **call_kwargs).arguments
+        bound = _bind(signature, builtin, no_opsel, call_args, call_kwargs)
         instr = instruction(builtin)
         c = bound["c"]
         a, b, c_regs = (_registers(bound.pop(x), instr.wave) for x in "abc")
@@ -87,7 +102,10 @@ def _register() -> list[str]:
         for name, instr in get_arch(arch).instructions.items():
             names.setdefault(name, instr)
     for name, instr in names.items():
-        globals()[name] = _make(name, instr.args, _targets(name))
+        # a gfx12 builtin whose gfx11 form takes OPSEL (16-bit results) has none itself
+        gfx11 = names.get(name.removesuffix("_gfx12")) if name.endswith("_gfx12") else None
+        no_opsel = gfx11 is not None and "opsel" in gfx11.args
+        globals()[name] = _make(name, instr.args, _targets(name), no_opsel)
     return sorted(names)
 
 

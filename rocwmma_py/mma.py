@@ -17,7 +17,7 @@ from functools import cache
 import numpy as np
 
 from . import types as T
-from .arch import Arch
+from .arch import ARCH_NAMES, Arch, get_arch
 from .arch.instructions import Instruction
 from .arch.numerics import accumulate, decode
 from .errors import FragmentError
@@ -48,6 +48,20 @@ def _instr_types(arch: Arch, ta, tb, tc):
     return a, b, c, signed
 
 
+def _candidates(arch: Arch, ta, tb, tc, unsigned_families) -> list[Instruction]:
+    """The arch's 16x16 single-block instructions for fragment types ta/tb -> tc, by K."""
+    if (ta is T.uint8) != (tb is T.uint8):
+        return []
+    a, b, c, signed = _instr_types(arch, ta, tb, tc)
+    return sorted(
+        (i for i in arch.instructions.values()
+         if i.m == i.n == 16 and i.blocks == 1 and i.wave == arch.wave_size
+         and (i.a_type, i.b_type, i.c_type) == (a, b, c)
+         and (signed or ("sgn_a" in i.args and arch.family in unsigned_families))),
+        key=lambda i: i.k,
+    )
+
+
 def select_instruction(arch: Arch, ta, tb, tc, block_k: int,
                        unsigned_families: tuple[str, ...] = ("gfx12",)) -> Instruction:
     """Largest 16x16 instruction K <= BlockK for these types; else the smallest (padded).
@@ -55,17 +69,14 @@ def select_instruction(arch: Arch, ta, tb, tc, block_k: int,
     uint8 inputs run on an iu8 instruction's sign flags in `unsigned_families` (rocWMMA
     uses them on gfx12 only; gfx11's iu8 has the same flags, which the wmma facade uses).
     """
-    a, b, c, signed = _instr_types(arch, ta, tb, tc)
-    found = sorted(
-        (i for i in arch.instructions.values()
-         if i.m == i.n == 16 and i.blocks == 1 and i.wave == arch.wave_size
-         and (i.a_type, i.b_type, i.c_type) == (a, b, c)
-         and (signed or ("sgn_a" in i.args and arch.family in unsigned_families))),
-        key=lambda i: i.k,
-    )
-    if not found or (ta is T.uint8) != (tb is T.uint8):
+    found = _candidates(arch, ta, tb, tc, unsigned_families)
+    if not found:
         names = "/".join(T.short_name(t) for t in (ta, tb, tc))
-        raise FragmentError(f"mma_sync: {names} (A/B/accumulator) is not supported on {arch.name}")
+        others = [n for n in ARCH_NAMES
+                  if _candidates(get_arch(n), ta, tb, tc, unsigned_families)]
+        where = f"; it runs on {', '.join(others)}" if others else "; no target has it"
+        raise FragmentError(f"mma_sync: {names} (A/B/accumulator) is not supported on "
+                            f"{arch.name}{where}")
     fitting = [i for i in found if i.k <= block_k]
     return fitting[-1] if fitting else found[0]
 

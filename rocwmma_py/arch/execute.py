@@ -9,6 +9,8 @@ OPSEL half of each register as C had it).
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from .. import types as T
@@ -21,13 +23,23 @@ class ModifierError(ValueError):
     """A CBSZ/ABID/BLGP/OPSEL/sign/clamp value the instruction does not accept."""
 
 
-def _check(instr: Instruction, name: str, value: int, allowed: range) -> int:
-    value = int(value)
-    if value not in allowed:
-        lo, hi = allowed.start, allowed.stop - 1
-        legal = "only 0" if hi == lo else f"{lo}..{hi}"
-        raise ModifierError(f"{instr.builtin}: {name}={value} is not allowed ({legal})")
-    return value
+def _check(instr: Instruction, name: str, value, allowed: range) -> int:
+    """An immediate operand as the encoding takes it: an int or bool within `allowed`.
+
+    Floats, arrays and out-of-range values are refused rather than truncated or taken as
+    truthy, because the hardware field would silently hold something else."""
+    lo, hi = allowed.start, allowed.stop - 1
+    legal = "0 only" if hi == lo else f"an integer immediate in {lo}..{hi}"
+    try:
+        number = operator.index(value.item() if isinstance(value, np.bool_) else value)
+    except TypeError:
+        number = None
+    if number not in allowed:
+        raise ModifierError(
+            f"__builtin_amdgcn_{instr.builtin}: {name}={value!r} is not allowed "
+            f"(allowed: {legal})"
+        )
+    return number
 
 
 def _elements(instr: Instruction, regs, t, layout: L.OperandLayout, what: str,
@@ -58,9 +70,11 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
     cbsz = _check(instr, "cbsz", cbsz, range(max_cbsz + 1))
     abid = _check(instr, "abid", abid, range(1 << cbsz))
     blgp = _check(instr, "blgp", blgp, range(8 if instr.blgp else 1))
-    opsel = _check(instr, "opsel", bool(opsel), range(2 if "opsel" in instr.args else 1))
+    opsel = _check(instr, "opsel", opsel, range(2 if "opsel" in instr.args else 1))
     a_type, b_type = instr.a_type, instr.b_type
     if "sgn_a" in instr.args:
+        sgn_a, sgn_b, clamp = (_check(instr, name, value, range(2)) for name, value in
+                               (("sgn_a", sgn_a), ("sgn_b", sgn_b), ("clamp", clamp)))
         unsigned = {T.int8: T.uint8, T.int4: T.uint4}
         a_type = a_type if sgn_a else unsigned[a_type]
         b_type = b_type if sgn_b else unsigned[b_type]

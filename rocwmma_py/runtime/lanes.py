@@ -66,11 +66,15 @@ class Lanes(np.ndarray):
             if (per_wave == per_wave[:, :1]).all():
                 raise BatchSplit(per_wave[:, 0].copy())
             raise NeedsPerWave  # divergence inside a wave: the per-wave rerun reports it
+        hint = ""
+        if action == "use as an index":
+            hint = (" If this indexes a Python list or tuple: per-lane data must be a numpy "
+                    "array, which a launch turns into a pointer indexable per lane.")
         raise DivergenceError(
             f"{action} on a value that differs across lanes{where_text()}: "
             f"{describe_lanes(values)}. Python control flow (if/while/and/or/int()/range()) "
             "needs a wave-uniform value; use select(cond, a, b), where(cond) or masks for "
-            "per-lane choices."
+            f"per-lane choices.{hint}"
         )
 
     def __bool__(self) -> bool:
