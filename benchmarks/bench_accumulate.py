@@ -27,8 +27,12 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import math  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
+
+# time this checkout's rocwmma_py, not whichever copy is installed
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rocwmma_py import types as T  # noqa: E402
 from rocwmma_py.arch.numerics import accumulate  # noqa: E402
