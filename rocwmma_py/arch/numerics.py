@@ -99,8 +99,9 @@ def chain_is_exact(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type) -> boo
         return True  # every term is zero
     info = ml_dtypes.finfo(T.storage_dtype(t))
     q_sub = int(np.frexp(float(info.smallest_subnormal))[1]) - 1
-    # the float64 bound may be rounded: a relative margin keeps the comparison safe
-    bound = _sum_bound(np.abs(a), np.abs(b), np.abs(c)) * (1 + 2.0**-40)
+    # Every step of the bound is a multiple of 2**q, exact below 2**(53+q); RNE is monotone,
+    # so a rounded step is already >= 2**(53+q) >= 2**(p+q): the comparison is exact.
+    bound = _sum_bound(np.abs(a), np.abs(b), np.abs(c))
     return q >= q_sub and bound < 2.0 ** (info.nmant + 1 + q) and bound <= float(info.max)
 
 
