@@ -68,13 +68,13 @@ def negative(x: np.ndarray) -> bool:
 
 @pytest.fixture
 def undecided(monkeypatch) -> list[int]:
-    """Counts the elements accumulate sends to its exact path (numerics._exact_sum)."""
+    """Counts the elements accumulate sends to its TwoSum path (numerics._exact_sum)."""
     seen: list[int] = []
     real = numerics._exact_sum
 
-    def spy(products, c):
-        seen.append(len(c))
-        return real(products, c)
+    def spy(terms):
+        seen.append(terms.shape[1])
+        return real(terms)
 
     monkeypatch.setattr(numerics, "_exact_sum", spy)
     return seen

@@ -67,13 +67,13 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
         return T.convert(_ieee_zero_signs(s, a, b, c), acc_type)
     err = _error(a, b, c)
     out = T.convert(s - err, acc_type)
-    s += err
-    hi = T.convert(s, acc_type)
+    hi = T.convert(s + err, acc_type)
     uint = f"u{out.dtype.itemsize}"
     undecided = np.nonzero(out.view(uint) != hi.view(uint))
     if undecided[0].size:
         rows, cols, c_at = _terms_at(a, b, c, undecided)
-        out[undecided] = T.convert(_exact_sum(rows * cols, c_at), acc_type)
+        terms = np.concatenate([c_at[None, :], (rows * cols).T])
+        out[undecided] = T.convert(_exact_values(terms, s[undecided], err[undecided]), acc_type)
     return out
 
 
@@ -165,7 +165,10 @@ def _multiples_of(checks: list[tuple[np.ndarray, int]]) -> bool:
         for flat, q in flats:
             if q <= -1074:
                 continue  # every float64 is a multiple of 2**-1074
-            scaled = np.ldexp(flat[part], -q)  # exact: |scaled| < 2**53 by the choice of q
+            x = flat[part]
+            if q <= 0 and np.array_equal(x, np.rint(x)):
+                continue  # integers are multiples of 2**q: no scaling pass
+            scaled = np.ldexp(x, -q)  # exact: |scaled| < 2**53 by the choice of q
             if not np.array_equal(scaled, np.rint(scaled)):
                 return False
     return True
@@ -206,35 +209,51 @@ def _terms_at(a, b, c, idx: tuple[np.ndarray, ...]):
     return rows, cols, np.broadcast_to(c, shape)[idx]
 
 
-def _exact_sum(products: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """float64 values v with RNE(v) == RNE(c + sum(products)) for every format of <= 51
-    significant bits: the exact sum rounded to float64 "to odd". products (n, K), c (n,).
+def _exact_values(terms: np.ndarray, s: np.ndarray, err: np.ndarray) -> np.ndarray:
+    """float64 values v with RNE(v) == RNE(sum of terms) for every format of <= 51 bits, for
+    the columns of terms (K+1, n), given s with |s - sum| <= err (n,).
+
+    Most undecided sums are exactly s, sitting on a midpoint of the target: where every term
+    is a multiple of 2**q > err, the exact sum and s (a float64 result of operations on those
+    multiples) are both multiples of 2**q closer than 2**q, so they are equal. The rest go
+    through `_exact_sum`. An exact zero is +0 unless every term is -0 (IEEE 754 §6.3).
+    """
+    q = np.frexp(err)[1]  # err < 2**q
+    scaled = np.ldexp(terms, -q)  # exact: |term| <= T < err / u, and no underflow
+    out = s.copy()
+    rest = np.nonzero(~np.all(scaled == np.rint(scaled), axis=0))[0]
+    if rest.size:
+        out[rest] = _exact_sum(terms[:, rest])
+    out[out == 0] = 0.0
+    out[np.all((terms == 0) & np.signbit(terms), axis=0)] = -0.0
+    return out
+
+
+def _exact_sum(terms: np.ndarray) -> np.ndarray:
+    """The sum of each column of terms (K+1, n) rounded to float64 "to odd", so that a later
+    RNE to <= 51 bits is exact.
 
     A pairwise TwoSum tree is an error-free transformation: exact = hi + sum(errs). The
-    float64 sum of the errs is off by at most (m-1) u sum|errs| (m errs), so where the
-    normalised tail is larger than 2 m u sum|errs| its sign is certain; elsewhere math.fsum
-    finds the exact remainder.
+    float64 sum of the m errs is off by at most (m-1) u sum|errs|, so where the normalised
+    tail is larger than 2 m u sum|errs| its sign is certain; elsewhere math.fsum finds the
+    exact remainder. Every level works on contiguous rows.
     """
-    terms = np.concatenate([c[:, None], products], axis=1)
     level, errs = terms, []
-    while level.shape[1] > 1:  # pair the halves; an odd last term waits for the next level
-        half = level.shape[1] // 2
-        total, err = _two_sum(level[:, :half], level[:, half:2 * half])
+    while len(level) > 1:  # pair the halves; an odd last term waits for the next level
+        half = len(level) // 2
+        total, err = _two_sum(level[:half], level[half:2 * half])
         errs.append(err)
-        level = np.concatenate([total, level[:, 2 * half:]], axis=1)
-    hi = level[:, 0]
-    errs = np.concatenate(errs, axis=1) if errs else np.zeros((len(hi), 1))
-    head, tail = _two_sum(hi, errs.sum(axis=1))
-    err_abs = np.abs(errs).sum(axis=1)
-    unsure = np.nonzero((np.abs(tail) <= 2 * errs.shape[1] * _U * err_abs) & (err_abs != 0))[0]
+        level = np.concatenate([total, level[2 * half:]]) if len(level) % 2 else total
+    hi = level[0]
+    lo = sum(e.sum(axis=0) for e in errs) + np.zeros_like(hi)
+    err_abs = sum(np.abs(e).sum(axis=0) for e in errs) + np.zeros_like(hi)
+    head, tail = _two_sum(hi, lo)
+    m = len(terms) - 1
+    unsure = np.nonzero((np.abs(tail) <= 2 * m * _U * err_abs) & (err_abs != 0))[0]
     for n in unsure:  # rare: the remainder is lost in the float64 sum of the errs
-        exact_hi = math.fsum(terms[n])
-        head[n], tail[n] = exact_hi, math.fsum([*terms[n], -exact_hi])
-    out = _round_to_odd(head, tail)
-    all_neg_zero = np.all((terms == 0) & np.signbit(terms), axis=1)
-    out[out == 0] = 0.0
-    out[all_neg_zero] = -0.0
-    return out
+        exact_hi = math.fsum(terms[:, n])
+        head[n], tail[n] = exact_hi, math.fsum([*terms[:, n], -exact_hi])
+    return _round_to_odd(head, tail)
 
 
 def _two_sum(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
