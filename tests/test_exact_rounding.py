@@ -286,3 +286,27 @@ def test_nonfinite_issue_10_repro_at_accumulate():
     b = np.array([[2.0**30], [1.0], [2.0**30]])
     got = accumulate(a, b, np.zeros((2, 1)), T.float32)
     assert got[0, 0] == np.inf and got[1, 0] == 1.0
+
+
+@pytest.mark.parametrize("k", [4, 16])
+def test_midpoint_heavy_batch(k, monkeypatch):
+    """f16 x f16 + f32 C -> f32 at small K, the engine's common case: many exact sums sit on
+    an f32 midpoint, so the row/column certificate (s is the exact sum) decides them."""
+    certified: list[int] = []
+    real = numerics._exact_by_row_and_column
+
+    def spy(*args):
+        out = real(*args)
+        certified.append(int(out.sum()))
+        return out
+
+    monkeypatch.setattr(numerics, "_exact_by_row_and_column", spy)
+    rng = np.random.default_rng(7)
+    a = T.convert(rng.standard_normal((6, 16, k)), T.float16).astype(np.float64)
+    b = T.convert(rng.standard_normal((6, k, 16)), T.float16).astype(np.float64)
+    c = T.convert(rng.standard_normal((6, 16, 16)), T.float32).astype(np.float64)
+    a[0, 0, 0], c[5, 0, 0] = 2.0**-24, 2.0**-60  # float64 no longer provably exact
+    got = accumulate(a, b, c, T.float32)
+    for n in range(len(a)):
+        assert same_bits(got[n], reference(a[n], b[n], c[n], T.float32))
+    assert certified and certified[0] > 0

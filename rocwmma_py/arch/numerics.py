@@ -12,9 +12,11 @@ float64; their sum is rounded once (RNE) to the accumulator type:
    |s - exact| <= err = (K+4) u (|C| + |A|@|B|) + tiny, u = 2**-53 (derivation at `_error`).
    RNE to the target is monotone, so where s - err and s + err round to the same value the
    exact sum does too: that element is decided (overflow to inf and subnormals included);
-3. the few undecided elements get an error-free TwoSum tree (hi + remainder), rounded "to
-   odd" by the remainder's sign so the final RNE is exact; elements whose remainder sign is
-   still unknown are summed exactly with `math.fsum`.
+3. the few undecided elements (mostly exact sums on a target midpoint) are proved equal to s
+   where all their terms are multiples of 2**q > err (per row of A and column of B when
+   many are undecided, else per gathered term); the rest get an error-free TwoSum tree
+   (hi + remainder), rounded "to odd" by the remainder's sign so the final RNE is exact;
+   sums whose remainder sign is still unknown are summed exactly with `math.fsum`.
 
 An output is non-finite exactly when its A row, B column or C element holds NaN or Inf; it
 takes the IEEE float64 sum of the real terms (Inf*0 = NaN, Inf-Inf = NaN: order-independent).
@@ -35,7 +37,7 @@ from .. import types as T
 
 _U = 2.0**-53  # unit roundoff of float64
 _TINY = 2.0**-1074  # float64's smallest subnormal: the error of one underflowing operation
-_SAMPLE = 1024  # elements tested first when deciding whether float64 is exact
+_SAMPLE = 4096  # elements tested first when deciding whether float64 is exact
 
 
 def decode(values: np.ndarray, t) -> np.ndarray:
@@ -70,6 +72,12 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
     hi = T.convert(s + err, acc_type)
     uint = f"u{out.dtype.itemsize}"
     undecided = np.nonzero(out.view(uint) != hi.view(uint))
+    if undecided[0].size * (a.shape[-1] + 1) > (a.size + b.size) // 2:
+        # many undecided: scanning A and B once is cheaper than gathering their terms
+        exact = _exact_by_row_and_column(a, b, c, s, err, undecided)
+        done = tuple(i[exact] for i in undecided)
+        out[done] = T.convert(s[done], acc_type)
+        undecided = tuple(i[~exact] for i in undecided)
     if undecided[0].size:
         rows, cols, c_at = _terms_at(a, b, c, undecided)
         terms = np.concatenate([c_at[None, :], (rows * cols).T])
@@ -207,6 +215,34 @@ def _terms_at(a, b, c, idx: tuple[np.ndarray, ...]):
     rows = a_full[(*idx[:-2], idx[-2])]
     cols = b_cols[(*idx[:-2], idx[-1])]
     return rows, cols, np.broadcast_to(c, shape)[idx]
+
+
+def _exact_by_row_and_column(a, b, c, s, err, idx: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Bool (n,): the outputs at idx where s is provably the exact (non-zero) sum.
+
+    Row i of A is tested for multiples of 2**qa_i, qa_i h bits below its largest |a|, column
+    j of B likewise (h splits the ~50 bits err leaves); then the exact sum and s are
+    multiples of 2**q, q = qa_i + qb_j, and equal where C is one too and err < 2**q (see
+    `_exact_values`). Zero sums are left to the caller's exact path for their sign.
+    """
+    h = (50 - (a.shape[-1] + 5).bit_length()) // 2
+
+    def quanta(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
+        peak = np.maximum(np.max(x, axis=axis, keepdims=True), -np.min(x, axis=axis,
+                                                                         keepdims=True))
+        q = np.frexp(peak)[1] - h  # max |x| < 2**(q+h)
+        scaled = np.ldexp(x, -q)  # exact: |scaled| < 2**h
+        return np.squeeze(q, axis), np.all(scaled == np.rint(scaled), axis=axis)
+
+    shape = s.shape
+    q_a, ok_a = (np.broadcast_to(x, shape[:-1])[idx[:-1]] for x in quanta(a, -1))
+    q_b, ok_b = (np.broadcast_to(x, (*shape[:-2], shape[-1]))[(*idx[:-2], idx[-1])]
+                 for x in quanta(b, -2))
+    q = q_a + q_b
+    c_scaled = np.ldexp(np.broadcast_to(c, shape)[idx], -q)
+    s_at = s[idx]
+    return (ok_a & ok_b & (c_scaled == np.rint(c_scaled)) & (err[idx] < np.ldexp(1.0, q))
+            & (s_at != 0))
 
 
 def _exact_values(terms: np.ndarray, s: np.ndarray, err: np.ndarray) -> np.ndarray:
