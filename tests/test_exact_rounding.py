@@ -203,7 +203,7 @@ def test_error_bound_holds(seed, k):
     c = T.convert(rng.standard_normal((4, 4)), T.float32).astype(np.float64)
     c[:, 1] = c[:, 0]
     s = c + np.matmul(a, b)
-    err = numerics._error(a, b, c)
+    err = numerics._error(a, b, c)[0]
     exact = exact_sums(a, b, c)
     for i, j in np.ndindex(4, 4):
         assert abs(Fraction(float(s[i, j])) - exact[i, j]) <= Fraction(float(err[i, j]))
@@ -225,8 +225,12 @@ def test_exact_zero_signs():
         assert float(plus[0, 0]) == 0 and not negative(plus)
 
 
-def test_batched_and_broadcast_equal_per_tile():
-    """Leading axes broadcast as in execute.py: a (copies, blocks, M, K), c (blocks, M, N)."""
+@pytest.mark.parametrize("chunk", [None, 16, 40])
+def test_batched_and_broadcast_equal_per_tile(chunk, monkeypatch):
+    """Leading axes broadcast as in execute.py: a (copies, blocks, M, K), c (blocks, M, N);
+    big batches are cut into chunks of tiles (here forced: 1 or 2 tiles of 16 outputs)."""
+    if chunk:
+        monkeypatch.setattr(numerics, "_CHUNK", chunk)
     rng = np.random.default_rng(3)
     a = T.convert(rng.standard_normal((2, 3, 4, 5)), T.float16).astype(np.float64)
     b = T.convert(rng.standard_normal((2, 3, 5, 4)), T.float16).astype(np.float64)
@@ -310,3 +314,14 @@ def test_midpoint_heavy_batch(k, monkeypatch):
     for n in range(len(a)):
         assert same_bits(got[n], reference(a[n], b[n], c[n], T.float32))
     assert certified and certified[0] > 0
+
+
+def test_nonfinite_tile_in_a_chunked_batch(monkeypatch):
+    """Tiles processed one per chunk: the NaN tile's row is NaN, every other sum exact."""
+    monkeypatch.setattr(numerics, "_CHUNK", 2)
+    a = np.tile(np.array([[2.0**30, 1.0, -(2.0**30)], [1.0, 2.0**-30, 0.0]]), (3, 1, 1))
+    b = np.tile(np.array([[2.0**30], [1.0], [2.0**30]]), (3, 1, 1))
+    a[1, 1, 2] = np.nan
+    got = accumulate(a, b, np.zeros((3, 2, 1)), T.float32)
+    assert np.isnan(got[1, 1, 0]) and np.all(got[:, 0, 0] == 1.0)
+    assert got[0, 1, 0] == got[2, 1, 0] == 2.0**30  # 2**30 + 2**-30 rounded to f32

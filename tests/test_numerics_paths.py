@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from rocwmma_py import types as T
+from rocwmma_py.arch import numerics
 from rocwmma_py.arch.numerics import accumulate, chain_is_exact
 
 pytestmark = pytest.mark.smoke
@@ -41,6 +42,19 @@ def test_integer_sums_on_both_sides_of_2_53(magnitude, clamp):
     want = [[min(max(v, -(2**31)), 2**31 - 1) if clamp else wrap32(v) for v in row]
             for row in exact]
     assert got.dtype == np.int32 and got.tolist() == want
+
+
+def test_integer_batch_in_chunks_equals_per_tile(monkeypatch):
+    """A batch cut into chunks of 2 tiles, each choosing its own path (one tile needs int64)."""
+    monkeypatch.setattr(numerics, "_CHUNK", 2 * 9)
+    rng = np.random.default_rng(5)
+    a, b = rng.integers(-128, 128, (7, 3, 4)), rng.integers(-128, 128, (7, 4, 3))
+    a[6, 0, 0], b[6, 0, 0] = 2**40, 2**20  # past 2**53: the int64 path for that chunk only
+    c = rng.integers(-(2**31), 2**31, (7, 3, 3))
+    got = accumulate(a, b, c, T.int32)
+    for n in range(7):
+        assert got[n].tolist() == [[wrap32(v) for v in row] for row in python_sums(a[n], b[n],
+                                                                                  c[n])]
 
 
 def test_no_runtime_warning_where_ieee_gives_inf_or_nan():

@@ -9,7 +9,8 @@ float64; their sum is rounded once (RNE) to the accumulator type:
    below 2**(52+q), float64 holds every partial sum exactly, so BLAS `matmul` gives the exact
    sum whatever order or blocking it uses (always so for small integer-valued data);
 2. decided path: otherwise s = fl64(C + A@B) from BLAS with the a-priori bound
-   |s - exact| <= err = (K+4) u (|C| + |A|@|B|) + tiny, u = 2**-53 (derivation at `_error`).
+   |s - exact| <= err = (K+5) u (|C| + ||a_i|| ||b_j||) + tiny, u = 2**-53 (derivation at
+   `_error`).
    RNE to the target is monotone, so where s - err and s + err round to the same value the
    exact sum does too: that element is decided (overflow to inf and subnormals included);
 3. the few undecided elements (mostly exact sums on a target midpoint) are proved equal to s
@@ -38,6 +39,7 @@ from .. import types as T
 _U = 2.0**-53  # unit roundoff of float64
 _TINY = 2.0**-1074  # float64's smallest subnormal: the error of one underflowing operation
 _SAMPLE = 4096  # elements tested first when deciding whether float64 is exact
+_CHUNK = 1 << 16  # outputs per chunk of a big batch: its float64 temporaries stay in cache
 
 
 def decode(values: np.ndarray, t) -> np.ndarray:
@@ -56,25 +58,45 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
     `a` (..., M, K), `b` (..., K, N) and `c` (..., M, N) are decoded values (see `decode`);
     leading axes broadcast. Returns `storage_dtype(acc_type)` values.
     """
-    if not T.is_float(acc_type):
-        return _integer_sum(a, b, c, acc_type, clamp)
-    if T.bits(acc_type) == 64:
+    if T.is_float(acc_type) and T.bits(acc_type) == 64:
         with np.errstate(invalid="ignore", over="ignore"):  # IEEE Inf/NaN results intended
             return c + np.einsum("...mk,...kn->...mn", a, b)
+    if T.is_float(acc_type):
+        def tier(*abc):
+            return _rounded_sum(*abc, acc_type)
+    else:
+        def tier(*abc):
+            return _integer_sum(*abc, acc_type, clamp)
+    shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]), c.shape)
+    tiles = math.prod(shape[:-2])
+    step = max(1, _CHUNK // (shape[-2] * shape[-1]))
+    if tiles <= step:
+        return tier(a, b, c)
+    # big batches: one cache-sized chunk of tiles at a time (every pass is memory-bound)
+    flat = [np.broadcast_to(x, (*shape[:-2], *x.shape[-2:])).reshape(tiles, *x.shape[-2:])
+            for x in (a, b, c)]
+    out = np.empty((tiles, *shape[-2:]), T.storage_dtype(acc_type))
+    for t0 in range(0, tiles, step):
+        out[t0:t0 + step] = tier(*(x[t0:t0 + step] for x in flat))
+    return out.reshape(shape)
+
+
+def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type) -> np.ndarray:
+    """`accumulate` for float accumulators narrower than float64: the three tiers."""
     maxima = [_max_abs(x) for x in (a, b, c)]
     if not all(map(math.isfinite, maxima)):
         return _with_nonfinite(a, b, c, acc_type)
     s = c + np.matmul(a, b)
     if _float64_is_exact(a, b, c, *maxima):
         return T.convert(_ieee_zero_signs(s, a, b, c), acc_type)
-    err = _error(a, b, c)
+    err, norm_a, norm_b = _error(a, b, c)
     out = T.convert(s - err, acc_type)
     hi = T.convert(s + err, acc_type)
     uint = f"u{out.dtype.itemsize}"
     undecided = np.nonzero(out.view(uint) != hi.view(uint))
     if undecided[0].size * (a.shape[-1] + 1) > (a.size + b.size) // 2:
         # many undecided: scanning A and B once is cheaper than gathering their terms
-        exact = _exact_by_row_and_column(a, b, c, s, err, undecided)
+        exact = _exact_by_row_and_column(a, b, c, s, err, norm_a, norm_b, undecided)
         done = tuple(i[exact] for i in undecided)
         out[done] = T.convert(s[done], acc_type)
         undecided = tuple(i[~exact] for i in undecided)
@@ -169,7 +191,7 @@ def _multiples_of(checks: list[tuple[np.ndarray, int]]) -> bool:
     """Every element of each x is a multiple of 2**q, for all (x, q) in `checks`; samples
     of all are tested before any whole array, so random-valued data fails cheaply."""
     flats = [(x.reshape(-1) if x.flags.c_contiguous else np.ravel(x), q) for x, q in checks]
-    for part in (slice(_SAMPLE), slice(None)):
+    for part in (slice(_SAMPLE), slice(16 * _SAMPLE), slice(None)):
         for flat, q in flats:
             if q <= -1074:
                 continue  # every float64 is a multiple of 2**-1074
@@ -182,8 +204,10 @@ def _multiples_of(checks: list[tuple[np.ndarray, int]]) -> bool:
     return True
 
 
-def _error(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """Rigorous bound on |s - exact| for s = fl(C + fl(A@B)) from any BLAS, in O(MK+KN+MN).
+def _error(a: np.ndarray, b: np.ndarray, c: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rigorous bound err on |s - exact| for s = fl(C + fl(A@B)) from any BLAS, in
+    O(MK+KN+MN); also returns the row norms of A and column norms of B it is made of.
 
     With n = K + 1, gamma_n = n u / (1 - n u) and T = |C| + |A|@|B|: BLAS evaluates each entry
     of A@B as a sum of products with rounded (or fused) operations in some order and grouping
@@ -203,7 +227,7 @@ def _error(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     err = np.abs(c) + norm_a[..., :, None] * norm_b[..., None, :]
     err *= (k + 5) * _U
     err += (2 * k + 6) * _TINY
-    return err
+    return err, norm_a, norm_b
 
 
 def _terms_at(a, b, c, idx: tuple[np.ndarray, ...]):
@@ -217,27 +241,29 @@ def _terms_at(a, b, c, idx: tuple[np.ndarray, ...]):
     return rows, cols, np.broadcast_to(c, shape)[idx]
 
 
-def _exact_by_row_and_column(a, b, c, s, err, idx: tuple[np.ndarray, ...]) -> np.ndarray:
+def _exact_by_row_and_column(a, b, c, s, err, norm_a, norm_b,
+                             idx: tuple[np.ndarray, ...]) -> np.ndarray:
     """Bool (n,): the outputs at idx where s is provably the exact (non-zero) sum.
 
-    Row i of A is tested for multiples of 2**qa_i, qa_i h bits below its largest |a|, column
-    j of B likewise (h splits the ~50 bits err leaves); then the exact sum and s are
-    multiples of 2**q, q = qa_i + qb_j, and equal where C is one too and err < 2**q (see
+    Row i of A is tested for multiples of 2**qa_i, qa_i h bits below its norm, column j of B
+    likewise (h splits the ~50 bits err leaves); then the exact sum and s are multiples of
+    2**q, q = qa_i + qb_j, and equal where C is one too and err < 2**q (see
     `_exact_values`). Zero sums are left to the caller's exact path for their sign.
     """
     h = (50 - (a.shape[-1] + 5).bit_length()) // 2
-
-    def quanta(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
-        peak = np.maximum(np.max(x, axis=axis, keepdims=True), -np.min(x, axis=axis,
-                                                                         keepdims=True))
-        q = np.frexp(peak)[1] - h  # max |x| < 2**(q+h)
-        scaled = np.ldexp(x, -q)  # exact: |scaled| < 2**h
-        return np.squeeze(q, axis), np.all(scaled == np.rint(scaled), axis=axis)
-
+    q_a, q_b = np.frexp(norm_a)[1] - h, np.frexp(norm_b)[1] - h  # |x| <~ norm < 2**(q+h)
+    # (scaled - rint(scaled))**2 summed by einsum: 0 exactly when every scaled value is an
+    # integer (a non-zero fraction is >= 2**-(53-h-300) for decoded data: no underflow)
+    frac_a = np.ldexp(a, -q_a[..., None])
+    frac_a -= np.rint(frac_a)
+    frac_b = np.ldexp(b, -q_b[..., None, :])
+    frac_b -= np.rint(frac_b)
+    ok_a = np.einsum("...mk,...mk->...m", frac_a, frac_a) == 0
+    ok_b = np.einsum("...kn,...kn->...n", frac_b, frac_b) == 0
     shape = s.shape
-    q_a, ok_a = (np.broadcast_to(x, shape[:-1])[idx[:-1]] for x in quanta(a, -1))
+    q_a, ok_a = (np.broadcast_to(x, shape[:-1])[idx[:-1]] for x in (q_a, ok_a))
     q_b, ok_b = (np.broadcast_to(x, (*shape[:-2], shape[-1]))[(*idx[:-2], idx[-1])]
-                 for x in quanta(b, -2))
+                 for x in (q_b, ok_b))
     q = q_a + q_b
     c_scaled = np.ldexp(np.broadcast_to(c, shape)[idx], -q)
     s_at = s[idx]
