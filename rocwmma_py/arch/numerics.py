@@ -30,6 +30,7 @@ own einsum loops (deterministic).
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import ml_dtypes
 import numpy as np
@@ -61,12 +62,8 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
     if T.is_float(acc_type) and T.bits(acc_type) == 64:
         with np.errstate(invalid="ignore", over="ignore"):  # IEEE Inf/NaN results intended
             return c + np.einsum("...mk,...kn->...mn", a, b)
-    if T.is_float(acc_type):
-        def tier(*abc):
-            return _rounded_sum(*abc, acc_type)
-    else:
-        def tier(*abc):
-            return _integer_sum(*abc, acc_type, clamp)
+    tier = (partial(_rounded_sum, acc_type=acc_type) if T.is_float(acc_type)
+            else partial(_integer_sum, acc_type=acc_type, clamp=clamp))
     shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]), c.shape)
     tiles = math.prod(shape[:-2])
     step = max(1, _CHUNK // (shape[-2] * shape[-1]))
@@ -168,7 +165,7 @@ def _float64_is_exact(a, b, c, max_a: float, max_b: float, max_c: float) -> bool
     """True when float64 holds every partial sum of every output exactly, in any order.
 
     Products are multiples of 2**(qa+qb) and C of 2**q with q = qa + qb; every partial sum
-    is bounded by bound = K max|a| max|b| + max|c|, so bound <= 2**(52+q) proves it (one bit
+    is bounded by bound = K max|a| max|b| + max|c|, so bound < 2**(52+q) proves it (one bit
     of margin absorbs the rounding of `bound` itself). The 52 - log2(bound/(max|a| max|b|))
     bits left are split evenly between A and B; random-valued data fails on a small sample.
     """
