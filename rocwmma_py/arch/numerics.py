@@ -66,7 +66,7 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
             else partial(_integer_sum, acc_type=acc_type, clamp=clamp))
     shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]), c.shape)
     tiles = math.prod(shape[:-2])
-    step = max(1, _CHUNK // (shape[-2] * shape[-1]))
+    step = max(1, _CHUNK // max(1, shape[-2] * shape[-1]))
     if tiles <= step:
         return tier(a, b, c)
     # big batches: one cache-sized chunk of tiles at a time (every pass is memory-bound)
