@@ -121,7 +121,7 @@ def _round(n: np.ndarray, e: int, fmt: str) -> np.ndarray:
     h = n.astype(np.float64)  # Python int -> float: nearest, ties to even
     rem = np.sign((n - np.frompyfunc(int, 1, 1)(h)).astype(np.float64))
     odd = (h.view(np.uint64) & 1).astype(bool)
-    h = np.where((rem != 0) & ~odd, np.nextafter(h, rem * np.inf), h)  # round to odd
+    h = np.where((rem != 0) & ~odd, np.nextafter(h, np.copysign(np.inf, rem)), h)  # to odd
     v = np.ldexp(h, e)
     p, emin = _FORMATS[fmt]
     _, ex = np.frexp(v)

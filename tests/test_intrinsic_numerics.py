@@ -835,3 +835,17 @@ def test_opsel_and_sign_flags_rejected_where_meaningless():
     with pytest.raises(TypeError):
         call("gfx1100", "wmma_f32_16x16x16_f16_w32", f16, f16, c32, True)
     assert issubclass(ModifierError, ValueError)
+
+
+def test_nonfinite_row_leaves_other_rows_exact():
+    """Issue 10 repro (gfx90a): Inf in A row 0; row 1's products 2**60, 1, -2**60 must still
+    sum exactly to 1 (a plain float64 sum gives 0). Row 0 is Inf, every other row 0."""
+    a = np.zeros((16, 4), np.float32)
+    a[0, 0] = np.inf
+    a[1, :3] = [2.0**30, 1.0, -(2.0**30)]
+    b = np.zeros((4, 16), np.float32)
+    b[:3, :] = np.array([2.0**30, 1.0, 2.0**30])[:, None]
+    d = _run_f32_mma("gfx90a", "mfma_f32_16x16x4f32", a, b, np.zeros((16, 16), np.float32))
+    assert np.all(d[0] == np.inf)
+    assert np.all(d[1] == 1.0)
+    assert not np.any(d[2:])
