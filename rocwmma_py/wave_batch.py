@@ -57,8 +57,3 @@ def from_waves(y: np.ndarray, positions: np.ndarray, wave: int) -> np.ndarray:
         return index.reshape(positions.shape[0], n * wave)
 
     return y.reshape(-1)[_cached(f"from{block}", positions, n, build)]
-
-
-def tile_lanes(per_wave: np.ndarray, n: int) -> np.ndarray:
-    """(..., W) per-wave data repeated for n waves: (..., n*W)."""
-    return np.tile(per_wave, (1,) * (per_wave.ndim - 1) + (n,)) if n > 1 else per_wave

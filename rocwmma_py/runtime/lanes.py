@@ -124,11 +124,6 @@ def per_lane(value: object, ctx: WaveContext) -> np.ndarray:
     return value
 
 
-def as_lanes(value: object) -> Lanes:
-    """View an array-like as Lanes (no copy for arrays)."""
-    return np.asarray(value).view(Lanes)
-
-
 def select(cond: object, a: object, b: object) -> Lanes:
     """Per-lane ternary `cond ? a : b` (np.where), the escape hatch for divergent choices."""
     result = np.where(np.asarray(cond, dtype=bool), a, b)
