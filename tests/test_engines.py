@@ -148,6 +148,14 @@ def racy(src, dst):
 
 
 @kernel
+def racy_across_ops(dst):
+    tile = shared_array(np.float32, 128)
+    tile[threadIdx.x + 64 * threadIdx.y] = 1.0  # each wave its own half...
+    dst[threadIdx.x + 64 * threadIdx.y] = tile[threadIdx.x + 64 * (1 - threadIdx.y)]  # ...reads
+    # the other wave's half with no barrier in between
+
+
+@kernel
 def out_of_bounds(src, dst):
     i = blockIdx.x * 64 + threadIdx.x
     dst[i] = src[i + 10 * (blockIdx.x == 3)]
@@ -163,10 +171,11 @@ def diverges_in_block_2(dst):
 @pytest.mark.parametrize("launch, buffers, error", [
     (lambda s, d: racy[2, (64, 2)](s, d), [np.ones(64, np.float32), np.zeros(256, np.float32)],
      LdsRaceError),
+    (lambda d: racy_across_ops[3, (64, 2)](d), [np.zeros(128, np.float32)], LdsRaceError),
     (lambda s, d: out_of_bounds[4, 64](s, d), [np.ones(256, np.float32),
                                               np.zeros(256, np.float32)], OutOfBoundsError),
     (lambda d: diverges_in_block_2[4, 64](d), [np.zeros(256, np.float32)], DivergenceError),
-], ids=["lds-race", "out-of-bounds", "divergence"])
+], ids=["lds-race", "lds-race-across-ops", "out-of-bounds", "divergence"])
 def test_errors_and_memory_left_behind_match(launch, buffers, error):
     results = both_engines(launch, buffers)
     assert results["wave"][1][0] is error

@@ -201,7 +201,7 @@ def _run_batch(grid: Grid, blocks: np.ndarray, journal: Journal) -> None:
         lane_ids=np.tile(np.arange(width, dtype=np.int64), k * wpb).view(Lanes),
         block_idx=tuple(per_lane(c) for c in grid.block_coords(blocks)),
         lds=BlockLds(grid.arch, grid.shared_bytes, grid.kernel_name, blocks=k,
-                     initcheck=grid.checks.initcheck),
+                     initcheck=grid.checks.initcheck, deferred=True),
         batched=True,
         journal=journal,
         checks=grid.checks,
@@ -210,6 +210,7 @@ def _run_batch(grid: Grid, blocks: np.ndarray, journal: Journal) -> None:
     previous = enter_wave(ctx)
     try:
         grid.body()
+        ctx.lds.next_epoch()  # the last epoch's race check
         _stats.batched_blocks += k
         return
     except BatchSplit as split:

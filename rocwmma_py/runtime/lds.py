@@ -14,7 +14,7 @@ import operator
 import numpy as np
 
 from ..arch import Arch
-from .errors import LdsLimitError
+from .errors import LdsLimitError, LdsRaceError
 from .memory import Buffer, Pointer
 from .state import current_context
 
@@ -23,21 +23,28 @@ class BlockLds:
     """The LDS allocations and barrier epoch of the running block(s)."""
 
     def __init__(self, arch: Arch, dynamic_bytes: int, kernel_name: str, blocks: int = 1,
-                 initcheck: bool = False) -> None:
+                 initcheck: bool = False, deferred: bool = False) -> None:
         self.arch = arch
         self.blocks = blocks
         self.initcheck = initcheck
+        self.deferred = deferred  # batched engine: race checks per epoch (EpochLog)
         self.kernel_name = kernel_name
         self.epoch = 0  # advanced at every barrier release; the race checker compares it
         self.static: list[Buffer] = []
         self.static_bytes = 0
         check_lds_budget(arch, 0, dynamic_bytes, kernel_name)
         self.dynamic = Buffer.segmented("lds.dynamic", dynamic_bytes, blocks, self,
-                                        initcheck=initcheck)
+                                        initcheck=initcheck, deferred=deferred)
 
     def next_epoch(self) -> None:
-        """Barrier release: accesses before it can no longer race with accesses after it."""
+        """Barrier release: accesses before it can no longer race with accesses after it.
+        A batch's deferred checks (`EpochLog`) run here and raise on a race."""
         self.epoch += 1
+        if self.deferred:
+            for buffer in (*self.static, self.dynamic):
+                if buffer.tracker.close_epoch():
+                    raise LdsRaceError(f"LDS race in buffer '{buffer.name}' of kernel "
+                                       f"'{self.kernel_name}' (found in a batch)")
 
     def static_buffer(self, index: int, dtype: np.dtype, n: int, wave: int) -> Buffer:
         """The index-th static allocation, created by the first wave that asks for it."""
@@ -58,7 +65,7 @@ class BlockLds:
         )
         self.static_bytes += nbytes
         buffer = Buffer.segmented(f"lds[{index}]", nbytes, self.blocks, self, dtype,
-                                  initcheck=self.initcheck)
+                                  initcheck=self.initcheck, deferred=self.deferred)
         self.static.append(buffer)
         return buffer
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from .errors import InitCheckError, LdsRaceError, OutOfBoundsError
 from .lanes import Lanes
-from .races import EpochClock, RaceTracker
+from .races import EpochClock, EpochLog, RaceTracker
 from .state import (
     NeedsPerWave,
     WaveContext,
@@ -39,7 +39,8 @@ _SEGMENT_ALIGN = 16  # segment sizes rounded up so every dtype's elements tile t
 class Buffer:
     """A named flat byte store, e.g. a kernel argument array ('a') or LDS ('lds[0]')."""
 
-    def __init__(self, name: str, array: np.ndarray, tracker: RaceTracker | None = None,
+    def __init__(self, name: str, array: np.ndarray,
+                 tracker: RaceTracker | EpochLog | None = None,
                  segments: int = 1) -> None:
         if not isinstance(array, np.ndarray):
             raise TypeError(f"buffer '{name}' must be a numpy array, got {type(array).__name__}")
@@ -62,12 +63,14 @@ class Buffer:
 
     @classmethod
     def segmented(cls, name: str, nbytes: int, segments: int, clock: EpochClock,
-                  dtype: np.dtype = _BYTE, initcheck: bool = False) -> Buffer:
-        """Zeroed, race-tracked LDS buffer: `segments` blocks of `nbytes` each; with
-        `initcheck`, also which bytes have been written."""
+                  dtype: np.dtype = _BYTE, initcheck: bool = False,
+                  deferred: bool = False) -> Buffer:
+        """Zeroed, race-checked LDS buffer: `segments` blocks of `nbytes` each; with
+        `initcheck`, also which bytes have been written; `deferred`: checked per epoch."""
         stride = -(-nbytes // _SEGMENT_ALIGN) * _SEGMENT_ALIGN
         storage = np.zeros(stride * segments, np.uint8)
-        buffer = cls(name, storage, RaceTracker(storage.size, clock), segments)
+        tracker = EpochLog(storage.size) if deferred else RaceTracker(storage.size, clock)
+        buffer = cls(name, storage, tracker, segments)
         buffer.nbytes, buffer.dtype = nbytes, dtype
         if initcheck:
             buffer.written = np.zeros(storage.size, bool)
@@ -368,7 +371,7 @@ class Pointer:
         if ctx is not None and ctx.journal is not None and self.buffer.tracker is None:
             ctx.journal.record(typed, flat, typed[flat])
         typed[flat] = vals
-        if self.buffer.tracker is not None:
+        if self._races_possible():
             self.buffer.tracker.record_write(flat, self.dtype.itemsize, self._waves_of(src, addr))
         if self.buffer.written is not None:
             self.buffer.written[self._bytes_of(flat)] = True
@@ -395,6 +398,12 @@ class Pointer:
             f"{int(flat[pos]) % segment} ({self.dtype}), which no wave of the block has "
             f"written{where_text()}; LDS starts undefined on hardware"
         )
+
+    def _races_possible(self) -> bool:
+        """LDS of a block with more than one wave (a lone wave cannot race with itself)."""
+        if self.buffer.tracker is None:
+            return False
+        return current_context("LDS access").waves_per_block > 1
 
     def _waves_of(self, src: np.ndarray | None, addr: np.ndarray) -> np.ndarray | int:
         """Wave (within its block) of every element of an access, for race checks;
@@ -443,7 +452,7 @@ class Pointer:
     ) -> None:
         """Race-check an LDS access (no-op for global memory); reads are recorded here."""
         tracker = self.buffer.tracker
-        if tracker is None or flat.size == 0:
+        if flat.size == 0 or not self._races_possible():
             return
         waves = self._waves_of(src, addr)
         check = tracker.check_write if write else tracker.check_read

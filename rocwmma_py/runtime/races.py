@@ -117,3 +117,57 @@ class RaceTracker:
         idx, wave, _ = self._units(flat, itemsize, wave)
         self._writer[idx] = wave
         self._write_epoch[idx] = self._clock.epoch
+
+
+class EpochLog:
+    """Race detection for the batched engine: the accesses of one barrier epoch are logged
+    and checked together when the epoch closes (at the barrier or the end of the kernel).
+
+    Any wave pair touching one unit in the epoch, one of them writing, is a race whatever
+    the order, so one owner array settles it: every write claims its units, a unit claimed by
+    two waves or read by a wave other than its owner is a race. It only says whether there is
+    one; the engine then reruns the batch wave by wave, where `RaceTracker` reports it exactly.
+    """
+
+    def __init__(self, nbytes: int) -> None:
+        self._nbytes = nbytes
+        self._reads: list[tuple[np.ndarray, int, np.ndarray]] = []
+        self._writes: list[tuple[np.ndarray, int, np.ndarray]] = []
+
+    def check_read(self, flat: np.ndarray, itemsize: int, wave) -> None:
+        self._reads.append((flat, itemsize, wave))
+
+    def check_write(self, flat: np.ndarray, itemsize: int, wave) -> None:
+        """Writes are logged by `record_write`."""
+
+    def record_write(self, flat: np.ndarray, itemsize: int, wave) -> None:
+        self._writes.append((flat, itemsize, wave))
+
+    def close_epoch(self) -> bool:
+        """Whether the epoch that ends here had a race; starts the next one."""
+        reads, writes = self._reads, self._writes
+        self._reads, self._writes = [], []
+        if not writes:
+            return False
+        unit = 0
+        for _, size, _ in reads + writes:
+            unit = gcd(unit, size)
+        owner = np.full(self._nbytes // unit, -1, np.int8)
+
+        def units(flat, size, wave):
+            per = size // unit
+            if per == 1:
+                return flat, wave
+            return (flat[:, None] * per + np.arange(per)).reshape(-1), np.repeat(wave, per)
+
+        claimed = [units(*w) for w in writes]
+        for idx, wave in claimed:
+            owner[idx] = wave
+        if any((owner[idx] != wave).any() for idx, wave in claimed):
+            return True
+        for read in reads:
+            idx, wave = units(*read)
+            seen = owner[idx]
+            if ((seen >= 0) & (seen != wave)).any():
+                return True
+        return False
