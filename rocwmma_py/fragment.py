@@ -24,7 +24,7 @@ from .runtime.errors import InitCheckError
 from .runtime.state import current_context_or_none, where_text
 from .schedulers import Scheduler, fragment_scheduler
 from .tags import LAYOUTS, MATRICES, accumulator, col_major, matrix_a, matrix_b, row_major
-from .wave_batch import lanes_now
+from .wave_batch import from_waves, lanes_now, to_waves
 
 # Fragment data types per architecture (rocWMMA's IO types, §3 / seed 002 §5.3).
 _COMMON_TYPES = (T.float16, T.bfloat16, T.float32, T.int8, T.uint8, T.int32, T.uint32)
@@ -130,6 +130,8 @@ class fragment:  # noqa: N801 - rocWMMA spelling
         self.arch = arch
         dtype = T.storage_dtype(self.data_type)
         self._x = np.zeros((tr.num_elements, lanes_now(tr.wave_size)), dtype=dtype)
+        self._values: np.ndarray | None = None  # mma_sync's cache, see `values`
+        self._stale = False  # _x lags behind _values (set by mma_sync)
         self.filled = other is not None  # for initcheck: registers start undefined
         if other is not None:
             if other.x.shape != self.x.shape:
@@ -139,13 +141,33 @@ class fragment:  # noqa: N801 - rocWMMA spelling
     @property
     def x(self) -> np.ndarray:
         """The registers, (num_elements, lanes). Any access counts as filling them for
-        initcheck (kernel code may write through it)."""
+        initcheck and drops the mma_sync cache (kernel code may write through it)."""
+        if self._stale:  # written by mma_sync: scatter its values into the registers
+            wave = self.traits(self.arch).wave_size
+            self._x[...] = from_waves(self._values, type(self).map(self.arch).flat, wave)
+            self._stale = False
+        self._values = None
         self.filled = True
         return self._x
 
     @x.setter
     def x(self, value: np.ndarray) -> None:
-        self._x, self.filled = value, True
+        self._x, self._values, self._stale, self.filled = value, None, False, True
+
+    def values(self, decode) -> np.ndarray:
+        """Each wave's matrix block as exact values, (waves, height, width): `decode` of the
+        registers gathered through the map, cached until the registers change. mma_sync
+        reads its operands here and leaves D here, so a chain of mma_sync calls on the same
+        accumulator never moves it through the register layout."""
+        if self._values is None:
+            wave = self.traits(self.arch).wave_size
+            self._values = decode(to_waves(self._x, type(self).map(self.arch).inverse, wave))
+        return self._values
+
+    def set_values(self, values: np.ndarray) -> None:
+        """mma_sync's result (exactly representable in the data type); registers follow
+        lazily on the next `x` access."""
+        self._values, self._stale, self.filled = values, True, True
 
     @property
     def num_elements(self) -> int:

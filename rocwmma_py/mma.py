@@ -12,19 +12,18 @@ instruction: gather -> one einsum per instruction -> scatter.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 
 from . import types as T
 from .arch import ARCH_NAMES, Arch, get_arch
 from .arch.instructions import Instruction
-from .arch.numerics import accumulate, decode
+from .arch.numerics import accumulate, chain_is_exact, decode
 from .errors import FragmentError
 from .fragment import check_arch, check_filled, fragment
 from .runtime import current_arch
 from .tags import accumulator, matrix_a, matrix_b
-from .wave_batch import from_waves, to_waves
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,12 +125,6 @@ def plan(arch: Arch, fa: type[fragment], fb: type[fragment], fc: type[fragment],
     )
 
 
-def _dense(frag: fragment) -> np.ndarray:
-    """Each wave's matrix block: (waves, height, width)."""
-    fmap = type(frag).map(frag.arch)
-    return to_waves(frag.x, fmap.inverse, frag.traits(frag.arch).wave_size)
-
-
 def mma(d: fragment, a: fragment, b: fragment, c: fragment, *, clamp: bool | None = None,
         unsigned_families: tuple[str, ...] = ("gfx12",)) -> None:
     """D = A*B + C, instruction by instruction, as the target arch computes it, for every
@@ -147,12 +140,16 @@ def mma(d: fragment, a: fragment, b: fragment, c: fragment, *, clamp: bool | Non
         check_filled(frag, role, "mma_sync")
     p = plan(arch, type(a), type(b), type(c), type(d), unsigned_families)
     clamp = p.clamp if clamp is None else clamp
-    a_mat, b_mat = decode(_dense(a), a.data_type), decode(_dense(b), b.data_type)
+    a_mat = a.values(partial(decode, t=a.data_type))
+    b_mat = b.values(partial(decode, t=b.data_type))
     acc_type, frag_type = p.instruction.c_type, c.data_type
-    acc = decode(_dense(c), frag_type)
-    for ks in p.k_subsets:
+    acc = c.values(partial(decode, t=frag_type))
+    k_subsets = p.k_subsets
+    if len(k_subsets) > 1 and chain_is_exact(a_mat, b_mat, acc, frag_type):
+        k_subsets = (slice(None),)  # every partial sum exact: rounding between is a no-op
+    for ks in k_subsets:
         step = accumulate(a_mat[..., ks], b_mat[..., ks, :], acc, acc_type, clamp=clamp)
         if p.round_to_acc:
             step = T.convert(step, frag_type)
-        acc = step if ks is p.k_subsets[-1] else decode(step, frag_type)
-    d.x[...] = from_waves(acc, type(d).map(d.arch).flat, d.traits(d.arch).wave_size)
+        acc = decode(step, frag_type)
+    d.set_values(acc)
