@@ -38,6 +38,7 @@ from rocwmma_py.runtime import (
     use_arch,
     vector_type,
     wave_size,
+    where,
 )
 
 pytestmark = pytest.mark.smoke
@@ -675,3 +676,30 @@ def test_gfx950_has_160_kib_of_lds():
     kernel(lambda: None)[1, 64, 160 * 1024, "gfx950"]()
     with pytest.raises(LdsLimitError, match="163841 bytes.*163840-byte limit of gfx950"):
         kernel(lambda: None)[1, 64, 160 * 1024 + 1, "gfx950"]()
+
+
+def test_where_masks_memory_access_per_lane():
+    out = np.full(64, -1.0, np.float32)
+    src = np.arange(32, dtype=np.float32)
+
+    @kernel
+    def masked(src, out):
+        lane = threadIdx.x
+        with where(lane < 32):  # lanes 32-63 would read past src: masked, so not checked
+            v = src[lane]
+            with where(lane % 2 == 0):  # nested: and-ed with the outer mask
+                out[lane] = v
+            with where(lane % 2 == 1):
+                out[lane] = -v
+        assert (np.asarray(v)[32:] == 0).all()  # masked-off lanes read 0
+
+    masked[1, 64](src, out)
+    expected = np.where(np.arange(32) % 2 == 0, np.arange(32), -np.arange(32))
+    np.testing.assert_array_equal(out[:32], expected)
+    np.testing.assert_array_equal(out[32:], -1.0)  # masked-off lanes wrote nothing
+
+
+def test_where_needs_a_kernel():
+    with pytest.raises(NotInKernelError, match="where"):
+        with where(True):
+            pass
