@@ -156,7 +156,7 @@ def store_matrix_sync(data: Pointer, frag: fragment, ldm: int, layout=None) -> N
     """Store the fragment to `data`; nothing outside the (unpadded) footprint is written."""
     check_filled(frag, "the fragment", "store_matrix_sync")
     plan = _io(frag, data, ldm, layout, "store_matrix_sync")
-    data.scatter(plan.offsets, frag.x, plan.mask, plan.span)
+    data.scatter(plan.offsets, frag.x, plan.mask, plan.span, distinct=True)
 
 
 def mma_sync(d: fragment, a: fragment, b: fragment, c: fragment) -> None:

@@ -40,7 +40,7 @@ from .. import types as T
 _U = 2.0**-53  # unit roundoff of float64
 _TINY = 2.0**-1074  # float64's smallest subnormal: the error of one underflowing operation
 _SAMPLE = 4096  # elements tested first when deciding whether float64 is exact
-_CHUNK = 1 << 16  # outputs per chunk of a big batch: its float64 temporaries stay in cache
+_CHUNK = 1 << 18  # outputs per chunk of a big batch: its float64 temporaries stay in cache
 
 
 def decode(values: np.ndarray, t) -> np.ndarray:

@@ -216,11 +216,13 @@ class Pointer:
         return self._read(addr, self._bulk_mask(mask, addr, "gather"), "gather", span)
 
     def scatter(self, offsets: np.ndarray, values: object, mask: np.ndarray | None = None,
-                span: tuple[int, int] | None = None) -> None:
+                span: tuple[int, int] | None = None, distinct: bool = False) -> None:
         """Write values at pointer + offsets (shape (..., lanes), lanes last); masked-off
-        skipped. `span` as for `gather`."""
+        skipped. `span` as for `gather`; `distinct`: no wave's offsets repeat (a fragment
+        map), so only writes of different waves can meet."""
         addr = self._bulk_addresses(offsets, "scatter")
-        self._write(addr, values, self._bulk_mask(mask, addr, "scatter"), "scatter", span)
+        self._write(addr, values, self._bulk_mask(mask, addr, "scatter"), "scatter", span,
+                    distinct)
 
     def load(self, n: int) -> np.ndarray:
         """Per-lane vector load: (lanes, n) array, each lane reading n elements from its own
@@ -336,7 +338,7 @@ class Pointer:
         return out
 
     def _write(self, addr: np.ndarray, values: object, mask: np.ndarray | None, action: str,
-               span: tuple[int, int] | None = None):
+               span: tuple[int, int] | None = None, distinct: bool = False):
         values = np.asarray(values)
         try:
             values = np.broadcast_to(values, addr.shape)
@@ -352,7 +354,8 @@ class Pointer:
         if mask is not None:
             src = np.flatnonzero(mask)
             flat = flat[src]
-        if _repeats(flat):  # keep the last write per address in lane-major order
+        if not self._waves_cannot_meet(distinct) and _repeats(flat):
+            # keep the last write per address in lane-major order
             ctx = current_context_or_none()
             if self.buffer.tracker is not None and ctx is not None and ctx.n_waves > 1:
                 raise NeedsPerWave  # maybe an LDS race between waves: check wave by wave
@@ -398,6 +401,15 @@ class Pointer:
             f"{int(flat[pos]) % segment} ({self.dtype}), which no wave of the block has "
             f"written{where_text()}; LDS starts undefined on hardware"
         )
+
+    def _waves_cannot_meet(self, distinct: bool) -> bool:
+        """Whether a write whose waves' offsets are `distinct` can skip the repeated-address
+        check: one wave, or a batch's LDS, where waves meeting is a race its epoch check
+        reports."""
+        if not distinct:
+            return False
+        ctx = current_context_or_none()
+        return ctx is None or ctx.n_waves == 1 or isinstance(self.buffer.tracker, EpochLog)
 
     def _races_possible(self) -> bool:
         """LDS of a block with more than one wave (a lone wave cannot race with itself)."""
