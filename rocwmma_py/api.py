@@ -22,7 +22,6 @@ from .runtime import Lanes, Pointer, current_arch
 from .runtime.lanes import describe_lanes
 from .runtime.state import current_context, current_context_or_none
 from .tags import layout_of, matrix_a, matrix_b, row_major
-from .wave_batch import to_waves
 
 
 def fill_fragment(frag: fragment, value) -> None:
@@ -177,20 +176,28 @@ def _remap(src: fragment, dst_cls: type[fragment]) -> fragment:
     """Move every element to where `dst_cls` keeps it (same lanes' share of the matrix)."""
     check_filled(src, "the source fragment", f"a transform to {dst_cls.__name__}")
     cls = type(src)
-    wave = cls.traits(src.arch).wave_size
     if src.scheduler.kind == "default":
         share_of = np.zeros(_waves(src), np.int64)
     else:
         shares = _wave_shares(src, current_context("a cooperative fragment transform"))
         share_of = np.where(shares < cls.traits(src.arch).wave_count, shares, 0)
     out = dst_cls()
-    n = share_of.size
-    regs = out.x.reshape(out.x.shape[0], n, wave)
-    for share in np.unique(share_of):  # at most the scheduler's wave count
-        moved = to_waves(src.x, _remap_positions(cls, dst_cls, src.arch, int(share)), wave)
-        waves = share_of == share
-        regs[:, waves, :] = moved[waves].transpose(1, 0, 2)
+    index = _remap_index(cls, dst_cls, src.arch, share_of.astype(np.int64).tobytes())
+    out.x[...] = src.x.reshape(-1)[index]
     return out
+
+
+@lru_cache(maxsize=256)
+def _remap_index(src_cls: type[fragment], dst_cls: type[fragment], arch, shares: bytes):
+    """Flat index into src.x of every register of dst.x, for waves holding these shares."""
+    share_of = np.frombuffer(shares, np.int64)
+    n, wave = share_of.size, src_cls.traits(arch).wave_size
+    used = np.unique(share_of)
+    positions = np.stack([_remap_positions(src_cls, dst_cls, arch, int(s)) for s in used])
+    per_wave = positions[np.searchsorted(used, share_of)]  # (n, E', W)
+    e, lane = np.divmod(per_wave, wave)
+    index = e * (n * wave) + (np.arange(n) * wave)[:, None, None] + lane
+    return index.transpose(1, 0, 2).reshape(per_wave.shape[1], n * wave)
 
 
 @lru_cache(maxsize=1024)
