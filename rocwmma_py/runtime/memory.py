@@ -21,7 +21,7 @@ import numpy as np
 
 from .errors import InitCheckError, LdsRaceError, OutOfBoundsError
 from .lanes import Lanes
-from .races import EpochClock, EpochLog, RaceTracker
+from .races import EpochClock, EpochLog, RaceTracker, split_units
 from .state import (
     NeedsPerWave,
     WaveContext,
@@ -307,8 +307,8 @@ class Pointer:
 
     def _access(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
                 span: tuple[int, int] | None):
-        """Bounds-check an access and place it: (physical flat indices, lane-order source
-        positions or None, the mask in force). Positions of masked-off lanes are dropped."""
+        """Bounds-check an access and place it: (physical addresses, the mask in force, with
+        the enclosing `where` lanes folded in)."""
         ctx = current_context_or_none()
         active = ctx.active_mask() if ctx is not None else None
         if active is not None and addr.ndim:
@@ -377,28 +377,34 @@ class Pointer:
         if self._races_possible():
             self.buffer.tracker.record_write(flat, self.dtype.itemsize, self._waves_of(src, addr))
         if self.buffer.written is not None:
-            self.buffer.written[self._bytes_of(flat)] = True
+            self.buffer.written[split_units(flat, self.dtype.itemsize)] = True
 
-    def _bytes_of(self, flat: np.ndarray) -> np.ndarray:
-        size = self.dtype.itemsize
-        return (flat[:, None] * size + np.arange(size)).reshape(-1)
+    def _where_in_block(self, pos: int, src: np.ndarray | None, flat: np.ndarray,
+                        addr: np.ndarray, ctx: WaveContext) -> tuple[str, int]:
+        """("lane l" or "every lane", element offset in the block's segment) of position
+        `pos` of an LDS access, for messages."""
+        if addr.ndim == 0:
+            lane = "every lane"
+        else:
+            at = pos if src is None else int(src[pos])
+            lane = f"lane {at % addr.shape[-1] % ctx.wave_size}"
+        segment = self.buffer.segment_bytes // self.dtype.itemsize
+        return lane, int(flat[pos]) % segment
 
     def _check_written(self, flat: np.ndarray, src: np.ndarray | None, addr: np.ndarray) -> None:
         """initcheck: every byte read must have been written by some wave of the block."""
         written = self.buffer.written
         if written is None or flat.size == 0:
             return
-        unwritten = ~written[self._bytes_of(flat)].reshape(flat.size, -1).all(axis=1)
+        size = self.dtype.itemsize
+        unwritten = ~written[split_units(flat, size)].reshape(flat.size, size).all(axis=1)
         if not unwritten.any():
             return
         pos = int(np.argmax(unwritten))
-        ctx = current_context("LDS access")
-        lane = (pos if src is None else int(src[pos])) % max(addr.shape[-1:] or (1,)) \
-            % ctx.wave_size
-        segment = self.buffer.segment_bytes // self.dtype.itemsize
+        lane, offset = self._where_in_block(pos, src, flat, addr, current_context("LDS access"))
         raise InitCheckError(
-            f"initcheck: lane {lane} reads LDS buffer '{self.buffer.name}' at element offset "
-            f"{int(flat[pos]) % segment} ({self.dtype}), which no wave of the block has "
+            f"initcheck: {lane} reads LDS buffer '{self.buffer.name}' at element offset "
+            f"{offset} ({self.dtype}), which no wave of the block has "
             f"written{where_text()}; LDS starts undefined on hardware"
         )
 
@@ -471,21 +477,16 @@ class Pointer:
         conflict = check(flat, self.dtype.itemsize, waves)
         if conflict is None:
             return
-        ctx = current_context("LDS access")
-        pos = conflict.position
-        if addr.ndim == 0:
-            lane = "every lane"
-        else:
-            lane = f"lane {(pos if src is None else src[pos]) % addr.shape[-1] % ctx.wave_size}"
+        lane, offset = self._where_in_block(conflict.position, src, flat, addr,
+                                            current_context("LDS access"))
         verb, other_verb = {
             "read-after-write": ("reads", "wrote"),
             "write-after-read": ("writes", "read"),
             "write-after-write": ("writes", "wrote"),
         }[conflict.kind]
-        segment = self.buffer.segment_bytes // self.dtype.itemsize
         raise LdsRaceError(
             f"LDS race ({conflict.kind}){where_text()}: wave {conflict.wave} ({lane}) {verb} "
-            f"buffer '{self.buffer.name}' at element offset {int(flat[pos]) % segment} "
+            f"buffer '{self.buffer.name}' at element offset {offset} "
             f"({self.dtype}), which wave {conflict.other_wave} {other_verb} since the last "
             "barrier; missing synchronize_workgroup()?"
         )

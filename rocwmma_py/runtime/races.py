@@ -34,6 +34,13 @@ class Conflict(NamedTuple):
     kind: str  # "read-after-write", "write-after-read", "write-after-write"
 
 
+def split_units(flat: np.ndarray, per: int) -> np.ndarray:
+    """Indices of the `per` consecutive units that make up each of the elements `flat`."""
+    if per == 1:
+        return flat
+    return (flat[:, None] * per + np.arange(per)).reshape(-1)
+
+
 def _bit(wave: np.ndarray | int) -> np.ndarray:
     return np.left_shift(np.uint32(1), np.asarray(wave, dtype=np.uint32))
 
@@ -68,10 +75,9 @@ class RaceTracker:
         elif itemsize % self._unit:
             self._refine(gcd(self._unit, itemsize))
         per = itemsize // self._unit
-        if per == 1:
-            return flat, wave, 1
-        idx = (flat[:, None] * per + np.arange(per)).reshape(-1)
-        return idx, (np.repeat(wave, per) if np.ndim(wave) else wave), per
+        if per > 1 and np.ndim(wave):
+            wave = np.repeat(wave, per)
+        return split_units(flat, per), wave, per
 
     def _written_by_other(self, idx, wave) -> np.ndarray:
         writer = self._writer[idx]
@@ -156,9 +162,7 @@ class EpochLog:
 
         def units(flat, size, wave):
             per = size // unit
-            if per == 1:
-                return flat, wave
-            return (flat[:, None] * per + np.arange(per)).reshape(-1), np.repeat(wave, per)
+            return split_units(flat, per), (np.repeat(wave, per) if per > 1 else wave)
 
         claimed = [units(*w) for w in writes]
         for idx, wave in claimed:
