@@ -184,7 +184,7 @@ def _run_batch(grid: Grid, blocks: np.ndarray, journal: Journal) -> None:
     k = blocks.size
     lanes_per_block = wpb * width
 
-    def per_lane(per_block: np.ndarray) -> Lanes:
+    def spread(per_block: np.ndarray) -> Lanes:
         return np.repeat(per_block, lanes_per_block).view(Lanes)
 
     tx, ty, tz = (np.tile(t, k).view(Lanes) for t in grid.thread_indices())
@@ -199,7 +199,7 @@ def _run_batch(grid: Grid, blocks: np.ndarray, journal: Journal) -> None:
         block_slots=np.repeat(np.arange(k), wpb),
         thread_idx=(tx, ty, tz),
         lane_ids=np.tile(np.arange(width, dtype=np.int64), k * wpb).view(Lanes),
-        block_idx=tuple(per_lane(c) for c in grid.block_coords(blocks)),
+        block_idx=tuple(spread(c) for c in grid.block_coords(blocks)),
         lds=BlockLds(grid.arch, grid.shared_bytes, grid.kernel_name, blocks=k,
                      initcheck=grid.checks.initcheck, deferred=True),
         batched=True,
