@@ -5,8 +5,10 @@
 """
 
 from . import amdgcn, types
-from .accessors import GetDataLayout_t, GetIOShape_t, apply_data_layout_t, apply_transpose_t
-from .api import (
+from .arch import ARCH_NAMES, Arch, get_arch
+from .cuda import wmma  # noqa: F401 - `rocwmma_py.wmma`, `rocwmma_py.cuda` as attributes
+from .rocwmma.accessors import GetDataLayout_t, GetIOShape_t, apply_data_layout_t, apply_transpose_t
+from .rocwmma.api import (
     apply_data_layout,
     apply_fragment,
     apply_transpose,
@@ -17,9 +19,23 @@ from .api import (
     store_matrix_sync,
     to_register_file,
 )
-from .arch import ARCH_NAMES, Arch, get_arch
-from .errors import FragmentError
-from .fragment import fragment, fragment_traits
+from .rocwmma.errors import FragmentError
+from .rocwmma.fragment import fragment, fragment_traits
+from .rocwmma.schedulers import fragment_scheduler
+from .rocwmma.tags import accumulator, col_major, layout_t, matrix_a, matrix_b, row_major
+from .rocwmma.utils import (
+    Constants,
+    Coord2d,
+    Log2,
+    MappingUtil,
+    ceil_div,
+    ceilDiv,
+    get,
+    getWarpSize,
+    make_coord2d,
+    next_multiple,
+    swap,
+)
 from .runtime import (
     DivergenceError,
     LdsLimitError,
@@ -46,8 +62,6 @@ from .runtime import (
     wave_size,
     where,
 )
-from .schedulers import fragment_scheduler
-from .tags import accumulator, col_major, layout_t, matrix_a, matrix_b, row_major
 from .types import (
     bfloat8,
     bfloat8_fnuz,
@@ -77,19 +91,6 @@ from .types import (
     uint32_t,
     xfloat32,
     xfloat32_t,
-)
-from .utils import (
-    Constants,
-    Coord2d,
-    Log2,
-    MappingUtil,
-    ceil_div,
-    ceilDiv,
-    get,
-    getWarpSize,
-    make_coord2d,
-    next_multiple,
-    swap,
 )
 
 mem_row_major = layout_t.mem_row_major

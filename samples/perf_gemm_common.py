@@ -44,7 +44,7 @@ from rocwmma_py import (
     synchronize_workgroup,
     threadIdx,
 )
-from rocwmma_py.mma import select_instruction
+from rocwmma_py.rocwmma.mma import select_instruction
 from samples import common
 
 DataLayoutA, DataLayoutB, DataLayoutC, DataLayoutLds = col_major, row_major, row_major, col_major

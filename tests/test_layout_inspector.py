@@ -11,9 +11,9 @@ import xml.etree.ElementTree as ET
 import pytest
 from amic import TARGET, dense_files, entries, load
 
-from rocwmma_py import __main__ as cli
 from rocwmma_py import layout_inspector as LI
-from rocwmma_py.layout_svg import svg
+from rocwmma_py.inspector import cli
+from rocwmma_py.inspector.svg import svg
 
 pytestmark = pytest.mark.regression
 

@@ -1,4 +1,5 @@
-"""Kernel runtime: HIP's execution model in Python, one call of the kernel per wave.
+"""Kernel runtime: HIP's execution model in Python (a kernel means "run once per wave";
+the batched engine runs its code once for many waves at a time, see `engine.py`).
 
 Kernel code uses HIP's built-ins (`threadIdx`, `blockIdx`, `blockDim`, `gridDim`,
 `lane_id()` — HIP's `__lane_id()`, also importable as `__lane_id` by explicit import —,

@@ -1,4 +1,4 @@
-"""Kernels and launches: `@kernel` functions run once per wave over a grid of blocks.
+"""Kernels and launches: `@kernel` functions mean "run once per wave" over a grid of blocks.
 
     @kernel
     def axpy(x, y, a):
@@ -37,7 +37,7 @@ MAX_THREADS_PER_BLOCK = 1024  # HIP's limit
 
 
 class Kernel:
-    """A Python function run once per wave; launch it with `k[grid, block](*args)`."""
+    """A Python function with per-wave semantics; launch it with `k[grid, block](*args)`."""
 
     def __init__(self, fn: Callable[..., Any]) -> None:
         if not callable(fn):

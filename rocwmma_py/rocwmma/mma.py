@@ -16,13 +16,13 @@ from functools import cache, partial
 
 import numpy as np
 
-from . import types as T
-from .arch import ARCH_NAMES, Arch, get_arch
-from .arch.instructions import Instruction
-from .arch.numerics import accumulate, chain_is_exact, decode
+from .. import types as T
+from ..arch import ARCH_NAMES, Arch, get_arch
+from ..arch.instructions import Instruction
+from ..arch.numerics import accumulate, chain_is_exact, decode
+from ..runtime import current_arch
 from .errors import FragmentError
 from .fragment import check_arch, check_filled, fragment
-from .runtime import current_arch
 from .tags import accumulator, matrix_a, matrix_b
 
 

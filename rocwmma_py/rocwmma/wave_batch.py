@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .runtime.state import current_context_or_none
+from ..runtime.state import current_context_or_none
 
 _MAX_CACHED = 512
 _cache: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}

@@ -13,14 +13,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import types as T
+from .. import types as T
+from ..runtime import Lanes, Pointer, current_arch
+from ..runtime.lanes import describe_lanes
+from ..runtime.state import current_context, current_context_or_none
 from .accessors import apply_transpose_t
 from .errors import FragmentError
 from .fragment import check_arch, check_filled, fragment
 from .mma import mma
-from .runtime import Lanes, Pointer, current_arch
-from .runtime.lanes import describe_lanes
-from .runtime.state import current_context, current_context_or_none
 from .tags import layout_of, matrix_a, matrix_b, row_major
 
 

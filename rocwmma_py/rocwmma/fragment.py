@@ -15,13 +15,13 @@ from functools import cache
 
 import numpy as np
 
-from . import types as T
-from .arch import Arch
+from .. import types as T
+from ..arch import Arch
+from ..runtime import current_arch
+from ..runtime.errors import InitCheckError
+from ..runtime.state import current_context_or_none, where_text
 from .errors import FragmentError
 from .fragment_layout import FragmentMap, Geometry, LayoutError, fragment_map, padded_dims
-from .runtime import current_arch
-from .runtime.errors import InitCheckError
-from .runtime.state import current_context_or_none, where_text
 from .schedulers import Scheduler, fragment_scheduler
 from .tags import LAYOUTS, MATRICES, accumulator, col_major, matrix_a, matrix_b, row_major
 from .wave_batch import from_waves, lanes_now, to_waves

@@ -18,8 +18,7 @@ import operator
 
 import numpy as np
 
-from . import wmma
-from .runtime import (
+from ..runtime import (
     __syncthreads,
     blockDim,
     blockIdx,
@@ -30,6 +29,7 @@ from .runtime import (
     threadIdx,
     wave_size,
 )
+from . import wmma
 
 __global__ = kernel
 

@@ -12,7 +12,7 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from . import types as T
+from .. import types as T
 from .tags import accumulator, col_major, matrix_a, matrix_b, row_major
 
 

@@ -3,9 +3,9 @@ MappingUtil's wave/block/matrix coordinate conversions."""
 
 from __future__ import annotations
 
+from ..runtime import Pointer, blockDim, blockIdx, current_arch, threadIdx
 from .accessors import DataLayout
 from .fragment_layout import next_multiple  # noqa: F401 - re-exported helper
-from .runtime import Pointer, blockDim, blockIdx, current_arch, threadIdx
 from .tags import layout_of, row_major
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from .layout_inspector import Layout, location_text
+from .tables import Layout, location_text
 
 CELL_W, CELL_H, GAP, TOP = 46, 26, 40, 34
 

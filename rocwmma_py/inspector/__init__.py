@@ -1,0 +1,2 @@
+"""Which lane and register holds which element: tables (`tables`), pictures (`svg`) and the
+`python -m rocwmma_py layout` command line (`cli`)."""
