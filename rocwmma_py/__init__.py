@@ -7,6 +7,21 @@
 from . import amdgcn, types
 from .arch import ARCH_NAMES, Arch, get_arch
 from .cuda import wmma  # noqa: F401 - `rocwmma_py.wmma`, `rocwmma_py.cuda` as attributes
+from .errors import (
+    BarrierError,
+    DivergenceError,
+    FragmentError,
+    InitCheckError,
+    LayoutError,
+    LayoutQueryError,
+    LdsLimitError,
+    LdsRaceError,
+    ModifierError,
+    NotInKernelError,
+    OutOfBoundsError,
+    RocwmmaError,
+    UnsupportedInstructionError,
+)
 from .rocwmma.accessors import GetDataLayout_t, GetIOShape_t, apply_data_layout_t, apply_transpose_t
 from .rocwmma.api import (
     apply_data_layout,
@@ -19,7 +34,6 @@ from .rocwmma.api import (
     store_matrix_sync,
     to_register_file,
 )
-from .rocwmma.errors import FragmentError
 from .rocwmma.fragment import fragment, fragment_traits
 from .rocwmma.schedulers import fragment_scheduler
 from .rocwmma.tags import accumulator, col_major, layout_t, matrix_a, matrix_b, row_major
@@ -37,10 +51,6 @@ from .rocwmma.utils import (
     swap,
 )
 from .runtime import (
-    DivergenceError,
-    LdsLimitError,
-    LdsRaceError,
-    OutOfBoundsError,
     Pointer,
     blockDim,
     blockIdx,
@@ -105,6 +115,8 @@ coop_col_slice_2d = fragment_scheduler.coop_col_slice_2d
 single = fragment_scheduler.single
 
 __all__ = [
+    "BarrierError", "InitCheckError", "LayoutError", "LayoutQueryError", "ModifierError",
+    "NotInKernelError", "RocwmmaError", "UnsupportedInstructionError",
     "accumulator", "amdgcn", "apply_data_layout", "apply_data_layout_t", "apply_fragment",
     "apply_transpose", "apply_transpose_t", "Arch", "ARCH_NAMES", "bfloat16", "bfloat16_t",
     "bfloat8", "bfloat8_fnuz", "bfloat8_fnuz_t", "bfloat8_t", "blockDim", "blockIdx",

@@ -17,12 +17,9 @@ import numpy as np
 from .arch import ARCH_NAMES, get_arch
 from .arch.execute import execute
 from .arch.instructions import Instruction
+from .errors import UnsupportedInstructionError
 from .runtime import Lanes, Pointer, VectorRegs, current_arch
 from .runtime.state import current_context_or_none
-
-
-class UnsupportedInstructionError(RuntimeError):
-    """The builtin does not exist on the target architecture."""
 
 
 def _targets(builtin: str) -> list[str]:

@@ -14,13 +14,10 @@ import operator
 import numpy as np
 
 from .. import types as T
+from ..errors import ModifierError
 from . import layouts as L
 from .instructions import Instruction
 from .numerics import accumulate, decode
-
-
-class ModifierError(ValueError):
-    """A CBSZ/ABID/BLGP/OPSEL/sign/clamp value the instruction does not accept."""
 
 
 def _check(instr: Instruction, name: str, value, allowed: range) -> int:

@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import types as T
 from ..arch import get_arch
+from ..errors import LayoutQueryError
 from ..rocwmma.tags import accumulator, col_major, matrix_a, matrix_b, row_major
 
 COLUMNS = ("block", "row", "col", "lane", "vgpr", "bit_lo", "bit_hi")
@@ -36,9 +37,6 @@ __all__ = [
 ]
 _INDEX_NAMES = {"A": ("i", "k"), "B": ("k", "j"), "C": ("i", "j"), "D": ("i", "j")}
 
-
-class LayoutQueryError(ValueError):
-    """An instruction, fragment or option the inspector cannot show (message lists choices)."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,5 +1,3 @@
-"""Exceptions of the rocWMMA layer."""
+"""The rocWMMA layer's exceptions (defined with all others in `rocwmma_py.errors`)."""
 
-
-class FragmentError(TypeError):
-    """A fragment type or use rocWMMA does not allow (message names what and why)."""
+from ..errors import FragmentError, LayoutError  # noqa: F401 - re-exported

@@ -13,6 +13,7 @@ from functools import cache, cached_property
 import numpy as np
 
 from .. import types as T
+from ..errors import LayoutError
 from .tags import accumulator, col_major, matrix_a, matrix_b, row_major
 
 
@@ -56,9 +57,6 @@ class Geometry:
     def width(self) -> int:
         return self.block_k if self.matrix is matrix_a else self.block_n
 
-
-class LayoutError(ValueError):
-    """A fragment shape this layout family cannot hold (message says why)."""
 
 
 @dataclass(frozen=True, eq=False)
