@@ -149,3 +149,18 @@ def note_where(err: BaseException, ctx: WaveContext) -> None:
     """Add "raised in kernel 'k' (block ..., wave ...)" to a traceback; the message is kept."""
     if hasattr(err, "add_note"):  # Python 3.11+
         err.add_note(f"raised in {ctx.where()}")
+
+
+_order_sensitive_ops = 0
+
+
+def note_order_sensitive() -> None:
+    """An operation whose result depends on the order of blocks across the launch ran
+    (an atomic): a launch spread over worker processes must then rerun in block order."""
+    global _order_sensitive_ops
+    _order_sensitive_ops += 1
+
+
+def order_sensitive_ops() -> int:
+    """How many order-sensitive operations this process has run (see note_order_sensitive)."""
+    return _order_sensitive_ops
