@@ -146,9 +146,15 @@ def enter_wave(ctx: WaveContext | None) -> WaveContext | None:
 
 
 def note_where(err: BaseException, ctx: WaveContext) -> None:
-    """Add "raised in kernel 'k' (block ..., wave ...)" to a traceback; the message is kept."""
-    if hasattr(err, "add_note"):  # Python 3.11+
-        err.add_note(f"raised in {ctx.where()}")
+    """Add "raised in kernel 'k' (block ..., wave ...)" to a traceback; the message is kept.
+
+    Python 3.10 has no `add_note`: the note goes into `__notes__` all the same (what 3.11's
+    add_note does), so code reading it works on both; only 3.11+ tracebacks print it."""
+    note = f"raised in {ctx.where()}"
+    if hasattr(err, "add_note"):
+        err.add_note(note)
+    else:
+        err.__notes__ = [*getattr(err, "__notes__", []), note]
 
 
 _order_sensitive_ops = 0
