@@ -5,6 +5,7 @@
 """
 
 from . import amdgcn, types
+from ._version import __version__
 from .arch import ARCH_NAMES, Arch, get_arch
 from .cuda import wmma  # noqa: F401 - `rocwmma_py.wmma`, `rocwmma_py.cuda` as attributes
 from .errors import (
@@ -115,6 +116,7 @@ coop_col_slice_2d = fragment_scheduler.coop_col_slice_2d
 single = fragment_scheduler.single
 
 __all__ = [
+    "__version__",
     "BarrierError", "InitCheckError", "LayoutError", "LayoutQueryError", "ModifierError",
     "NotInKernelError", "RocwmmaError", "UnsupportedInstructionError",
     "accumulator", "amdgcn", "apply_data_layout", "apply_data_layout_t", "apply_fragment",

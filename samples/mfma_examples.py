@@ -20,7 +20,8 @@ import numpy as np
 
 from rocwmma_py import amdgcn, float32, float64, kernel, threadIdx, use_arch, wave_size
 from rocwmma_py.runtime import float4, floatx16
-from samples.common import parse_args, validate
+
+from .common import parse_args, validate
 
 BUILTINS = ("mfma_f32_16x16x4f32", "mfma_f32_16x16x1f32", "mfma_f64_4x4x4f64")
 

@@ -2,21 +2,18 @@
 blocks, cooperative global reads into double-buffered LDS (design:
 samples/perf_gemm_common.py). gfx90a, gfx942, gfx950 only (f64 MFMA).
 
-    python samples/perf_dgemm.py [--arch gfx90a] [-m 512 -n 512 -k 512] [--runs 1]
+    rocwmma-sample perf_dgemm [--arch gfx90a] [-m 512 -n 512 -k 512] [--runs 1]
 
 Prints the original's columns (elapsedMs is the emulator's wall time), the emulation speed
 and a peak-time model of the target. Exit status: 0 PASSED, 1 FAILED, 2 refused.
 """
 
-import sys
-from pathlib import Path
 
-if not __package__:  # run as a script: make this repository's packages importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rocwmma_py import float64_t, get_arch
-from samples import common
-from samples.perf_gemm_common import Params, main_for
+
+from . import common
+from .perf_gemm_common import Params, main_for
 
 TYPES = (float64_t, float64_t, float64_t)  # InputT, OutputT, ComputeT
 

@@ -45,7 +45,8 @@ from rocwmma_py import (
     threadIdx,
 )
 from rocwmma_py.rocwmma.mma import select_instruction
-from samples import common
+
+from . import common
 
 DataLayoutA, DataLayoutB, DataLayoutC, DataLayoutLds = col_major, row_major, row_major, col_major
 

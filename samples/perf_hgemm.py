@@ -3,21 +3,18 @@ BLOCKS_M x BLOCKS_N blocks, cooperative global reads into double-buffered LDS
 (design: samples/perf_gemm_common.py). Every target; gfx9 and gfx11/12 use the original's
 parameter tables.
 
-    python samples/perf_hgemm.py [--arch gfx1100] [-m 512 -n 512 -k 512] [--runs 1]
+    rocwmma-sample perf_hgemm [--arch gfx1100] [-m 512 -n 512 -k 512] [--runs 1]
 
 Prints the original's columns (elapsedMs is the emulator's wall time), the emulation speed
 and a peak-time model of the target. Exit status: 0 PASSED, 1 FAILED, 2 refused.
 """
 
-import sys
-from pathlib import Path
 
-if not __package__:  # run as a script: make this repository's packages importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rocwmma_py import Constants, float16_t, float32_t
-from samples import common
-from samples.perf_gemm_common import Params, main_for
+
+from . import common
+from .perf_gemm_common import Params, main_for
 
 #            ROCWMMA_M/N/K  BLOCKS_M/N  TBLOCK_X/Y  WARP_SIZE
 GFX9_PARAMS = Params(32, 32, 16, 2, 2, 128, 2, Constants.AMDGCN_WAVE_SIZE_64)

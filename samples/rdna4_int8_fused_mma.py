@@ -16,7 +16,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from rocwmma_py import amdgcn, int8, int32, kernel, threadIdx, use_arch, vector_type
-from samples.common import parse_args, validate
+
+from .common import parse_args, validate
 
 BUILTIN = "wmma_i32_16x16x16_iu8_w32_gfx12"
 

@@ -17,7 +17,8 @@ import numpy as np
 
 from rocwmma_py import amdgcn, float16, kernel, lane_id, select, use_arch
 from rocwmma_py.runtime import half8  # _Float16 __attribute__((ext_vector_type(8)))
-from samples.common import parse_args, print_matrix, validate
+
+from .common import parse_args, print_matrix, validate
 
 BUILTIN = "wmma_f16_16x16x16_f16_w32_gfx12"
 

@@ -2,21 +2,17 @@
 accumulation) kept as source text, compiled at run time with compile() and exec(), looked up
 by name and launched — the counterpart of hiprtcCompileProgram / hipModuleGetFunction.
 
-    python samples/runtime_gemm.py [--arch gfx1100] [-m 256 -n 256 -k 256] [--seed 0]
+    rocwmma-sample runtime_gemm [--arch gfx1100] [-m 256 -n 256 -k 256] [--seed 0]
 
 Exit status: 0 PASSED, 1 FAILED (or the source failed to compile), 2 refused.
 """
 
-import sys
 import traceback
-from pathlib import Path
-
-if not __package__:  # run as a script: make this repository's packages importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rocwmma_py import bfloat16_t, float32_t
-from samples import common
-from samples.simple_gemm_common import gemm_test
+
+from . import common
+from .simple_gemm_common import gemm_test
 
 TYPES = (bfloat16_t, float32_t, float32_t)  # InputT, OutputT, ComputeT
 

@@ -1,20 +1,17 @@
 """rocWMMA's simple_dgemm in Python: D = alpha * A x B + beta * C in f64, one 16x16 block of D
 per wave, (4W, 4) thread blocks, no LDS; gfx90a, gfx942 and gfx950 only (f64 MFMA).
 
-    python samples/simple_dgemm.py [--arch gfx90a] [-m 256 -n 256 -k 256] [--seed 0]
+    rocwmma-sample simple_dgemm [--arch gfx90a] [-m 256 -n 256 -k 256] [--seed 0]
 
 Exit status: 0 PASSED, 1 FAILED, 2 refused (unsupported architecture or size).
 """
 
-import sys
-from pathlib import Path
 
-if not __package__:  # run as a script: make this repository's packages importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rocwmma_py import float64_t
-from samples import common
-from samples.simple_gemm_common import main_for
+
+from . import common
+from .simple_gemm_common import main_for
 
 TYPES = (float64_t, float64_t, float64_t)  # InputT, OutputT, ComputeT
 

@@ -7,16 +7,12 @@ batch's bottom-MLP row into the output. Backward: trilReconstruct rebuilds the s
 m x m gradient (zero diagonal), then grad[b] = tril[b] x input[b], and the bottom-MLP
 gradient is copied. Per-lane conditions (`if (row > col) out[...] = ...`) use `where`.
 
-    python samples/simple_dlrm.py [--arch gfx1100] [-m 32 -k 128 -b 64] [--direction both]
+    rocwmma-sample simple_dlrm [--arch gfx1100] [-m 32 -k 128 -b 64] [--direction both]
 
 Validation: compareEqual with tolerance 1.0. Exit status: 0 PASSED, 1 FAILED, 2 refused.
 """
 
-import sys
-from pathlib import Path
 
-if not __package__:  # run as a script: make this repository's packages importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
@@ -48,7 +44,8 @@ from rocwmma_py import (
     threadIdx,
     where,
 )
-from samples import common
+
+from . import common
 
 TILE_DIM = 16  # 16 x 16 fragments (32 x 32 on gfx9 only)
 T_BLOCK_X = 128  # each wave computes one TILE_DIM x TILE_DIM output block

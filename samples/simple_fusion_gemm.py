@@ -2,7 +2,7 @@
 D = saturate_int8(A x B) x V, with A (row-major m x k), B (col-major k x n), V (col-major
 n x k), int32 accumulation and int32 D (row-major m x k); gfx9 only, like the original.
 
-    python samples/simple_fusion_gemm.py [--arch gfx90a] [-m 256 -n 256 -k 256] [--seed 0]
+    rocwmma-sample simple_fusion_gemm [--arch gfx90a] [-m 256 -n 256 -k 256] [--seed 0]
 
 Design (the original's header comment): an attention-style fusion on a 1D grid over M. Each
 (128, 2) workgroup walks the macro tiles of its rows along N; per tile it computes
@@ -22,11 +22,7 @@ Exit status: 0 PASSED, 1 FAILED, 2 refused ("This sample Not test on gfx11/gfx12
 "Unsupported matrix size!", the SV_ITERS limit).
 """
 
-import sys
-from pathlib import Path
 
-if not __package__:  # run as a script: make this repository's packages importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
@@ -61,7 +57,8 @@ from rocwmma_py import (
     synchronize_workgroup,
     threadIdx,
 )
-from samples import common
+
+from . import common
 
 # Kernel parameters (the original's gfx9Params)
 ROCWMMA_M, ROCWMMA_N, ROCWMMA_K = 16, 16, 32

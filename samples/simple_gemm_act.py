@@ -2,7 +2,7 @@
 int8 A (row-major m x k) and B (col-major k x n), int32 accumulation, float SiLU, int8 D
 (row-major m x n); gfx9 only, like the original.
 
-    python samples/simple_gemm_act.py [--arch gfx90a] [-m 256 -n 256 -k 256] [--seed 0]
+    rocwmma-sample simple_gemm_act [--arch gfx90a] [-m 256 -n 256 -k 256] [--seed 0]
 
 Design (the original's header comment): each wave computes a warp tile of BLOCKS_X x BLOCKS_Y
 16x16 blocks; the four waves of a (128, 2) workgroup cooperatively read the macro tile of A
@@ -24,11 +24,7 @@ Exit status: 0 PASSED, 1 FAILED, 2 refused ("This sample not tested on gfx11/gfx
 "Unsupported matrix size!").
 """
 
-import sys
-from pathlib import Path
 
-if not __package__:  # run as a script: make this repository's packages importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
@@ -63,7 +59,8 @@ from rocwmma_py import (
     synchronize_workgroup,
     threadIdx,
 )
-from samples import common
+
+from . import common
 
 # Kernel parameters (the original's gfx9Params)
 ROCWMMA_M, ROCWMMA_N, ROCWMMA_K = 16, 16, 32

@@ -28,7 +28,8 @@ from rocwmma_py import (
     store_matrix_sync,
     threadIdx,
 )
-from samples import common
+
+from . import common
 
 # Supports ROCWMMA_M/N of 16 (every target) or 32 (gfx9 only); ROCWMMA_K a multiple of 16.
 ROCWMMA_M = ROCWMMA_N = ROCWMMA_K = 16

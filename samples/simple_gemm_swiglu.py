@@ -2,7 +2,7 @@
 D = silu(A x B_gate) * (A x B_up), as one fused dual GEMM; f16 inputs and output, f32
 accumulation and activation; every target (the original's gfx9 and gfx11/gfx12 tables).
 
-    python samples/simple_gemm_swiglu.py [--arch gfx1201] [-m 64 -n 256 -k 128] [--seed 0]
+    rocwmma-sample simple_gemm_swiglu [--arch gfx1201] [-m 64 -n 256 -k 128] [--seed 0]
 
 Design (the original's header comment): each wave computes a warp tile of BLOCKS_X x BLOCKS_Y
 16x16 blocks of both products; the waves of a (TBLOCK_X, 2) workgroup cooperatively read A,
@@ -20,12 +20,7 @@ Exit status: 0 PASSED, 1 FAILED, 2 refused ("Unsupported matrix size! M must be 
 of 64, ...").
 """
 
-import sys
 from dataclasses import dataclass
-from pathlib import Path
-
-if not __package__:  # run as a script: make this repository's packages importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
@@ -60,7 +55,8 @@ from rocwmma_py import (
     synchronize_workgroup,
     threadIdx,
 )
-from samples import common
+
+from . import common
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ from rocwmma_py import (
     store_matrix_sync,
     threadIdx,
 )
-from samples import common
+
+from . import common
 
 ROCWMMA_M = ROCWMMA_N = ROCWMMA_K = 16
 T_BLOCK_X_WAVES = 16  # T_BLOCK_X = 16 * WAVE_SIZE

@@ -1,19 +1,16 @@
 """rocWMMA's simple_hgemm in Python: D = alpha * A x B + beta * C with f16 inputs, C and D,
 f32 accumulation; one 16x16 block of D per wave, (4W, 4) thread blocks, no LDS; every target.
 
-    python samples/simple_hgemm.py [--arch gfx1100] [-m 256 -n 256 -k 256] [--seed 0]
+    rocwmma-sample simple_hgemm [--arch gfx1100] [-m 256 -n 256 -k 256] [--seed 0]
 
 Exit status: 0 PASSED, 1 FAILED, 2 refused (unsupported size).
 """
 
-import sys
-from pathlib import Path
 
-if not __package__:  # run as a script: make this repository's packages importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rocwmma_py import float16_t, float32_t
-from samples.simple_gemm_common import main_for
+
+from .simple_gemm_common import main_for
 
 TYPES = (float16_t, float16_t, float32_t)  # InputT, OutputT, ComputeT
 

@@ -1,21 +1,18 @@
 """rocWMMA's simple_sgemv in Python: y = alpha * A x + beta * y in f32 with 16x16x16 fragments,
 (16W, 1) thread blocks, 16 rows of y per wave; gfx9 only (f32 has no WMMA).
 
-    python samples/simple_sgemv.py [--arch gfx942] [-m 256 -k 256] [--seed 0]
+    rocwmma-sample simple_sgemv [--arch gfx942] [-m 256 -k 256] [--seed 0]
 
 x and y are allocated 16 columns wide because the kernel touches that much (see
 samples/simple_gemv_common.py). Exit status: 0 PASSED, 1 FAILED, 2 refused.
 """
 
-import sys
-from pathlib import Path
 
-if not __package__:  # run as a script: make this repository's packages importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rocwmma_py import float32_t
-from samples import common
-from samples.simple_gemv_common import main_for
+
+from . import common
+from .simple_gemv_common import main_for
 
 
 def main(argv: list[str] | None = None) -> int:

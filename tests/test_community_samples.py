@@ -95,15 +95,20 @@ def test_references():
     assert d.dtype == np.float16 and float(d[0, 0]) == float(np.float16(2 / (1 + np.exp(-1))))
 
 
-@pytest.mark.parametrize("how", ["script", "module"])
+@pytest.mark.parametrize("how", ["installed", "runner", "repository"])
 def test_entry_points_from_elsewhere(how, tmp_path):
-    """`python samples/NAME.py` and `python -m samples.NAME` from another directory; an
-    unknown --arch lists the targets without a traceback."""
+    """`python -m rocwmma_py.samples.NAME` and `python -m rocwmma_py.samples NAME` (what
+    `rocwmma-sample NAME` runs) from an unrelated directory holding its own `samples`
+    package, and `python -m samples.NAME` in the repository; an unknown --arch lists the
+    targets without a traceback."""
     sample = "simple_gemm_act"
-    if how == "script":
-        cmd, cwd = [sys.executable, str(ROOT / "samples" / f"{sample}.py")], tmp_path
-    else:
-        cmd, cwd = [sys.executable, "-m", f"samples.{sample}"], ROOT
+    (tmp_path / "samples").mkdir()
+    (tmp_path / "samples" / "__init__.py").write_text("raise ImportError('shadowed')\n")
+    cmd, cwd = {
+        "installed": ([sys.executable, "-m", f"rocwmma_py.samples.{sample}"], tmp_path),
+        "runner": ([sys.executable, "-m", "rocwmma_py.samples", sample], tmp_path),
+        "repository": ([sys.executable, "-m", f"samples.{sample}"], ROOT),
+    }[how]
     ok = subprocess.run([*cmd, "-m", "64", "-n", "128", "-k", "32"], cwd=cwd,
                         capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0 and "PASSED" in ok.stdout, ok.stdout + ok.stderr

@@ -123,9 +123,9 @@ def test_source_that_does_not_compile_fails(capsys):
     assert rc == common.FAILED and "Runtime compile failed." in out and "SyntaxError" in out
 
 
-@pytest.mark.parametrize("how", ["script", "module"])
+@pytest.mark.parametrize("how", ["installed", "module"])
 def test_runs_from_any_directory(how, tmp_path):
-    target = [str(ROOT / "samples" / "simple_dgemv.py")] if how == "script" else [
+    target = ["-m", "rocwmma_py.samples", "simple_dgemv"] if how == "installed" else [
         "-m", "samples.simple_dgemv"]
     env_path = {"PYTHONPATH": str(ROOT)} if how == "module" else {}
     proc = subprocess.run([sys.executable, *target, "-m", "32", "-k", "16"], cwd=tmp_path,

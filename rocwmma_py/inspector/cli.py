@@ -13,13 +13,15 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from .._version import __version__
 from ..rocwmma.errors import FragmentError
 from ..rocwmma.fragment_layout import LayoutError
 from . import tables as LI
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m rocwmma_py", description=__doc__.splitlines()[0])
+def _parser(prog: str = "python -m rocwmma_py") -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    p.add_argument("--version", action="version", version=f"rocwmma_py {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     lay = sub.add_parser("layout", help="element <-> (lane, register) tables and pictures")
     what = lay.add_argument_group("what to show (an instruction, a fragment or sm_80)")
@@ -85,3 +87,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def layout_main(argv: Sequence[str] | None = None) -> int:
+    """The `rocwmma-layout` command: `python -m rocwmma_py layout` without the subcommand."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args in (["--version"], ["-V"]):
+        print(f"rocwmma-layout (rocwmma_py {__version__})")
+        return 0
+    return main(["layout", *args])

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from rocwmma_py.cuda import __global__, blockIdx, wmma
-from samples.cuda.common import parse_args, report, small_ints
+
+from .common import parse_args, report, small_ints
 
 FragA = wmma.fragment[wmma.matrix_a, 8, 8, 4, wmma.double, wmma.row_major]
 FragB = wmma.fragment[wmma.matrix_b, 8, 8, 4, wmma.double, wmma.row_major]

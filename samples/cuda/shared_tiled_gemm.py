@@ -19,7 +19,8 @@ from rocwmma_py.cuda import (
     warpSize,
     wmma,
 )
-from samples.cuda.common import parse_args, report, small_ints
+
+from .common import parse_args, report, small_ints
 
 TILE, WARPS_X, WARPS_Y = 16, 2, 2
 BM, BN = TILE * WARPS_Y, TILE * WARPS_X  # block tile 32x32

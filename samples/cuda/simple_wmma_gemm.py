@@ -14,7 +14,8 @@ import numpy as np
 
 from rocwmma_py import get_arch
 from rocwmma_py.cuda import __global__, blockDim, blockIdx, threadIdx, warpSize, wmma
-from samples.cuda.common import parse_args, report, small_ints
+
+from .common import parse_args, report, small_ints
 
 WMMA_M = WMMA_N = WMMA_K = 16
 FragA = wmma.fragment[wmma.matrix_a, WMMA_M, WMMA_N, WMMA_K, wmma.half, wmma.col_major]

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from rocwmma_py.cuda import __global__, blockIdx, wmma
-from samples.cuda.common import parse_args, report
+
+from .common import parse_args, report
 
 FragA = wmma.fragment[wmma.matrix_a, 16, 16, 8, wmma.precision.tf32, wmma.row_major]
 FragB = wmma.fragment[wmma.matrix_b, 16, 16, 8, wmma.precision.tf32, wmma.col_major]
