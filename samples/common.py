@@ -9,6 +9,7 @@ architecture or size, printed like the original; argparse errors also exit 2).
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ import numpy as np
 from rocwmma_py import ARCH_NAMES, get_arch, types
 
 PASSED, FAILED, REFUSED = 0, 1, 2
+ARCH_VAR = "ROCWMMA_PY_ARCH"  # the launch default's variable, honoured by every sample
 
 
 def arches_with(*builtins: str) -> list[str]:
@@ -26,18 +28,13 @@ def arches_with(*builtins: str) -> list[str]:
 
 
 def parse_args(
-    argv: Sequence[str] | None, description: str, default_arch: str, builtins: Sequence[str]
+    argv: Sequence[str] | None, doc: str, default_arch: str, builtins: Sequence[str],
+    seed: int = 0,
 ) -> argparse.Namespace:
-    """`--arch` (restricted to targets having `builtins`) and `--print` (show the result)."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument(
-        "--arch", default=default_arch, choices=arches_with(*builtins),
-        help=f"target to emulate (default {default_arch})",
-    )
-    parser.add_argument(
-        "--print", dest="show", action="store_true", help="print the result matrix"
-    )
-    return parser.parse_args(argv)
+    """The intrinsic samples' command line: `sample_parser` with `--arch` restricted to the
+    targets having `builtins`, `--seed` and `--print` (show the result)."""
+    return sample_parser(doc, default_arch=default_arch, archs=arches_with(*builtins),
+                         show=True, seed=seed).parse_args(argv)
 
 
 def validate(name: str, got: np.ndarray, ref: np.ndarray) -> bool:
@@ -66,20 +63,60 @@ def print_matrix(c: np.ndarray) -> None:
 # --- command line ---------------------------------------------------------------------------
 
 
-def sample_parser(description: str, sizes: dict[str, int], default_arch: str = "gfx942",
-                  size_help: str = "") -> argparse.ArgumentParser:
-    """`--arch` (any emulated target; unsupported ones are refused by the sample like the
-    original), one `-X N` flag per entry of `sizes` (name -> default) and `--seed`."""
-    parser = argparse.ArgumentParser(description=description,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--arch", default=default_arch, choices=ARCH_NAMES, metavar="ARCH",
-                        help=f"target to emulate: {', '.join(ARCH_NAMES)} (default "
-                             f"{default_arch})")
-    for name, default in sizes.items():
-        parser.add_argument(f"-{name}", type=int, default=default, metavar="N",
-                            help=f"problem size {name.upper()} (default {default}){size_help}")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seed of the input fill (the original seeds rand() with the time)")
+def positive_int(text: str) -> int:
+    """argparse type of sizes and run counts: a whole number >= 1."""
+    return _int_at_least(text, 1, "a positive integer")
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type of seeds and warm-up counts: a whole number >= 0."""
+    return _int_at_least(text, 0, "a non-negative integer")
+
+
+def _int_at_least(text: str, low: int, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if value < low:
+        raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}")
+    return value
+
+
+class SampleParser(argparse.ArgumentParser):
+    """Checks the `--arch` default too: it may come from $ROCWMMA_PY_ARCH, which argparse's
+    `choices` never sees."""
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        parsed = super().parse_args(args, namespace)
+        if parsed.arch not in self.arch_choices:
+            self.error(f"argument --arch: ${ARCH_VAR}={parsed.arch!r} is not a target this "
+                       f"sample runs on; choose from {', '.join(self.arch_choices)}")
+        return parsed
+
+
+def sample_parser(doc: str, sizes: dict[str, int] | None = None, default_arch: str = "gfx942",
+                  archs: Sequence[str] | None = None, size_help: str = "",
+                  show: bool = False, seed: int = 0) -> SampleParser:
+    """The command line every sample shares: the sample's docstring as help, `--arch` (the
+    targets in `archs`, default every emulated one; $ROCWMMA_PY_ARCH, when set, replaces the
+    sample's default), one `-X N` flag per entry of `sizes` (name -> default, positive),
+    `--seed` (non-negative) and, with `show`, `--print`."""
+    parser = SampleParser(description=doc.strip(),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.arch_choices = list(archs or ARCH_NAMES)
+    default = os.environ.get(ARCH_VAR, "").strip() or default_arch
+    parser.add_argument("--arch", default=default, choices=parser.arch_choices, metavar="ARCH",
+                        help=f"target to emulate: {', '.join(parser.arch_choices)} (default "
+                             f"{default}, from ${ARCH_VAR} when set)")
+    for name, value in (sizes or {}).items():
+        parser.add_argument(f"-{name}", type=positive_int, default=value, metavar="N",
+                            help=f"problem size {name.upper()} (default {value}){size_help}")
+    parser.add_argument("--seed", type=non_negative_int, default=seed,
+                        help=f"seed of the random input fill (default {seed})")
+    if show:
+        parser.add_argument("--print", dest="show", action="store_true",
+                            help="print the result matrix")
     return parser
 
 

@@ -122,9 +122,9 @@ def run_example3(a: np.ndarray, b: np.ndarray, arch: str = "gfx942") -> np.ndarr
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv, __doc__.splitlines()[0], "gfx942", BUILTINS)
+    args = parse_args(argv, __doc__, "gfx942", BUILTINS, seed=2022)
     print(f"AMD matrix cores lab notes, examples 1-3 on {args.arch} (one wave64, block 16x4)")
-    rng = np.random.default_rng(2022)
+    rng = np.random.default_rng(args.seed)
 
     def ints(*shape):
         return rng.integers(-8, 9, size=shape)

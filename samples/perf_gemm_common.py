@@ -258,7 +258,9 @@ def refusal(p: Params, arch: str, m: int, n: int, k: int) -> str | None:
     macro_m, macro_n = p.macro_tile
     if (m < macro_m or n < macro_n or k < p.ROCWMMA_K
             or m % p.ROCWMMA_M or n % p.ROCWMMA_N or k % p.ROCWMMA_K):
-        return "Unsupported matrix size!"
+        return (f"Unsupported matrix size! M must be a multiple of {p.ROCWMMA_M} and at least "
+                f"{macro_m}, N a multiple of {p.ROCWMMA_N} and at least {macro_n}, K a multiple "
+                f"of {p.ROCWMMA_K}")
     return None
 
 
@@ -333,9 +335,10 @@ def main_for(description: str, params, types: tuple, supported, refusal_text: st
     runs 7168^3 with 2 warm-ups and 5 timed runs; the defaults here are 512^3, 0 and 1."""
     parser = common.sample_parser(description, {"m": 512, "n": 512, "k": 512},
                                   size_help="; the original runs 7168")
-    parser.add_argument("--warmups", type=int, default=0,
-                        help="untimed runs before timing (the original: 2)")
-    parser.add_argument("--runs", type=int, default=1, help="timed runs (the original: 5)")
+    parser.add_argument("--warmups", type=common.non_negative_int, default=0,
+                        help="untimed runs before timing (default 0; the original: 2)")
+    parser.add_argument("--runs", type=common.positive_int, default=1,
+                        help="timed runs (default 1; the original: 5)")
     args = parser.parse_args(argv)
     if not supported(args.arch):
         print(refusal_text)

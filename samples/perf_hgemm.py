@@ -28,7 +28,7 @@ def params(arch: str) -> Params:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return main_for(__doc__.splitlines()[0], params, TYPES, lambda arch: True, "", argv)
+    return main_for(__doc__, params, TYPES, lambda arch: True, "", argv)
 
 
 if __name__ == "__main__":

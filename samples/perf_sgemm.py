@@ -24,7 +24,7 @@ def params(arch: str) -> Params:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return main_for(__doc__.splitlines()[0], params, TYPES, common.is_f32_supported,
+    return main_for(__doc__, params, TYPES, common.is_f32_supported,
                     "f32 sgemm not supported on this device", argv)
 
 

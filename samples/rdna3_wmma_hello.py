@@ -67,10 +67,10 @@ def run(a: np.ndarray, b: np.ndarray, opsel: bool, arch: str = "gfx1100") -> np.
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv, __doc__.splitlines()[0], "gfx1100", [BUILTIN])
+    args = parse_args(argv, __doc__, "gfx1100", [BUILTIN], seed=2023)
     print(f"RDNA3 WMMA hello world: __builtin_amdgcn_{BUILTIN}, C = A*B on {args.arch}")
     # small random integers: every product and sum is exact in f16 (|C| <= 16*4*4 = 256)
-    rng = np.random.default_rng(2023)
+    rng = np.random.default_rng(args.seed)
     a = rng.integers(-4, 5, size=(16, 16)).astype(float16)
     b = rng.integers(-4, 5, size=(16, 16)).astype(float16)
     ref = a.astype(np.float64) @ b.astype(np.float64)  # + C, which is zero

@@ -68,12 +68,12 @@ def run(a: np.ndarray, b: np.ndarray, arch: str = "gfx1200") -> np.ndarray:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv, __doc__.splitlines()[0], "gfx1200", [BUILTIN])
+    args = parse_args(argv, __doc__, "gfx1200", [BUILTIN], seed=2025)
     print(
         f"RDNA4 transpose load: B row-major via __builtin_amdgcn_global_load_tr_b128_v8i16, "
         f"__builtin_amdgcn_{BUILTIN}, C = A*B on {args.arch}"
     )
-    rng = np.random.default_rng(2025)
+    rng = np.random.default_rng(args.seed)
     a = rng.integers(-4, 5, size=(16, 16)).astype(float16)
     b = rng.integers(-4, 5, size=(16, 16)).astype(float16)
     ref = a.astype(np.float64) @ b.astype(np.float64)  # + C, which is zero

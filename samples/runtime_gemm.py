@@ -66,7 +66,7 @@ def compile_module(source: str, name: str = "<runtime_gemm>") -> dict | None:
 
 
 def main(argv: list[str] | None = None, source: str = SOURCE) -> int:
-    args = common.sample_parser(__doc__.splitlines()[0],
+    args = common.sample_parser(__doc__,
                                 {"m": 256, "n": 256, "k": 256}).parse_args(argv)
     module = compile_module(source)
     if module is None:

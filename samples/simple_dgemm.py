@@ -17,7 +17,7 @@ TYPES = (float64_t, float64_t, float64_t)  # InputT, OutputT, ComputeT
 
 
 def main(argv: list[str] | None = None) -> int:
-    return main_for(__doc__.splitlines()[0], TYPES, common.is_f64_supported,
+    return main_for(__doc__, TYPES, common.is_f64_supported,
                     "f64 dgemm not supported on this device", argv)
 
 

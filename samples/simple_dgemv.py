@@ -16,7 +16,7 @@ from .simple_gemv_common import main_for
 
 
 def main(argv: list[str] | None = None) -> int:
-    return main_for("dgemv", __doc__.splitlines()[0], float64_t, common.is_f64_supported,
+    return main_for("dgemv", __doc__, float64_t, common.is_f64_supported,
                     "f64 dgemv not supported on this device", argv)
 
 

@@ -256,12 +256,12 @@ def dlrm_test(arch: str, m: int, k: int, b: int, forward: bool, seed: int) -> in
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = common.sample_parser(__doc__.splitlines()[0], {"m": 32, "k": 128, "b": 64})
+    parser = common.sample_parser(__doc__, {"m": 32, "k": 128, "b": 64})
     parser.add_argument("--direction", choices=("forward", "backward", "both"), default="both",
                         help="training pass to run (default both, forward first)")
     args = parser.parse_args(argv)
     if args.m % TILE_DIM or args.k % TILE_DIM:
-        print("Unsupported size!")
+        print(f"Unsupported size! M and K must be multiples of {TILE_DIM}")
         return common.REFUSED
     passes = {"forward": [True], "backward": [False], "both": [True, False]}[args.direction]
     return max(dlrm_test(args.arch, args.m, args.k, args.b, fwd, args.seed) for fwd in passes)

@@ -459,7 +459,7 @@ def gemm_test(arch: str, m: int, n: int, k: int, alpha: int, beta: int, seed: in
 def main(argv: list[str] | None = None) -> int:
     """The original runs 8192 x 8192 x 128 with alpha 1, beta 0 (printed, unused); the size
     flags default to 256^3."""
-    args = common.sample_parser(__doc__.splitlines()[0], {"m": 256, "n": 256, "k": 256},
+    args = common.sample_parser(__doc__, {"m": 256, "n": 256, "k": 256},
                                 default_arch="gfx942").parse_args(argv)
     return gemm_test(args.arch, args.m, args.n, args.k, 1, 0, args.seed)
 

@@ -85,7 +85,9 @@ def gemm_test(gemm, arch: str, m: int, n: int, k: int, alpha, beta, seed: int,
     t_block_x = T_BLOCK_X_WAVES * wave
     if (m < ROCWMMA_M * t_block_x // wave or n < ROCWMMA_N * T_BLOCK_Y or k < ROCWMMA_K
             or m % ROCWMMA_M or n % ROCWMMA_N or k % ROCWMMA_K):
-        print("Unsupported size!")
+        print(f"Unsupported size! M must be a multiple of {ROCWMMA_M} and at least "
+              f"{ROCWMMA_M * t_block_x // wave}, N a multiple of {ROCWMMA_N} and at least "
+              f"{ROCWMMA_N * T_BLOCK_Y}, K a multiple of {ROCWMMA_K}")
         return common.REFUSED
     lda, ldb, ldc, ldd = k, k, n, n
 

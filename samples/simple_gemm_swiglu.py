@@ -446,7 +446,7 @@ def run_swiglu_sample(arch: str, m: int, n: int, k: int, seed: int) -> int:
 def main(argv: list[str] | None = None) -> int:
     """The original's quick validation case, 64 x 256 x 128 (its --all LLaMA-2 sizes are not
     offered: far beyond an emulator)."""
-    args = common.sample_parser(__doc__.splitlines()[0], {"m": 64, "n": 256, "k": 128},
+    args = common.sample_parser(__doc__, {"m": 64, "n": 256, "k": 128},
                                 default_arch="gfx942").parse_args(argv)
     print("Community Sample: SwiGLU Fused Dual GEMM")
     print("This sample demonstrates: fused dual-GEMM + SiLU activation (LLaMA/Mistral FFN gate "

@@ -80,7 +80,8 @@ def main_for(name: str, description: str, data_t, supported, refusal: str, argv)
     m, k, n = args.m, args.k, T_BLOCK_Y * ROCWMMA_N
     alpha = beta = data_t(2.1)
     if m % ROCWMMA_M or n % ROCWMMA_N or k % ROCWMMA_K:
-        print("Unsupported size!")
+        print(f"Unsupported size! M must be a multiple of {ROCWMMA_M}, K a multiple of "
+              f"{ROCWMMA_K}")
         return common.REFUSED
     lda, ldb, ldc, ldd = m, k, m, m
 

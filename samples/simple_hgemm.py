@@ -16,7 +16,7 @@ TYPES = (float16_t, float16_t, float32_t)  # InputT, OutputT, ComputeT
 
 
 def main(argv: list[str] | None = None) -> int:
-    return main_for(__doc__.splitlines()[0], TYPES, lambda arch: True, "", argv)
+    return main_for(__doc__, TYPES, lambda arch: True, "", argv)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ TYPES = (float32_t, float32_t, float32_t)  # InputT, OutputT, ComputeT
 
 
 def main(argv: list[str] | None = None) -> int:
-    return main_for(__doc__.splitlines()[0], TYPES, common.is_f32_supported,
+    return main_for(__doc__, TYPES, common.is_f32_supported,
                     "f32 sgemm not supported on this device", argv)
 
 

@@ -16,7 +16,7 @@ from .simple_gemv_common import main_for
 
 
 def main(argv: list[str] | None = None) -> int:
-    return main_for("sgemv", __doc__.splitlines()[0], float32_t, common.is_f32_supported,
+    return main_for("sgemv", __doc__, float32_t, common.is_f32_supported,
                     "f32 sgemv not supported on this device", argv)
 
 

@@ -10,16 +10,23 @@ import numpy as np
 
 from rocwmma_py import wmma
 
+from ..common import REFUSED, sample_parser
 
-def parse_args(argv: Sequence[str] | None, description: str, dtype, default: str,
-               sizes: tuple[int, int, int]) -> argparse.Namespace:
-    """--arch (targets whose matrix cores take `dtype`) and -m/-n/-k."""
-    p = argparse.ArgumentParser(description=description)
-    p.add_argument("--arch", default=default, choices=wmma.targets_for(dtype),
-                   help=f"target to emulate (default {default})")
-    for flag, size in zip("mnk", sizes, strict=True):
-        p.add_argument(f"-{flag}", type=int, default=size, help=f"{flag.upper()} ({size})")
-    return p.parse_args(argv)
+
+def parse_args(argv: Sequence[str] | None, doc: str, dtype, default: str,
+               sizes: tuple[int, int, int],
+               tile: tuple[int, int, int] = (16, 16, 16)) -> argparse.Namespace | int:
+    """The samples' shared command line with --arch restricted to the targets whose matrix
+    cores take `dtype` and -m/-n/-k; sizes that are not multiples of the wmma `tile` (the
+    CUDA samples have no edge handling) are refused like the rocWMMA samples do: the
+    message, then the exit status REFUSED (returned instead of the arguments)."""
+    args = sample_parser(doc, dict(zip("mnk", sizes, strict=True)), default,
+                         archs=wmma.targets_for(dtype)).parse_args(argv)
+    if any(size % t for size, t in zip((args.m, args.n, args.k), tile, strict=True)):
+        print(f"Unsupported size! M, N and K must be multiples of {tile[0]}, {tile[1]} and "
+              f"{tile[2]}, got {args.m}x{args.n}x{args.k}")
+        return REFUSED
+    return args
 
 
 def small_ints(rng: np.random.Generator, shape, dtype) -> np.ndarray:

@@ -10,7 +10,7 @@ import numpy as np
 
 from rocwmma_py.cuda import __global__, blockIdx, wmma
 
-from .common import parse_args, report, small_ints
+from .common import REFUSED, parse_args, report, small_ints
 
 FragA = wmma.fragment[wmma.matrix_a, 8, 8, 4, wmma.double, wmma.row_major]
 FragB = wmma.fragment[wmma.matrix_b, 8, 8, 4, wmma.double, wmma.row_major]
@@ -38,8 +38,10 @@ def run(arch: str, m: int, n: int, k: int, seed: int = 3):
 
 
 def main(argv=None) -> int:
-    args = parse_args(argv, __doc__.splitlines()[0], wmma.double, "gfx942", (32, 32, 32))
-    got, ref = run(args.arch, args.m, args.n, args.k)
+    args = parse_args(argv, __doc__, wmma.double, "gfx942", (32, 32, 32), tile=(8, 8, 4))
+    if args == REFUSED:
+        return REFUSED
+    got, ref = run(args.arch, args.m, args.n, args.k, args.seed)
     return report("double_gemm", args.arch, got, ref)
 
 

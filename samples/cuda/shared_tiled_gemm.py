@@ -20,7 +20,7 @@ from rocwmma_py.cuda import (
     wmma,
 )
 
-from .common import parse_args, report, small_ints
+from .common import REFUSED, parse_args, report, small_ints
 
 TILE, WARPS_X, WARPS_Y = 16, 2, 2
 BM, BN = TILE * WARPS_Y, TILE * WARPS_X  # block tile 32x32
@@ -64,11 +64,13 @@ def run(arch: str, m: int, n: int, k: int, seed: int = 1):
 
 
 def main(argv=None) -> int:
-    args = parse_args(argv, __doc__.splitlines()[0], wmma.half, "gfx942", (64, 64, 64))
+    args = parse_args(argv, __doc__, wmma.half, "gfx942", (64, 64, 64))
+    if args == REFUSED:
+        return REFUSED
     if args.m % BM or args.n % BN or args.k % TILE:
         print(f"shared_tiled_gemm: FAILED (sizes must be multiples of {BM}x{BN}x{TILE})")
         return 1
-    got, ref = run(args.arch, args.m, args.n, args.k)
+    got, ref = run(args.arch, args.m, args.n, args.k, args.seed)
     return report("shared_tiled_gemm", args.arch, got, ref)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from rocwmma_py import get_arch
 from rocwmma_py.cuda import __global__, blockDim, blockIdx, threadIdx, warpSize, wmma
 
-from .common import parse_args, report, small_ints
+from .common import REFUSED, parse_args, report, small_ints
 
 WMMA_M = WMMA_N = WMMA_K = 16
 FragA = wmma.fragment[wmma.matrix_a, WMMA_M, WMMA_N, WMMA_K, wmma.half, wmma.col_major]
@@ -64,8 +64,10 @@ def run(arch: str, m: int, n: int, k: int, seed: int = 0):
 
 
 def main(argv=None) -> int:
-    args = parse_args(argv, __doc__.splitlines()[0], wmma.half, "gfx942", (64, 64, 64))
-    got, ref = run(args.arch, args.m, args.n, args.k)
+    args = parse_args(argv, __doc__, wmma.half, "gfx942", (64, 64, 64))
+    if args == REFUSED:
+        return REFUSED
+    got, ref = run(args.arch, args.m, args.n, args.k, args.seed)
     return report("simple_wmma_gemm", args.arch, got, ref)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from rocwmma_py.cuda import __global__, blockIdx, wmma
 
-from .common import parse_args, report
+from .common import REFUSED, parse_args, report
 
 FragA = wmma.fragment[wmma.matrix_a, 16, 16, 8, wmma.precision.tf32, wmma.row_major]
 FragB = wmma.fragment[wmma.matrix_b, 16, 16, 8, wmma.precision.tf32, wmma.col_major]
@@ -45,9 +45,11 @@ def run(arch: str, m: int, n: int, k: int, seed: int = 2):
 
 
 def main(argv=None) -> int:
-    args = parse_args(argv, __doc__.splitlines()[0], wmma.precision.tf32, "gfx942",
-                      (32, 32, 32))
-    got, ref = run(args.arch, args.m, args.n, args.k)
+    args = parse_args(argv, __doc__, wmma.precision.tf32, "gfx942", (32, 32, 32),
+                      tile=(16, 16, 8))
+    if args == REFUSED:
+        return REFUSED
+    got, ref = run(args.arch, args.m, args.n, args.k, args.seed)
     return report("tf32_gemm", args.arch, got, ref)
 
 
