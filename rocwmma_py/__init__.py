@@ -8,6 +8,8 @@ from . import amdgcn, types
 from .arch import ARCH_NAMES, Arch, get_arch
 from .cuda import wmma  # noqa: F401 - `rocwmma_py.wmma`, `rocwmma_py.cuda` as attributes
 from .errors import (
+    AtomicError,
+    AtomicTypeError,
     BarrierError,
     DivergenceError,
     FragmentError,
@@ -52,6 +54,17 @@ from .rocwmma.utils import (
 )
 from .runtime import (
     Pointer,
+    atomicAdd,
+    atomicAnd,
+    atomicCAS,
+    atomicDec,
+    atomicExch,
+    atomicInc,
+    atomicMax,
+    atomicMin,
+    atomicOr,
+    atomicSub,
+    atomicXor,
     blockDim,
     blockIdx,
     current_arch,
@@ -115,6 +128,8 @@ coop_col_slice_2d = fragment_scheduler.coop_col_slice_2d
 single = fragment_scheduler.single
 
 __all__ = [
+    "AtomicError", "AtomicTypeError", "atomicAdd", "atomicAnd", "atomicCAS", "atomicDec",
+    "atomicExch", "atomicInc", "atomicMax", "atomicMin", "atomicOr", "atomicSub", "atomicXor",
     "BarrierError", "InitCheckError", "LayoutError", "LayoutQueryError", "ModifierError",
     "NotInKernelError", "RocwmmaError", "UnsupportedInstructionError",
     "accumulator", "amdgcn", "apply_data_layout", "apply_data_layout_t", "apply_fragment",
