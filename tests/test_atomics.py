@@ -337,6 +337,22 @@ def test_nan_in_memory_stays_for_float_max_min():
             assert np.isnan(out[0][0]) and np.isnan(out[3]).all(), (op, engine)
 
 
+@pytest.mark.parametrize("op", ["atomicMax", "atomicMin"])
+@pytest.mark.parametrize("start", [0.0, -0.0])
+def test_signed_zeros_keep_the_old_one(op, start):
+    """Of -0 and +0 the value in memory stays (neither is < the other); NaN values never
+    store. Long runs (a batch: 256 lanes on one address) and short ones (per wave)."""
+    pool = np.array([0.0, -0.0, np.nan, -0.0, 0.0], np.float64)
+    vals = pool[np.random.default_rng(12).integers(0, 5, 4 * 64)]
+    vals[100] = -1.0 if op == "atomicMin" else 1.0  # one value that does win, later on
+    olds_ref, final_ref = sequential(op, F64, start, [(v, None) for v in vals.tolist()])
+    launch = global_kernel(op, 1)[4, 64, 0, "gfx942"]
+    bufs = [np.array([start], np.float64), vals, vals, np.zeros(vals.size, np.float64)]
+    for engine, (out, _) in on_both_engines(launch, bufs).items():
+        assert same_bits(out[0], np.array([final_ref])), engine
+        assert same_bits(out[3], np.array(olds_ref)), engine
+
+
 # --- the order is observable: f32 addition is not associative --------------------------------
 
 

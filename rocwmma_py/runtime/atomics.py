@@ -104,6 +104,26 @@ def _exchange_run(start: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.n
     return np.concatenate((start[None], vals[:-1])), vals[-1]
 
 
+def _float_record_run(larger: bool) -> Callable[[np.ndarray, np.ndarray], tuple]:
+    """HIP's float max (larger) / min on one address at once: the value changes exactly at
+    the lanes whose value strictly beats every value before it (a NaN value never does, a
+    NaN in memory never changes), and then holds that lane's value, bits included."""
+
+    def whole(start: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if np.isnan(start):
+            return np.full_like(vals, start), start
+        never = vals.dtype.type(-np.inf if larger else np.inf)
+        keys = np.where(np.isnan(vals), never, vals)
+        best = (np.maximum if larger else np.minimum).accumulate(
+            np.concatenate((start[None], keys)), dtype=vals.dtype)[:-1]
+        record = keys > best if larger else keys < best
+        last = np.maximum.accumulate(np.where(record, np.arange(vals.size), -1))
+        after = np.where(last >= 0, vals[last], start)
+        return np.concatenate((start[None], after[:-1])), after[-1]
+
+    return whole
+
+
 def _bits(x: np.ndarray) -> np.ndarray:
     return x.view(f"u{x.dtype.itemsize}") if x.dtype.kind == "f" else x
 
@@ -120,8 +140,8 @@ def _op(name: str, dtype: np.dtype) -> _Op:
     if name in ("atomicMax", "atomicMin"):
         if is_float:  # HIP's CAS loop: store val only if old < val (max) / old > val (min)
             if name == "atomicMax":
-                return _Op(lambda o, v, c: np.where(o < v, v, o), None)
-            return _Op(lambda o, v, c: np.where(o > v, v, o), None)
+                return _Op(lambda o, v, c: np.where(o < v, v, o), _float_record_run(True))
+            return _Op(lambda o, v, c: np.where(o > v, v, o), _float_record_run(False))
         ufunc = np.maximum if name == "atomicMax" else np.minimum
         return _Op(lambda o, v, c: ufunc(o, v), _scan(ufunc))
     if name == "atomicCAS":  # compares bit patterns, as the hardware does
@@ -289,7 +309,7 @@ def _apply_in_order(op: _Op, initial: np.ndarray, vals: np.ndarray, cmps: np.nda
     """Apply each run's operations one after another; (old value of each, final values).
 
     The Python loop runs once per rank within a run (the contention), not per lane; runs
-    longer than _LONG_RUN of a scannable op go through one accumulate each instead."""
+    longer than _LONG_RUN of an op with a closed form (`whole`) go through it instead."""
     state = initial.copy()
     olds = np.empty_like(vals)
     run_of = np.repeat(np.arange(run.starts.size), run.sizes)
