@@ -407,6 +407,33 @@ def test_out_of_bounds_writes_nothing():
     assert not wave_out[0].any() and not batch_out[0].any()
 
 
+@pytest.mark.parametrize("initialised", [True, False])
+def test_initcheck_sees_atomics_on_unwritten_lds(initialised):
+    """An atomic reads LDS: on never-written LDS initcheck reports it; it also counts as a
+    write for later reads."""
+    @kernel
+    def count(out):
+        s = shared_array(np.int32, 1)
+        if initialised:
+            with where(threadIdx.x == 0):
+                s[0] = 5
+            synchronize_workgroup()
+        rocwmma_py.atomicAdd(s + 0, 1)
+        synchronize_workgroup()
+        out[blockIdx.x] = s[0]
+
+    for engine in ("wave", "batch"):
+        out = np.zeros(2, np.int32)
+        launch = count[2, 128, 0, "gfx942"].checked(initcheck=True)
+        with use_engine(engine):
+            if initialised:
+                launch(out)
+                assert out.tolist() == [5 + 128, 5 + 128], engine
+            else:
+                with pytest.raises(rocwmma_py.InitCheckError, match="lds"):
+                    launch(out)
+
+
 # --- the batched engine's fallbacks and undo -------------------------------------------------
 
 
