@@ -128,6 +128,12 @@ def _bits(x: np.ndarray) -> np.ndarray:
     return x.view(f"u{x.dtype.itemsize}") if x.dtype.kind == "f" else x
 
 
+_UFUNCS: dict[str, np.ufunc] = {
+    "atomicMax": np.maximum, "atomicMin": np.minimum, "atomicAnd": np.bitwise_and,
+    "atomicOr": np.bitwise_or, "atomicXor": np.bitwise_xor,
+}
+
+
 def _op(name: str, dtype: np.dtype) -> _Op:
     """The update rule of atomic `name` on `dtype` (HIP's definitions)."""
     is_float = dtype.kind == "f" or dtype in _HALVES
@@ -142,13 +148,10 @@ def _op(name: str, dtype: np.dtype) -> _Op:
             if name == "atomicMax":
                 return _Op(lambda o, v, c: np.where(o < v, v, o), _float_record_run(True))
             return _Op(lambda o, v, c: np.where(o > v, v, o), _float_record_run(False))
-        ufunc = np.maximum if name == "atomicMax" else np.minimum
-        return _Op(lambda o, v, c: ufunc(o, v), _scan(ufunc))
     if name == "atomicCAS":  # compares bit patterns, as the hardware does
-        return _Op(lambda o, v, c: np.where(_bits(o) == _bits(c), v, o), None)
-    if name in ("atomicAnd", "atomicOr", "atomicXor"):
-        ufunc = {"atomicAnd": np.bitwise_and, "atomicOr": np.bitwise_or,
-                 "atomicXor": np.bitwise_xor}[name]
+        return _Op(lambda o, v, c: np.where(_bits(o) == _bits(np.asarray(c)), v, o), None)
+    if name in _UFUNCS:
+        ufunc = _UFUNCS[name]
         return _Op(lambda o, v, c: ufunc(o, v), _scan(ufunc))
     if name == "atomicInc":  # ((old >= val) ? 0 : old + 1)
         return _Op(lambda o, v, c: np.where(o >= v, o.dtype.type(0), o + o.dtype.type(1)), None)
@@ -274,7 +277,7 @@ def _atomic(name: str, address: object, value: object, compare: object = None):
             _op(name, dtype), initial, vals.reshape(-1)[src][order],
             None if cmps is None else cmps.reshape(-1)[src][order], run,
         )
-    if ctx.journal is not None and not lds:
+    if ctx.journal is not None and not lds and run.size:
         ctx.journal.record(typed, run.addresses, initial)
     typed[run.addresses] = final
     if buffer.written is not None:
@@ -323,12 +326,12 @@ def _apply_in_order(op: _Op, initial: np.ndarray, vals: np.ndarray, cmps: np.nda
     pos = np.flatnonzero(short)
     pos = pos[np.argsort(rank[pos], kind="stable")]
     bounds = np.concatenate(([0], np.cumsum(np.bincount(rank[pos]))))
-    for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
-        p = pos[lo:hi]
-        g = run_of[p]
-        current = state[g]
+    for start, stop in zip(bounds[:-1], bounds[1:], strict=True):
+        p = pos[start:stop]
+        runs = run_of[p]
+        current = state[runs]
         olds[p] = current
-        state[g] = op.step(current, vals[p], None if cmps is None else cmps[p])
+        state[runs] = op.step(current, vals[p], None if cmps is None else cmps[p])
     return olds, state
 
 
@@ -390,8 +393,9 @@ def _check_block_order(ctx: WaveContext, buffer: Buffer, itemsize: int, run: _Ru
         raise NeedsBlockOrder
     new = np.maximum(highest, blocks[run.ends - 1])
     changed = new != highest
-    journal.record(rec.marks, run.addresses[changed], highest[changed])
-    rec.marks[run.addresses[changed]] = new[changed]
+    if changed.any():
+        journal.record(rec.marks, run.addresses[changed], highest[changed])
+        rec.marks[run.addresses[changed]] = new[changed]
 
 
 # -- HIP's functions ------------------------------------------------------------------------
