@@ -9,6 +9,8 @@ from ._version import __version__
 from .arch import ARCH_NAMES, Arch, get_arch
 from .cuda import wmma  # noqa: F401 - `rocwmma_py.wmma`, `rocwmma_py.cuda` as attributes
 from .errors import (
+    AtomicError,
+    AtomicTypeError,
     BarrierError,
     DivergenceError,
     FragmentError,
@@ -53,6 +55,17 @@ from .rocwmma.utils import (
 )
 from .runtime import (
     Pointer,
+    atomicAdd,
+    atomicAnd,
+    atomicCAS,
+    atomicDec,
+    atomicExch,
+    atomicInc,
+    atomicMax,
+    atomicMin,
+    atomicOr,
+    atomicSub,
+    atomicXor,
     blockDim,
     blockIdx,
     current_arch,
@@ -117,6 +130,8 @@ single = fragment_scheduler.single
 
 __all__ = [
     "__version__",
+    "AtomicError", "AtomicTypeError", "atomicAdd", "atomicAnd", "atomicCAS", "atomicDec",
+    "atomicExch", "atomicInc", "atomicMax", "atomicMin", "atomicOr", "atomicSub", "atomicXor",
     "BarrierError", "InitCheckError", "LayoutError", "LayoutQueryError", "ModifierError",
     "NotInKernelError", "RocwmmaError", "UnsupportedInstructionError",
     "accumulator", "amdgcn", "apply_data_layout", "apply_data_layout_t", "apply_fragment",

@@ -43,6 +43,15 @@ class BarrierError(RocwmmaError, RuntimeError):
     """synccheck: a barrier was reached by only some waves of a block."""
 
 
+class AtomicTypeError(RocwmmaError, TypeError):
+    """An atomic function called on an element type (or with values) HIP has no overload for."""
+
+
+class AtomicError(RocwmmaError, ValueError):
+    """An atomic function given values of the wrong shape, a misaligned packed address or a
+    read-only buffer."""
+
+
 # --- the matrix cores and the fragment API ----------------------------------------------------
 
 class UnsupportedInstructionError(RocwmmaError, RuntimeError):

@@ -22,6 +22,7 @@ SAMPLES = {
     "samples.rdna4_transpose_load": "gfx1200",
     "samples.rdna4_int8_fused_mma": "gfx1200",
     "samples.mfma_examples": "gfx942",
+    "samples.splitk_gemm": "gfx942",
 }
 OTHER_ARCHES = [
     ("samples.rdna3_wmma_hello", "gfx1101"),
@@ -31,6 +32,7 @@ OTHER_ARCHES = [
     ("samples.rdna4_int8_fused_mma", "gfx1201"),
     ("samples.mfma_examples", "gfx90a"),
     ("samples.mfma_examples", "gfx950"),
+    ("samples.splitk_gemm", "gfx1100"),
 ]
 
 

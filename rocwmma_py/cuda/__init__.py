@@ -20,6 +20,17 @@ import numpy as np
 
 from ..runtime import (
     __syncthreads,
+    atomicAdd,
+    atomicAnd,
+    atomicCAS,
+    atomicDec,
+    atomicExch,
+    atomicInc,
+    atomicMax,
+    atomicMin,
+    atomicOr,
+    atomicSub,
+    atomicXor,
     blockDim,
     blockIdx,
     dim3,
@@ -75,5 +86,7 @@ def __shared__(dtype, *shape: int):  # noqa: N807 - CUDA spelling
     return shared_array(dtype, int(np.prod(shape, dtype=np.int64)))
 
 
-__all__ = ["__global__", "__shared__", "__syncthreads", "blockDim", "blockIdx", "dim3",
-           "gridDim", "threadIdx", "warpSize", "wmma"]
+__all__ = ["__global__", "__shared__", "__syncthreads", "atomicAdd", "atomicAnd", "atomicCAS",
+           "atomicDec", "atomicExch", "atomicInc", "atomicMax", "atomicMin", "atomicOr",
+           "atomicSub", "atomicXor", "blockDim", "blockIdx", "dim3", "gridDim", "threadIdx",
+           "warpSize", "wmma"]

@@ -3,14 +3,30 @@ the batched engine runs its code once for many waves at a time, see `engine.py`)
 
 Kernel code uses HIP's built-ins (`threadIdx`, `blockIdx`, `blockDim`, `gridDim`,
 `lane_id()` — HIP's `__lane_id()`, also importable as `__lane_id` by explicit import —,
-`wave_size()`, `synchronize_workgroup()` / `syncthreads()` / `__syncthreads`), typed
-device pointers, per-lane `Lanes` values, register vectors and LDS. See `launch.py` for
+`wave_size()`, `synchronize_workgroup()` / `syncthreads()` / `__syncthreads`, the atomics
+`atomicAdd` … `atomicDec`), typed device pointers, per-lane `Lanes` values, register vectors
+and LDS. See `launch.py` for
 an example.
 """
 
+from .atomics import (
+    atomicAdd,
+    atomicAnd,
+    atomicCAS,
+    atomicDec,
+    atomicExch,
+    atomicInc,
+    atomicMax,
+    atomicMin,
+    atomicOr,
+    atomicSub,
+    atomicXor,
+)
 from .dims import Dim3, dim3
 from .engine import LaunchStats, engine_name, last_launch_stats, use_engine
 from .errors import (
+    AtomicError,
+    AtomicTypeError,
     DivergenceError,
     LdsLimitError,
     LdsRaceError,
@@ -41,6 +57,8 @@ from .vectors import (
 )
 
 __all__ = [
+    "AtomicError",
+    "AtomicTypeError",
     "Buffer",
     "Dim3",
     "DivergenceError",
@@ -56,6 +74,17 @@ __all__ = [
     "WaveContext",
     "__lane_id",
     "__syncthreads",
+    "atomicAdd",
+    "atomicAnd",
+    "atomicCAS",
+    "atomicDec",
+    "atomicExch",
+    "atomicInc",
+    "atomicMax",
+    "atomicMin",
+    "atomicOr",
+    "atomicSub",
+    "atomicXor",
     "blockDim",
     "blockIdx",
     "current_arch",

@@ -39,7 +39,14 @@ from .dims import Dim3
 from .lanes import Lanes
 from .lds import BlockLds
 from .scheduler import WaveScheduler
-from .state import BatchSplit, NeedsPerWave, WaveContext, enter_wave, note_where
+from .state import (
+    BatchSplit,
+    NeedsBlockOrder,
+    NeedsPerWave,
+    WaveContext,
+    enter_wave,
+    note_where,
+)
 
 ENGINE_VAR = "ROCWMMA_PY_ENGINE"  # "batch" (default) or "wave"
 BATCH_LANES_VAR = "ROCWMMA_PY_BATCH_LANES"
@@ -168,12 +175,13 @@ def run(grid: Grid, per_wave: bool = False) -> None:
 
 
 def run_top_batch(grid: Grid, blocks: np.ndarray) -> None:
-    """One batch; on any error it is undone and rerun wave by wave, blocks in order, so the
-    error and the memory left behind are exactly the per-wave engine's."""
+    """One batch; on any error (or an atomic that met its blocks out of order after a split)
+    it is undone and rerun wave by wave, blocks in order, so the error and the memory left
+    behind are exactly the per-wave engine's."""
     journal = Journal()
     try:
         _run_batch(grid, blocks, journal)
-    except Exception:
+    except (Exception, NeedsBlockOrder):
         journal.undo()
         for block in blocks:  # raises the per-wave engine's error, if there is one
             run_block_per_wave(grid, int(block), None)

@@ -36,6 +36,11 @@ class NeedsPerWave(BaseException):  # noqa: N818 - a control-flow signal, not an
     reduction across lanes, lanes diverging inside one wave): rerun those waves one by one."""
 
 
+class NeedsBlockOrder(BaseException):  # noqa: N818 - a control-flow signal, not an error
+    """An order-sensitive operation (an atomic) of a batch that split ran out of block order:
+    undo the whole top-level batch and rerun its blocks wave by wave, in order."""
+
+
 @dataclass(eq=False)
 class WaveContext:
     """Everything the running wave(s) of a kernel can ask about themselves."""
