@@ -11,6 +11,7 @@ from .errors import (
     BarrierError,
     DivergenceError,
     FragmentError,
+    GlobalRaceError,
     InitCheckError,
     LayoutError,
     LayoutQueryError,
@@ -115,7 +116,7 @@ coop_col_slice_2d = fragment_scheduler.coop_col_slice_2d
 single = fragment_scheduler.single
 
 __all__ = [
-    "BarrierError", "InitCheckError", "LayoutError", "LayoutQueryError", "ModifierError",
+    "BarrierError", "GlobalRaceError", "InitCheckError", "LayoutError", "LayoutQueryError", "ModifierError",
     "NotInKernelError", "RocwmmaError", "UnsupportedInstructionError",
     "accumulator", "amdgcn", "apply_data_layout", "apply_data_layout_t", "apply_fragment",
     "apply_transpose", "apply_transpose_t", "Arch", "ARCH_NAMES", "bfloat16", "bfloat16_t",

@@ -9,7 +9,7 @@ an example.
 """
 
 from .dims import Dim3, dim3
-from .engine import LaunchStats, engine_name, last_launch_stats, use_engine
+from .engine import Fallback, LaunchStats, engine_name, last_launch_stats, use_engine
 from .errors import (
     DivergenceError,
     LdsLimitError,
@@ -75,6 +75,7 @@ __all__ = [
     "int32x4",
     "int32x8",
     "kernel",
+    "Fallback",
     "LaunchStats",
     "engine_name",
     "last_launch_stats",

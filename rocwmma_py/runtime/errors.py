@@ -3,6 +3,7 @@
 from ..errors import (  # noqa: F401 - re-exported
     BarrierError,
     DivergenceError,
+    GlobalRaceError,
     InitCheckError,
     LdsLimitError,
     LdsRaceError,

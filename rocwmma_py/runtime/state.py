@@ -58,6 +58,7 @@ class WaveContext:
     journal: Any = None  # engine.Journal recording global writes while they may be undone
     masks: list = field(default_factory=list)  # active `where(cond)` lane masks, innermost last
     checks: Any = None  # checks.Checks of the launch (None: all off)
+    global_races: Any = None  # races.GlobalRaces of a launch under racecheck
     _position_waves: dict = field(default_factory=dict, repr=False)
 
     @property
