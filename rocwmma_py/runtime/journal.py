@@ -88,7 +88,9 @@ class Journal:
         for key, (view, flats, olds) in by_key.items():
             flat, old = np.concatenate(flats), np.concatenate(olds)
             flat, first = np.unique(flat, return_index=True)  # first occurrence: the oldest
-            self._append((key, view, flat, old[first]))
+            self._chunks.append((key, view, flat, old[first]))
+            self.nbytes += flat.nbytes + old[first].nbytes
+            self._entries += flat.size
         self._compacted = self._entries
 
     def _append(self, chunk) -> None:
