@@ -117,7 +117,7 @@ class Fallback:
 
     kind: str  # "block split", "wave groups", "per wave", "smaller batches"
     block: int  # linear index of the (first) block that caused it
-    blocks: int  # how many blocks it concerned
+    blocks: int  # how many blocks the batch it happened in had
     cause: str  # the construct: "Python branch differing between blocks", "ZeroDivisionError"
     line: str = ""  # kernel source "file:line" where it happened, when known
 
@@ -241,7 +241,7 @@ class _Launch:
             journal.undo()
             if is_asynchronous(err):
                 raise
-            self._note("per wave", blocks, err, f"{type(err).__name__}: {err}")
+            self._note("per wave", blocks, blocks, err, f"{type(err).__name__}: {err}")
             for block in blocks:  # raises the per-wave engine's error, if there is one
                 self.block_per_wave(int(block), None)
         except BaseException:
@@ -289,7 +289,7 @@ class _Launch:
             return
         except NeedsPerWave as err:
             journal.undo()
-            self._note("per wave", blocks, err, "a construct only per-wave execution defines "
+            self._note("per wave", blocks, blocks, err, "a construct only per-wave execution defines "
                        "(current_wave(), lanes by position or reduced, divergence inside a "
                        "wave, two lanes writing one LDS element)")
             for block in blocks:
@@ -316,7 +316,7 @@ class _Launch:
             which = which.reshape(-1)
             parts = [group[which == part] for part in np.argsort(first)]
             where = blocks[np.flatnonzero(disagree)[:1]]
-            self._note("wave groups", where, split,
+            self._note("wave groups", where, blocks, split,
                        "a Python branch, loop bound or index differing between waves of a block")
             self.batch(blocks, parent, groups[:slot] + parts + groups[slot + 1:])
             return
@@ -324,13 +324,15 @@ class _Launch:
         _, first, which = np.unique(per_block[:, 0], return_index=True, return_inverse=True)
         which = which.reshape(-1)
         differs = blocks[np.flatnonzero(which != which[0])[:1]]
-        self._note("block split", differs, split,
+        self._note("block split", differs, blocks, split,
                    "a Python branch, loop bound or index differing between blocks")
         for part in np.argsort(first):  # in the order of each part's first block
             self.batch(blocks[which == part], parent, groups)
 
-    def _note(self, kind: str, blocks: np.ndarray, err: BaseException, cause: str) -> None:
-        block = int(blocks[0]) if blocks.size else -1
+    def _note(self, kind: str, where: np.ndarray, blocks: np.ndarray, err: BaseException,
+              cause: str) -> None:
+        """Record a fallback of batch `blocks` caused at the first of `where`."""
+        block = int(where[0]) if where.size else int(blocks[0])
         self.stats.fallbacks.append(Fallback(kind, block, int(blocks.size), cause,
                                              _kernel_line(err)))
 

@@ -519,14 +519,14 @@ class Pointer:
             "write-after-read": ("writes", "read"),
             "write-after-write": ("writes", "wrote"),
         }[conflict.kind]
-        other = _block_text(ctx, conflict.other_block)
+        other = f"block {_block_text(ctx, conflict.other_block)}"
         if conflict.other_wave >= 0:
             other += f" wave {conflict.other_wave}"
         if conflict.other_block == block:
             when = "since the last barrier of the block; missing synchronize_workgroup()?"
         else:
-            when = ("; blocks never synchronise: give each block its own elements or use "
-                    "atomics")
+            when = ("(blocks never synchronise: give each block its own elements or use "
+                    "atomics)")
         raise GlobalRaceError(
             f"global memory race ({conflict.kind}) in kernel '{ctx.kernel_name}': block "
             f"{_block_text(ctx, block)} wave {wave} ({lane}) {verb} buffer "
