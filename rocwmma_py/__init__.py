@@ -116,7 +116,8 @@ coop_col_slice_2d = fragment_scheduler.coop_col_slice_2d
 single = fragment_scheduler.single
 
 __all__ = [
-    "BarrierError", "GlobalRaceError", "InitCheckError", "LayoutError", "LayoutQueryError", "ModifierError",
+    "BarrierError", "GlobalRaceError", "InitCheckError", "LayoutError", "LayoutQueryError",
+    "ModifierError",
     "NotInKernelError", "RocwmmaError", "UnsupportedInstructionError",
     "accumulator", "amdgcn", "apply_data_layout", "apply_data_layout_t", "apply_fragment",
     "apply_transpose", "apply_transpose_t", "Arch", "ARCH_NAMES", "bfloat16", "bfloat16_t",

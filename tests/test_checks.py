@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from rocwmma_py import (
+    GlobalRaceError,
     accumulator,
     col_major,
     fill_fragment,
@@ -24,7 +25,6 @@ from rocwmma_py import (
     store_matrix_sync,
     synchronize_workgroup,
 )
-from rocwmma_py import GlobalRaceError
 from rocwmma_py.runtime import blockIdx, last_launch_stats, shared_array, threadIdx, use_engine
 from rocwmma_py.runtime.errors import BarrierError, InitCheckError
 

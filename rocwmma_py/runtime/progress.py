@@ -1,8 +1,8 @@
 """The launch progress bar (tqdm on stderr): blocks done, rate, time left.
 
 It counts blocks on both engines and also moves inside a long batch or block: every barrier
-release is a step, and once a batch has finished, the next ones advance by their share of
-blocks per step (a kernel's batches, and its blocks, take about the same number of barriers). Launches
+release is a step, and once a batch (or block) has finished, the next ones advance by their
+share of blocks per step (a kernel's batches take about the same number of barriers). Launches
 shorter than PROGRESS_DELAY_S never show it. $ROCWMMA_PY_PROGRESS: unset = show when stderr
 is a terminal; on/1/true/yes = show even when it is not (logs, CI); off/0/false/no = never.
 """
