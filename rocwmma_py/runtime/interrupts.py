@@ -15,6 +15,7 @@ wave spins in kernel code and never reaches a wait.
 
 from __future__ import annotations
 
+import _signal  # the C module: getsignal without signal.py's enum conversions (per launch)
 import ctypes
 import signal
 import threading
@@ -22,6 +23,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 _MARK = "_rocwmma_py_asynchronous"
+_SIGNALS = tuple(int(sig) for sig in signal.valid_signals())
 
 
 def is_asynchronous(err: BaseException) -> bool:
@@ -53,9 +55,9 @@ def signal_exceptions_marked() -> Iterator[None]:
         yield
         return
     installed: dict[int, tuple[Callable, Callable]] = {}
-    for sig in signal.valid_signals():
+    for sig in _SIGNALS:
         try:
-            handler = signal.getsignal(sig)
+            handler = _signal.getsignal(sig)
         except (OSError, ValueError):
             continue
         if (not callable(handler) or handler is signal.default_int_handler
@@ -71,7 +73,7 @@ def signal_exceptions_marked() -> Iterator[None]:
         yield
     finally:
         for sig, (handler, wrapper) in installed.items():
-            if signal.getsignal(sig) is wrapper:  # the kernel may have installed its own
+            if _signal.getsignal(sig) is wrapper:  # the kernel may have installed its own
                 signal.signal(sig, handler)
 
 
