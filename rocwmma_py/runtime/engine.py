@@ -284,7 +284,7 @@ class _Launch:
             lds.next_epoch()  # the last epoch's race check
         except BatchSplit as split:
             journal.undo()
-            slot = 0 if scheduler is None else scheduler.failed_slot
+            slot = 0 if scheduler is None else scheduler.failed_slot or 0
             self._split(blocks, parent, groups, slot, split)
             return
         except NeedsPerWave as err:

@@ -15,7 +15,8 @@ wave spins in kernel code and never reaches a wait.
 
 from __future__ import annotations
 
-import _signal  # the C module: getsignal without signal.py's enum conversions (per launch)
+# the C module: getsignal without signal.py's enum conversions (once per launch)
+import _signal  # type: ignore[import-not-found]
 import ctypes
 import signal
 import threading
@@ -43,7 +44,6 @@ def _marking(handler: Callable) -> Callable:
             raise
 
     setattr(wrapper, _MARK, True)
-    wrapper.__wrapped__ = handler
     return wrapper
 
 

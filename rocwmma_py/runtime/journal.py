@@ -44,7 +44,7 @@ class Journal:
             budget = None if parent.budget is None else parent.budget - parent.nbytes
             self._ordered = parent._ordered
             self._ranges = dict(parent._ranges)
-        self.budget = budget
+        self.budget: int | None = budget
 
     def record(self, typed: np.ndarray, flat: np.ndarray, old: np.ndarray) -> None:
         """Values `old` of elements `flat` of the 1-d array `typed`, before a write to them."""

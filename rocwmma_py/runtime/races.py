@@ -19,13 +19,14 @@ access of another size arrives, so the common case tracks each element once, not
 from __future__ import annotations
 
 from math import gcd
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
 
 class EpochClock(Protocol):
-    epoch: int
+    @property
+    def epoch(self) -> int: ...
 
 
 class Conflict(NamedTuple):
@@ -183,7 +184,7 @@ class GlobalRaces:
     that of the running block's barriers (`clock`, the block's LDS, set by the engine)."""
 
     def __init__(self) -> None:
-        self.clock: EpochClock | None = None
+        self.clock: Any = None  # lds.BlockLds of the running block
         self._trackers: dict[int, tuple[object, RaceTracker]] = {}
 
     @property
