@@ -115,6 +115,7 @@ class WaveScheduler:
             self._aborted = True
             self._cond.notify_all()
         for thread in threads:
+            thread.join(_POLL_S)  # waves waiting for the baton unwind by themselves
             while thread.is_alive():
                 stop_thread(thread, _Abort)
                 thread.join(_POLL_S)
