@@ -236,3 +236,17 @@ def test_racecheck_from_the_environment(monkeypatch):
     monkeypatch.setenv("ROCWMMA_PY_RACECHECK", "sometimes")
     with pytest.raises(ValueError, match=r"ROCWMMA_PY_RACECHECK='sometimes': use 1 \(on\)"):
         every_block_writes_element_0[2, 64](np.zeros(4, np.float32))
+
+
+@kernel
+def count_blocks(counter):
+    counter[0] = counter[0] + 1  # a non-atomic read-modify-write by every block
+
+
+@pytest.mark.parametrize("engine", ["batch", "wave"])
+def test_racecheck_finds_a_counter_incremented_by_every_block(engine):
+    with use_engine(engine), pytest.raises(GlobalRaceError) as info:
+        count_blocks[8, 64].checked(racecheck=True)(np.zeros(1, np.int32))
+    msg = str(info.value)
+    assert "(read-after-write)" in msg and "block (1,0,0) wave 0 (every lane) reads" in msg
+    assert "buffer 'counter' at element offset 0 (int32), which block (0,0,0) wave 0 wrote" in msg
