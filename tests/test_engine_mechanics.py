@@ -450,3 +450,90 @@ def test_progress_unknown_value_raises(monkeypatch):
     monkeypatch.setenv("ROCWMMA_PY_PROGRESS", "sometimes")
     with pytest.raises(ValueError, match=r"ROCWMMA_PY_PROGRESS='sometimes'.*off"):
         many_barriers[1, (64, 2)](np.zeros(128, np.float32))
+
+
+# --- random warp-specialized kernels: both engines agree --------------------------------------
+
+WAVES = 4
+
+
+def make_specialized(roles: int, steps: int, edge_mod: int, extra_role: int):
+    """Waves take role `wave % roles` (different Python paths), stage values in LDS, read a
+    partner wave's slot after a barrier, and the last wave of every `edge_mod`-th block
+    returns early after the loop."""
+
+    waves = WAVES
+
+    @kernel
+    def specialized(src, out):
+        tile = shared_array(np.float32, 64 * waves)
+        wave = threadIdx.y
+        mine = wave * 64 + threadIdx.x
+        base = blockIdx.x * 64 * waves
+        partner = (wave + 1) % waves * 64 + (63 - threadIdx.x)
+        role = wave % roles
+        for step in range(steps):
+            if role == 0:
+                tile[mine] = src[base + mine] * (step + 1)
+            elif role == 1:
+                tile[mine] = src[base + mine] + step
+            else:
+                for _ in range(step % 2 + 1):  # a role-dependent loop count
+                    tile[mine] = tile[mine] - 1
+            synchronize_workgroup()
+            out[base + mine] = out[base + mine] + tile[partner]
+            synchronize_workgroup()
+        if wave == waves - 1 and blockIdx.x % edge_mod == 0:
+            return
+        if role == extra_role:
+            out[base + mine] = out[base + mine] * 2
+        else:
+            out[base + mine] = -out[base + mine]
+
+    return specialized
+
+
+def specialized_reference(src, blocks, roles, steps, edge_mod, extra_role):
+    """The kernel's per-wave semantics in plain numpy: per block, every wave writes its own
+    LDS slot, then (after the barrier) adds its partner's slot, lanes reversed."""
+    out = np.zeros((blocks, WAVES, 64), np.float64)
+    src = src.reshape(blocks, WAVES, 64).astype(np.float64)
+    for b in range(blocks):
+        tile = np.zeros((WAVES, 64))
+        for step in range(steps):
+            for w in range(WAVES):
+                role = w % roles
+                if role == 0:
+                    tile[w] = src[b, w] * (step + 1)
+                elif role == 1:
+                    tile[w] = src[b, w] + step
+                else:
+                    tile[w] -= step % 2 + 1
+            for w in range(WAVES):
+                out[b, w] += tile[(w + 1) % WAVES][::-1]
+        for w in range(WAVES):
+            if w == WAVES - 1 and b % edge_mod == 0:
+                continue
+            out[b, w] *= 2 if w % roles == extra_role else -1
+    return out.reshape(-1)
+
+
+def test_random_warp_specialized_kernels_agree_and_stay_batched():
+    rng = np.random.default_rng(11)
+    for _ in range(12):
+        roles, steps = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+        edge_mod, extra = int(rng.integers(1, 4)), int(rng.integers(0, 3))
+        blocks = int(rng.integers(1, 6))
+        k = make_specialized(roles, steps, edge_mod, extra)
+        src = rng.integers(-8, 9, blocks * 256).astype(np.float32)
+        outs = {}
+        for engine in ENGINES:
+            out = np.zeros(blocks * 256, np.float32)
+            with use_engine(engine):
+                k[blocks, (64, 4)](src, out)
+            outs[engine] = (out, last_launch_stats())
+        case = (roles, steps, edge_mod, extra, blocks)
+        expected = specialized_reference(src, blocks, roles, steps, edge_mod, extra)
+        np.testing.assert_array_equal(outs["wave"][0], expected, err_msg=str(case))
+        assert outs["batch"][0].tobytes() == outs["wave"][0].tobytes(), case
+        assert outs["batch"][1].per_wave_blocks == 0, case
