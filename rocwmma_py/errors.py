@@ -31,6 +31,11 @@ class LdsRaceError(RocwmmaError, RuntimeError):
     """Two waves touched the same LDS bytes between barriers (missing synchronize_workgroup())."""
 
 
+class GlobalRaceError(RocwmmaError, RuntimeError):
+    """racecheck: two blocks, or two waves of a block between barriers, touched one global
+    memory element and at least one wrote it."""
+
+
 class NotInKernelError(RocwmmaError, RuntimeError):
     """A kernel-only built-in (threadIdx, lane_id(), shared_array, ...) ran outside a kernel."""
 

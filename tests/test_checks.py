@@ -1,5 +1,6 @@
-"""Opt-in sanitizers: initcheck (never-written LDS, never-filled fragments) and synccheck
-(barriers reached by only some waves). Off by default; on per launch or by environment."""
+"""Opt-in sanitizers: initcheck (never-written LDS, never-filled fragments), synccheck
+(barriers reached by only some waves) and racecheck (global memory touched by two blocks, or
+by two waves between barriers). Off by default; on per launch or by environment."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import numpy as np
 import pytest
 
 from rocwmma_py import (
+    GlobalRaceError,
     accumulator,
     col_major,
     fill_fragment,
@@ -23,7 +25,7 @@ from rocwmma_py import (
     store_matrix_sync,
     synchronize_workgroup,
 )
-from rocwmma_py.runtime import blockIdx, shared_array, threadIdx, use_engine
+from rocwmma_py.runtime import blockIdx, last_launch_stats, shared_array, threadIdx, use_engine
 from rocwmma_py.runtime.errors import BarrierError, InitCheckError
 
 pytestmark = pytest.mark.smoke
@@ -114,3 +116,137 @@ def test_synccheck_names_waves_that_skipped_a_barrier():
     msg = str(info.value)
     assert "barrier #2 in kernel 'early_exit' (block (0,0,0)) was reached by waves 0, 1, 2" in msg
     assert "wave 3 (after 1 barriers) had already finished" in msg
+
+
+# --- racecheck: global memory -------------------------------------------------------------------
+
+@kernel
+def every_block_writes_element_0(out):
+    out[threadIdx.x * 0] = blockIdx.x * 1.0  # each block, one element: write-write
+
+
+@kernel
+def block_1_writes_what_block_0_reads(x, out):
+    if blockIdx.x == 0:
+        out[threadIdx.x] = x[threadIdx.x + 5]
+    else:
+        x[threadIdx.x + 64] = 1.0  # elements 64..127: 64..68 were read by block 0
+
+
+@kernel
+def block_1_reads_what_block_0_wrote(x, out):
+    if blockIdx.x == 0:
+        x[threadIdx.x] = 2.0
+    else:
+        out[threadIdx.x] = x[63 - threadIdx.x]
+
+
+@kernel
+def waves_share_without_barrier(out, barrier):
+    mine = threadIdx.x + 64 * threadIdx.y
+    out[mine] = 1.0
+    if barrier:
+        synchronize_workgroup()
+    out[128 + mine] = out[127 - mine]  # wave 1 reads wave 0's elements and vice versa
+
+
+@kernel
+def race_free(a, out, res, n):
+    """Disjoint tiles per block, read-modify-write by one wave, shared read-only input,
+    wave exchange across a barrier."""
+    mine = blockIdx.x * 128 + threadIdx.x + 64 * threadIdx.y
+    out[mine] = a[threadIdx.x] + a[n - 1 - threadIdx.x]  # every block reads all of a
+    out[mine] = out[mine] * 2  # same-wave read-modify-write
+    synchronize_workgroup()
+    res[mine] = out[mine] + out[blockIdx.x * 128 + 127 - (threadIdx.x + 64 * threadIdx.y)]
+
+
+def racecheck_launch(k, grid, block, *args):
+    return k[grid, block].checked(racecheck=True)(*args)
+
+
+@pytest.mark.parametrize("engine", ["batch", "wave"])
+def test_racecheck_write_write_between_blocks(engine):
+    with use_engine(engine), pytest.raises(GlobalRaceError) as info:
+        racecheck_launch(every_block_writes_element_0, 3, 64, np.zeros(4, np.float32))
+    msg = str(info.value)
+    assert "(write-after-write)" in msg and "'every_block_writes_element_0'" in msg
+    assert "block (1,0,0) wave 0" in msg and "block (0,0,0) wave 0 wrote" in msg
+    assert "buffer 'out' at element offset 0 (float32)" in msg
+    assert last_launch_stats().per_wave_blocks == 1 + 1  # stopped in block 1
+
+
+@pytest.mark.parametrize("engine", ["batch", "wave"])
+def test_racecheck_write_after_read_between_blocks(engine):
+    x, out = np.zeros(128, np.float32), np.zeros(64, np.float32)
+    with use_engine(engine), pytest.raises(GlobalRaceError) as info:
+        racecheck_launch(block_1_writes_what_block_0_reads, 2, 64, x, out)
+    msg = str(info.value)
+    # block 0 read x[5..68]; block 1's lane 0 writes x[64], the first element both touch
+    assert "(write-after-read)" in msg
+    assert "block (1,0,0) wave 0 (lane 0) writes buffer 'x' at element offset 64" in msg
+    assert "which block (0,0,0) wave 0 read" in msg
+    assert not x.any()  # raised before the write
+
+
+@pytest.mark.parametrize("engine", ["batch", "wave"])
+def test_racecheck_read_after_write_between_blocks(engine):
+    x, out = np.zeros(64, np.float32), np.zeros(64, np.float32)
+    with use_engine(engine), pytest.raises(GlobalRaceError) as info:
+        racecheck_launch(block_1_reads_what_block_0_wrote, 2, 64, x, out)
+    msg = str(info.value)
+    assert "(read-after-write)" in msg
+    assert "block (1,0,0) wave 0 (lane 0) reads buffer 'x' at element offset 63" in msg
+    assert "which block (0,0,0) wave 0 wrote" in msg
+
+
+@pytest.mark.parametrize("engine", ["batch", "wave"])
+def test_racecheck_waves_of_a_block_between_barriers(engine):
+    with use_engine(engine), pytest.raises(GlobalRaceError) as info:
+        racecheck_launch(waves_share_without_barrier, 1, (64, 2), np.zeros(256, np.float32), 0)
+    msg = str(info.value)
+    # wave 0 runs first and reads element 127, which wave 1 has not written yet; wave 1
+    # then writes element 64.. -> wave 1 writes what wave 0 read (write-after-read)
+    assert "(write-after-read)" in msg and "block (0,0,0) wave 1" in msg
+    assert "which block (0,0,0) wave 0 read since the last barrier" in msg
+    out = np.zeros(256, np.float32)
+    with use_engine(engine):
+        racecheck_launch(waves_share_without_barrier, 1, (64, 2), out, 1)
+    np.testing.assert_array_equal(out, np.ones(256, np.float32))
+
+
+@pytest.mark.parametrize("engine", ["batch", "wave"])
+def test_racecheck_has_no_false_positives(engine):
+    a = np.arange(64, dtype=np.float32)
+    out, res = np.zeros(4 * 128, np.float32), np.zeros(4 * 128, np.float32)
+    with use_engine(engine):
+        racecheck_launch(race_free, 4, (64, 2), a, out, res, 64)
+    first = np.tile(2 * (a + a[::-1]), 2)  # 128 per block: lanes of wave 0 then wave 1
+    np.testing.assert_array_equal(res.reshape(4, 128), np.tile(first + first[::-1], (4, 1)))
+
+
+def test_racecheck_from_the_environment(monkeypatch):
+    monkeypatch.setenv("ROCWMMA_PY_RACECHECK", "1")
+    with pytest.raises(GlobalRaceError):
+        every_block_writes_element_0[2, 64](np.zeros(4, np.float32))
+    every_block_writes_element_0[2, 64].checked(racecheck=False)(np.zeros(4, np.float32))
+    for value in ("0", "off", "false"):
+        monkeypatch.setenv("ROCWMMA_PY_RACECHECK", value)
+        every_block_writes_element_0[2, 64](np.zeros(4, np.float32))
+    monkeypatch.setenv("ROCWMMA_PY_RACECHECK", "sometimes")
+    with pytest.raises(ValueError, match=r"ROCWMMA_PY_RACECHECK='sometimes': use 1 \(on\)"):
+        every_block_writes_element_0[2, 64](np.zeros(4, np.float32))
+
+
+@kernel
+def count_blocks(counter):
+    counter[0] = counter[0] + 1  # a non-atomic read-modify-write by every block
+
+
+@pytest.mark.parametrize("engine", ["batch", "wave"])
+def test_racecheck_finds_a_counter_incremented_by_every_block(engine):
+    with use_engine(engine), pytest.raises(GlobalRaceError) as info:
+        count_blocks[8, 64].checked(racecheck=True)(np.zeros(1, np.int32))
+    msg = str(info.value)
+    assert "(read-after-write)" in msg and "block (1,0,0) wave 0 (every lane) reads" in msg
+    assert "buffer 'counter' at element offset 0 (int32), which block (0,0,0) wave 0 wrote" in msg

@@ -23,7 +23,7 @@ from .atomics import (
     atomicXor,
 )
 from .dims import Dim3, dim3
-from .engine import LaunchStats, engine_name, last_launch_stats, use_engine
+from .engine import Fallback, LaunchStats, engine_name, last_launch_stats, use_engine
 from .errors import (
     AtomicError,
     AtomicTypeError,
@@ -104,6 +104,7 @@ __all__ = [
     "int32x4",
     "int32x8",
     "kernel",
+    "Fallback",
     "LaunchStats",
     "engine_name",
     "last_launch_stats",

@@ -348,7 +348,7 @@ class _Record:
 
 
 _batch_owners: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # ctx -> {buffer: rec}
-_block_order: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # journal -> {buffer: rec}
+_block_order: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # root journal -> {..}
 
 
 def _record(table: weakref.WeakKeyDictionary, key: object, buffer: Buffer, itemsize: int,
@@ -385,7 +385,7 @@ def _check_block_order(ctx: WaveContext, buffer: Buffer, itemsize: int, run: _Ru
     its blocks in increasing order; the highest block so far is kept per element, and its
     changes go through the journal so that undoing a batch undoes them too."""
     journal = ctx.journal
-    rec = _record(_block_order, journal, buffer, itemsize, 0, np.int64)
+    rec = _record(_block_order, journal.root, buffer, itemsize, 0, np.int64)
     if rec is None:
         raise NeedsBlockOrder
     highest = rec.marks[run.addresses]

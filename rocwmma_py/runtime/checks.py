@@ -8,9 +8,15 @@ such kernels fail here as they may on a GPU:
   computed (as an mma_sync input, a store source or a transform source) raises
   `InitCheckError` naming the buffer or fragment, the offset, block and wave;
 - synccheck: a barrier released while some waves of the block have already finished raises
-  `BarrierError` naming the waves and their barrier counts.
-Both are off by default; turn them on per launch (`k[grid, block].checked(initcheck=True)`)
-or for the process ($ROCWMMA_PY_INITCHECK=1, $ROCWMMA_PY_SYNCCHECK=1).
+  `BarrierError` naming the waves and their barrier counts;
+- racecheck: two accesses to one global-memory element, at least one a write, by different
+  blocks (blocks never synchronise) or by different waves of a block between two barriers
+  raise `GlobalRaceError` naming both blocks and waves, the buffer and the element offset
+  (atomics are not races: they do not pass through the tracked load/store paths). It runs
+  the launch on the per-wave engine, which orders the accesses.
+All are off by default; turn them on per launch (`k[grid, block].checked(initcheck=True)`)
+or for the process ($ROCWMMA_PY_INITCHECK=1, $ROCWMMA_PY_SYNCCHECK=1,
+$ROCWMMA_PY_RACECHECK=1).
 """
 
 from __future__ import annotations
@@ -20,15 +26,19 @@ from dataclasses import dataclass
 
 INITCHECK_VAR = "ROCWMMA_PY_INITCHECK"
 SYNCCHECK_VAR = "ROCWMMA_PY_SYNCCHECK"
+RACECHECK_VAR = "ROCWMMA_PY_RACECHECK"
+_ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
-def _env_flag(name: str) -> bool:
-    value = os.environ.get(name, "").strip().lower()
-    if value in ("", "0", "false", "no", "off"):
+def env_flag(name: str) -> bool:
+    """A boolean environment variable: unset or 0/false/no/off, 1/true/yes/on; else raises."""
+    value = os.environ.get(name, "").strip()
+    if value.lower() in ("",) + _OFF:
         return False
-    if value in ("1", "true", "yes", "on"):
+    if value.lower() in _ON:
         return True
-    raise ValueError(f"${name}={value!r}: use 1 (on) or 0 (off)")
+    raise ValueError(f"${name}={value!r}: use 1 (on) or 0 (off), or one of "
+                     f"{'/'.join(_ON[1:])} and {'/'.join(_OFF[1:])}")
 
 
 @dataclass(frozen=True)
@@ -37,9 +47,12 @@ class Checks:
 
     initcheck: bool = False
     synccheck: bool = False
+    racecheck: bool = False
 
     @classmethod
-    def resolve(cls, initcheck: bool | None, synccheck: bool | None) -> Checks:
+    def resolve(cls, initcheck: bool | None, synccheck: bool | None,
+                racecheck: bool | None = None) -> Checks:
         """Launch options where given, else the environment variables."""
-        return cls(_env_flag(INITCHECK_VAR) if initcheck is None else bool(initcheck),
-                   _env_flag(SYNCCHECK_VAR) if synccheck is None else bool(synccheck))
+        return cls(env_flag(INITCHECK_VAR) if initcheck is None else bool(initcheck),
+                   env_flag(SYNCCHECK_VAR) if synccheck is None else bool(synccheck),
+                   env_flag(RACECHECK_VAR) if racecheck is None else bool(racecheck))

@@ -5,19 +5,31 @@ thread and take turns between barriers (`scheduler.py`). Every wave sees plain i
 `blockIdx` and its own `current_wave()`.
 
 Batched engine: consecutive blocks are grouped into batches of about `batch_lanes()` lanes,
-and the kernel's Python code runs once per batch; every per-lane value spans all waves of
+and the kernel's Python code runs once per batch: every per-lane value spans all waves of
 the batch (wave-major, lane axis last), so each fragment op, load and store is one numpy
 call for the whole batch. Waves of a block run in lockstep, so a barrier only closes the
 LDS race epoch. Where a batch cannot stay together the engine falls back, keeping the
 per-wave engine's results:
 - a branch, loop bound or index that differs between blocks (`BatchSplit`): global writes
   of the batch are undone (`Journal`) and each group of blocks that agree reruns as its own
-  batch; blocks whose waves disagree run wave by wave;
+  batch (groups in the order of their first block; blocks that do not race commute, so the
+  memory left behind is the per-wave engine's);
+- one that differs between the waves of a block (warp specialization, early-returning
+  waves): the batch reruns as wave groups, each a context over the same waves of every
+  block, run in turns between barriers like the per-wave engine's waves (`WaveScheduler`),
+  sharing the batch's LDS; groups are refined (by the values the waves saw) until every
+  group agrees, and the next batch starts from the last grouping that worked;
 - anything only per-wave execution defines (`NeedsPerWave`: `current_wave()`, a reduction
   over lanes, lanes diverging inside a wave, two lanes writing one LDS byte): the batch's
   blocks rerun wave by wave;
+- a journal over its byte budget (`JournalFull`): the batch is undone and its blocks rerun
+  in smaller batches (one block: per wave, unjournaled), and later batches stay smaller;
 - any exception: the whole batch is undone and rerun wave by wave, so the error raised (and
-  the memory left behind) is exactly the per-wave engine's, blocks in order.
+  the memory left behind) is exactly the per-wave engine's, blocks in order;
+- an asynchronous exception (KeyboardInterrupt, SystemExit, GeneratorExit, any other
+  BaseException, or an exception raised by a Python signal handler): the running batch is
+  undone and the exception propagates at once, so memory is what the per-wave engine left
+  after the blocks before the batch.
 Python side effects of kernel code other than memory writes (appending to a list, print)
 may therefore happen more than once.
 """
@@ -25,20 +37,25 @@ may therefore happen more than once.
 from __future__ import annotations
 
 import os
-import sys
+import threading
+import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..arch import Arch
 from .checks import Checks
 from .dims import Dim3
+from .interrupts import is_asynchronous, signal_exceptions_marked
+from .journal import Journal, JournalFull
 from .lanes import Lanes
 from .lds import BlockLds
-from .scheduler import WaveScheduler
+from .progress import Progress
+from .races import GlobalRaces
+from .scheduler import WaveScheduler, barrier_listener
 from .state import (
     BatchSplit,
     NeedsBlockOrder,
@@ -50,12 +67,13 @@ from .state import (
 
 ENGINE_VAR = "ROCWMMA_PY_ENGINE"  # "batch" (default) or "wave"
 BATCH_LANES_VAR = "ROCWMMA_PY_BATCH_LANES"
-PROGRESS_VAR = "ROCWMMA_PY_PROGRESS"  # "0" turns the progress bar off
+BATCH_BYTES_VAR = "ROCWMMA_PY_BATCH_BYTES"
 ENGINES = ("batch", "wave")
 DEFAULT_BATCH_LANES = 32768
-PROGRESS_DELAY_S = 2.0  # launches shorter than this never show a bar
+DEFAULT_BATCH_BYTES = 256 << 20  # undo journal budget of one batch
 
 _engine: ContextVar[str | None] = ContextVar("rocwmma_py_engine", default=None)
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def engine_name() -> str:
@@ -79,53 +97,58 @@ def use_engine(name: str) -> Iterator[None]:
         _engine.reset(token)
 
 
+def _positive_env(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    try:
+        number = int(value) if value else default
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise ValueError(f"${name} must be a positive integer, got {value!r}")
+    return number
+
+
 def batch_lanes() -> int:
     """Lanes (waves x wave size) a batch aims for: $ROCWMMA_PY_BATCH_LANES or 32768."""
-    value = os.environ.get(BATCH_LANES_VAR, "").strip()
-    try:
-        lanes = int(value) if value else DEFAULT_BATCH_LANES
-    except ValueError:
-        lanes = 0
-    if lanes < 1:
-        raise ValueError(f"${BATCH_LANES_VAR} must be a positive integer, got {value!r}")
-    return lanes
+    return _positive_env(BATCH_LANES_VAR, DEFAULT_BATCH_LANES)
+
+
+def batch_bytes() -> int:
+    """Bytes one batch's undo journal may hold: $ROCWMMA_PY_BATCH_BYTES or 256 MiB."""
+    return _positive_env(BATCH_BYTES_VAR, DEFAULT_BATCH_BYTES)
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """One place where blocks left the plain batched path, and why."""
+
+    kind: str  # "block split", "wave groups", "per wave", "smaller batches"
+    block: int  # linear index of the (first) block that caused it
+    blocks: int  # how many blocks the batch it happened in had
+    cause: str  # the construct: "Python branch differing between blocks", "ZeroDivisionError"
+    line: str = ""  # kernel source "file:line" where it happened, when known
 
 
 @dataclass
 class LaunchStats:
-    """How the last launch ran: blocks whose batch ran to the end, blocks run wave by wave
-    (including reruns), and batch splits."""
+    """How the last launch of this thread ran: blocks whose batch ran to the end, blocks run
+    wave by wave (including reruns), batch splits, the most wave groups a finished batch
+    used (1: all waves in lockstep), and every fallback with its block and cause."""
 
     batched_blocks: int = 0
     per_wave_blocks: int = 0
     splits: int = 0
+    wave_groups: int = 0
+    fallbacks: list[Fallback] = field(default_factory=list)
 
 
-_stats = LaunchStats()
+_local = threading.local()
 
 
 def last_launch_stats() -> LaunchStats:
-    """How the most recent launch (of this process) ran; see LaunchStats."""
-    return _stats
-
-
-class Journal:
-    """Old values of the global memory a batch wrote, so the batch can be undone."""
-
-    def __init__(self) -> None:
-        self._entries: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-
-    def record(self, typed: np.ndarray, flat: np.ndarray, old: np.ndarray) -> None:
-        self._entries.append((typed, flat, old))
-
-    def mark(self) -> int:
-        return len(self._entries)
-
-    def undo(self, mark: int = 0) -> None:
-        """Restore memory to what it was at `mark`, newest write first."""
-        while len(self._entries) > mark:
-            typed, flat, old = self._entries.pop()
-            typed[flat] = old
+    """How the most recent launch started by this thread ran; see LaunchStats."""
+    stats = getattr(_local, "stats", None)
+    return stats if stats is not None else LaunchStats()
 
 
 @dataclass(frozen=True, eq=False)
@@ -158,146 +181,251 @@ class Grid:
 
 
 def run(grid: Grid, per_wave: bool = False) -> None:
-    """Run every block of the launch on the selected engine (per wave when asked)."""
-    global _stats
-    _stats = LaunchStats()
-    if per_wave or engine_name() == "wave":
-        for block in range(grid.blocks):
-            run_block_per_wave(grid, block, None)
-        return
-    per_batch = max(1, batch_lanes() // (grid.waves_per_block * grid.arch.wave_size))
-    starts = range(0, grid.blocks, per_batch)
-    with _progress(grid) as bar:
-        for start in starts:
-            blocks = np.arange(start, min(start + per_batch, grid.blocks))
-            run_top_batch(grid, blocks)
-            bar.update(blocks.size)
-
-
-def run_top_batch(grid: Grid, blocks: np.ndarray) -> None:
-    """One batch; on any error (or an atomic that met its blocks out of order after a split)
-    it is undone and rerun wave by wave, blocks in order, so the error and the memory left
-    behind are exactly the per-wave engine's."""
-    journal = Journal()
+    """Run every block of the launch on the selected engine (per wave when asked: the kernel
+    reaches Python containers; racecheck always runs per wave)."""
+    stats = LaunchStats()
+    _local.stats = stats
+    progress = Progress(grid.blocks, grid.kernel_name)
+    token = barrier_listener.set(progress.step)
     try:
-        _run_batch(grid, blocks, journal)
-    except (Exception, NeedsBlockOrder):
-        journal.undo()
-        for block in blocks:  # raises the per-wave engine's error, if there is one
-            run_block_per_wave(grid, int(block), None)
-
-
-def _run_batch(grid: Grid, blocks: np.ndarray, journal: Journal) -> None:
-    wpb, width = grid.waves_per_block, grid.arch.wave_size
-    k = blocks.size
-    lanes_per_block = wpb * width
-
-    def spread(per_block: np.ndarray) -> Lanes:
-        return np.repeat(per_block, lanes_per_block).view(Lanes)
-
-    tx, ty, tz = (np.tile(t, k).view(Lanes) for t in grid.thread_indices())
-    ctx = WaveContext(
-        arch=grid.arch,
-        kernel_name=grid.kernel_name,
-        waves_per_block=wpb,
-        block_dim=grid.block_dim,
-        grid_dim=grid.grid_dim,
-        wave_ids=np.tile(np.arange(wpb), k),
-        block_ids=np.repeat(blocks, wpb),
-        block_slots=np.repeat(np.arange(k), wpb),
-        thread_idx=(tx, ty, tz),
-        lane_ids=np.tile(np.arange(width, dtype=np.int64), k * wpb).view(Lanes),
-        block_idx=tuple(spread(c) for c in grid.block_coords(blocks)),
-        lds=BlockLds(grid.arch, grid.shared_bytes, grid.kernel_name, blocks=k,
-                     initcheck=grid.checks.initcheck, deferred=True),
-        batched=True,
-        journal=journal,
-        checks=grid.checks,
-    )
-    mark = journal.mark()
-    previous = enter_wave(ctx)
-    try:
-        grid.body()
-        ctx.lds.next_epoch()  # the last epoch's race check
-        _stats.batched_blocks += k
-        return
-    except BatchSplit as split:
-        _stats.splits += 1
-        journal.undo(mark)
-        per_block = split.values.reshape(k, wpb)
-        agree = (per_block == per_block[:, :1]).all(axis=1)
-        _, group = np.unique(per_block[:, 0], return_inverse=True)
-        group = np.where(agree, group.reshape(-1), -1)
-    except NeedsPerWave:
-        journal.undo(mark)
-        group = np.full(k, -1)
+        with signal_exceptions_marked():
+            launch = _Launch(grid, stats, progress)
+            if per_wave:
+                stats.fallbacks.append(Fallback("per wave", 0, grid.blocks,
+                                                "the kernel reaches a Python list/dict/set"))
+            if grid.checks.racecheck:
+                stats.fallbacks.append(Fallback("per wave", 0, grid.blocks, "racecheck"))
+            if per_wave or grid.checks.racecheck or engine_name() == "wave":
+                launch.run_per_wave()
+            else:
+                launch.run_batched()
     finally:
-        enter_wave(previous)
-    for g in np.unique(group[group >= 0]):
-        _run_batch(grid, blocks[group == g], journal)
-    for block in blocks[group < 0]:
-        run_block_per_wave(grid, int(block), journal)
+        barrier_listener.reset(token)
+        progress.close()
+        _local.stats = stats  # a launch from kernel code must not replace this one's
 
 
-def run_block_per_wave(grid: Grid, block: int, journal: Journal | None) -> None:
-    """The per-wave engine for one block: ints for blockIdx, one context per wave."""
-    _stats.per_wave_blocks += 1
-    width = grid.arch.wave_size
-    coords = tuple(int(c) for c in grid.block_coords(np.array(block)))
-    lds = BlockLds(grid.arch, grid.shared_bytes, grid.kernel_name,
-                   initcheck=grid.checks.initcheck)
-    tid = [t.reshape(grid.waves_per_block, width) for t in grid.thread_indices()]
-    contexts = [
-        WaveContext(
+class _Launch:
+    """One launch in progress: its grid, statistics, progress bar and batch shape."""
+
+    def __init__(self, grid: Grid, stats: LaunchStats, progress: Progress) -> None:
+        self.grid = grid
+        self.stats = stats
+        self.progress = progress
+        self.budget = batch_bytes()
+        self.per_batch = max(1, batch_lanes() // (grid.waves_per_block * grid.arch.wave_size))
+        self.groups: list[np.ndarray] = [np.arange(grid.waves_per_block)]
+        self.races = GlobalRaces() if grid.checks.racecheck else None
+        width = grid.arch.wave_size
+        self.tid = [t.reshape(grid.waves_per_block, width) for t in grid.thread_indices()]
+
+    def run_per_wave(self) -> None:
+        for block in range(self.grid.blocks):
+            self.progress.begin(1)
+            self.block_per_wave(block, None)
+            self.progress.end()
+
+    def run_batched(self) -> None:
+        start = 0
+        while start < self.grid.blocks:
+            blocks = np.arange(start, min(start + self.per_batch, self.grid.blocks))
+            self.progress.begin(blocks.size)
+            self.top_batch(blocks)
+            self.progress.end()
+            start += blocks.size
+
+    def top_batch(self, blocks: np.ndarray) -> None:
+        """One batch; an error (or an atomic that met its blocks out of order after a split)
+        undoes it and reruns it wave by wave, blocks in order (the per-wave engine's error and
+        memory); an asynchronous exception undoes it and propagates."""
+        journal = Journal(self.budget)
+        try:
+            self.batch(blocks, journal, self.groups)
+        except JournalFull:
+            journal.undo()
+            self._shrink(blocks)
+        except (Exception, NeedsBlockOrder) as err:  # an atomic met blocks out of order
+            journal.undo()
+            if is_asynchronous(err):
+                raise
+            self._note("per wave", blocks, blocks, err, f"{type(err).__name__}: {err}")
+            for block in blocks:  # raises the per-wave engine's error, if there is one
+                self.block_per_wave(int(block), None)
+        except BaseException:
+            journal.undo()
+            raise
+
+    def _shrink(self, blocks: np.ndarray) -> None:
+        """The batch's journal passed the budget: smaller batches from now on."""
+        cause = f"undo journal over ${BATCH_BYTES_VAR} = {self.budget} bytes"
+        if blocks.size == 1:
+            self.stats.fallbacks.append(Fallback("per wave", int(blocks[0]), 1, cause))
+            self.block_per_wave(int(blocks[0]), None)
+            return
+        self.stats.fallbacks.append(Fallback("smaller batches", int(blocks[0]), blocks.size,
+                                             cause))
+        self.per_batch = max(1, blocks.size // 2)
+        for start in range(0, blocks.size, self.per_batch):
+            self.top_batch(blocks[start:start + self.per_batch])
+
+    def batch(self, blocks: np.ndarray, parent: Journal, groups: list[np.ndarray]) -> None:
+        """Run `blocks` as one batch in wave groups `groups`; on a split, rerun refined."""
+        grid, k = self.grid, blocks.size
+        journal = Journal(parent=parent)
+        lds = BlockLds(grid.arch, grid.shared_bytes, grid.kernel_name, blocks=k,
+                       initcheck=grid.checks.initcheck, deferred=True)
+        contexts = [self._context(blocks, g, lds, journal) for g in groups]
+        scheduler = None
+        try:
+            if len(contexts) == 1:
+                previous = enter_wave(contexts[0])
+                try:
+                    grid.body()
+                finally:
+                    enter_wave(previous)
+            else:
+                labels = [_label(g) for g in groups]
+                scheduler = WaveScheduler(len(groups), lds.next_epoch, grid.checks.synccheck,
+                                          labels)
+                scheduler.run(contexts, grid.body)
+            lds.next_epoch()  # the last epoch's race check
+        except BatchSplit as split:
+            journal.undo()
+            slot = 0 if scheduler is None else scheduler.failed_slot or 0
+            self._split(blocks, parent, groups, slot, split)
+            return
+        except NeedsPerWave as err:
+            journal.undo()
+            self._note("per wave", blocks, blocks, err,
+                       "a construct only per-wave execution defines (current_wave(), lanes "
+                       "by position or reduced, divergence inside a wave, two lanes writing "
+                       "one LDS element)")
+            for block in blocks:
+                self.block_per_wave(int(block), parent)
+            return
+        except BaseException:
+            journal.undo()
+            raise
+        parent.absorb(journal)
+        self.groups = groups
+        self.stats.batched_blocks += k
+        self.stats.wave_groups = max(self.stats.wave_groups, len(groups))
+
+    def _split(self, blocks: np.ndarray, parent: Journal, groups: list[np.ndarray],
+               slot: int, split: BatchSplit) -> None:
+        """Rerun after a BatchSplit in group `slot`: with that group's waves regrouped when
+        waves of a block disagreed, else with its blocks split by the value they saw."""
+        group = groups[slot]
+        per_block = split.values.reshape(blocks.size, group.size)
+        disagree = ~(per_block == per_block[:, :1]).all(axis=1)
+        if disagree.any():
+            _, first, which = np.unique(per_block.T, axis=0, return_index=True,
+                                        return_inverse=True)
+            which = which.reshape(-1)
+            parts = [group[which == part] for part in np.argsort(first)]
+            where = blocks[np.flatnonzero(disagree)[:1]]
+            self._note("wave groups", where, blocks, split,
+                       "a Python branch, loop bound or index differing between waves of a block")
+            self.batch(blocks, parent, groups[:slot] + parts + groups[slot + 1:])
+            return
+        self.stats.splits += 1
+        _, first, which = np.unique(per_block[:, 0], return_index=True, return_inverse=True)
+        which = which.reshape(-1)
+        differs = blocks[np.flatnonzero(which != which[0])[:1]]
+        self._note("block split", differs, blocks, split,
+                   "a Python branch, loop bound or index differing between blocks")
+        for part in np.argsort(first):  # in the order of each part's first block
+            self.batch(blocks[which == part], parent, groups)
+
+    def _note(self, kind: str, where: np.ndarray, blocks: np.ndarray, err: BaseException,
+              cause: str) -> None:
+        """Record a fallback of batch `blocks` caused at the first of `where`."""
+        block = int(where[0]) if where.size else int(blocks[0])
+        self.stats.fallbacks.append(Fallback(kind, block, int(blocks.size), cause,
+                                             _kernel_line(err)))
+
+    def _context(self, blocks: np.ndarray, group: np.ndarray, lds: BlockLds,
+                 journal: Journal) -> WaveContext:
+        """The batch's context for waves `group` of every block of `blocks`."""
+        grid, k, n = self.grid, blocks.size, group.size
+        width = grid.arch.wave_size
+        tx, ty, tz = (np.tile(t[group].reshape(-1), k).view(Lanes) for t in self.tid)
+        return WaveContext(
             arch=grid.arch,
             kernel_name=grid.kernel_name,
             waves_per_block=grid.waves_per_block,
             block_dim=grid.block_dim,
             grid_dim=grid.grid_dim,
-            wave_ids=np.array([w]),
-            block_ids=np.array([block]),
-            block_slots=np.zeros(1, np.int64),
-            thread_idx=tuple(t[w].view(Lanes) for t in tid),
-            lane_ids=np.arange(width, dtype=np.int64).view(Lanes),
-            block_idx=coords,
+            wave_ids=np.tile(group, k),
+            block_ids=np.repeat(blocks, n),
+            block_slots=np.repeat(np.arange(k), n),
+            thread_idx=(tx, ty, tz),
+            lane_ids=np.tile(np.arange(width, dtype=np.int64), k * n).view(Lanes),
+            block_idx=tuple(np.repeat(c, n * width).view(Lanes)
+                            for c in grid.block_coords(blocks)),
             lds=lds,
+            batched=True,
             journal=journal,
             checks=grid.checks,
         )
-        for w in range(grid.waves_per_block)
-    ]
-    if len(contexts) == 1:
-        ctx = contexts[0]
-        previous = enter_wave(ctx)
-        try:
-            grid.body()
-        except BaseException as err:
-            note_where(err, ctx)
-            raise
-        finally:
-            enter_wave(previous)
-        return
-    scheduler = WaveScheduler(len(contexts), lds.next_epoch, grid.checks.synccheck)
-    for ctx in contexts:
-        ctx.scheduler = scheduler
-    scheduler.run(contexts, grid.body)
+
+    def block_per_wave(self, block: int, journal: Journal | None) -> None:
+        """The per-wave engine for one block: ints for blockIdx, one context per wave."""
+        grid = self.grid
+        self.stats.per_wave_blocks += 1
+        width = grid.arch.wave_size
+        coords = tuple(int(c) for c in grid.block_coords(np.array(block)))
+        lds = BlockLds(grid.arch, grid.shared_bytes, grid.kernel_name,
+                       initcheck=grid.checks.initcheck)
+        if self.races is not None:
+            self.races.clock = lds
+        contexts = [
+            WaveContext(
+                arch=grid.arch,
+                kernel_name=grid.kernel_name,
+                waves_per_block=grid.waves_per_block,
+                block_dim=grid.block_dim,
+                grid_dim=grid.grid_dim,
+                wave_ids=np.array([w]),
+                block_ids=np.array([block]),
+                block_slots=np.zeros(1, np.int64),
+                thread_idx=tuple(t[w].view(Lanes) for t in self.tid),
+                lane_ids=np.arange(width, dtype=np.int64).view(Lanes),
+                block_idx=coords,
+                lds=lds,
+                journal=journal,
+                checks=grid.checks,
+                global_races=self.races,
+            )
+            for w in range(grid.waves_per_block)
+        ]
+        if len(contexts) == 1:
+            ctx = contexts[0]
+            previous = enter_wave(ctx)
+            try:
+                grid.body()
+            except BaseException as err:
+                note_where(err, ctx)
+                raise
+            finally:
+                enter_wave(previous)
+            return
+        WaveScheduler(len(contexts), lds.next_epoch, grid.checks.synccheck).run(contexts,
+                                                                                 grid.body)
 
 
-class _NoBar:
-    def update(self, n: int) -> None:
-        """Nothing to show."""
+def _label(group: np.ndarray) -> str:
+    """Waves of a group for messages: "3", "0-3" or "0,2,5"."""
+    if group.size > 1 and (np.diff(group) == 1).all():
+        return f"{group[0]}-{group[-1]}"
+    return ",".join(str(w) for w in group)
 
 
-@contextmanager
-def _progress(grid: Grid) -> Iterator:
-    """A tqdm bar on stderr (blocks done, rate, time left) for launches that run longer than
-    PROGRESS_DELAY_S; off when stderr is not a terminal or $ROCWMMA_PY_PROGRESS=0."""
-    wanted = os.environ.get(PROGRESS_VAR, "").strip() != "0" and sys.stderr.isatty()
-    if not wanted:
-        yield _NoBar()
-        return
-    from tqdm import tqdm
-
-    with tqdm(total=grid.blocks, unit="block", desc=grid.kernel_name, delay=PROGRESS_DELAY_S,
-              leave=False, file=sys.stderr) as bar:
-        yield bar
+def _kernel_line(err: BaseException) -> str:
+    """"file:line" of the innermost frame outside rocwmma_py where `err` was raised: the
+    kernel line that caused a fallback."""
+    line = ""
+    for frame in traceback.extract_tb(err.__traceback__):
+        if not os.path.abspath(frame.filename).startswith(_PACKAGE_DIR):
+            line = f"{frame.filename}:{frame.lineno}"
+    return line

@@ -5,6 +5,7 @@ from ..errors import (  # noqa: F401 - re-exported
     AtomicTypeError,
     BarrierError,
     DivergenceError,
+    GlobalRaceError,
     InitCheckError,
     LdsLimitError,
     LdsRaceError,

@@ -98,11 +98,14 @@ class Launch:
         self.arch = arch
         self.initcheck: bool | None = None
         self.synccheck: bool | None = None
+        self.racecheck: bool | None = None
 
-    def checked(self, initcheck: bool | None = None, synccheck: bool | None = None) -> Launch:
-        """This launch with sanitizers on or off (None: $ROCWMMA_PY_INITCHECK/SYNCCHECK)."""
+    def checked(self, initcheck: bool | None = None, synccheck: bool | None = None,
+                racecheck: bool | None = None) -> Launch:
+        """This launch with sanitizers on or off (None: $ROCWMMA_PY_INITCHECK/SYNCCHECK/
+        RACECHECK)."""
         launch = Launch(self.kernel, self.grid, self.block, self.shared_bytes, self.arch)
-        launch.initcheck, launch.synccheck = initcheck, synccheck
+        launch.initcheck, launch.synccheck, launch.racecheck = initcheck, synccheck, racecheck
         return launch
 
     def resolve_arch(self) -> Arch:
@@ -121,7 +124,7 @@ class Launch:
             fn(*args, **kwargs)
 
         per_wave = _collects_python_objects(fn, args, kwargs)
-        checks = Checks.resolve(self.initcheck, self.synccheck)
+        checks = Checks.resolve(self.initcheck, self.synccheck, self.racecheck)
         run(Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves, checks),
             per_wave)
 

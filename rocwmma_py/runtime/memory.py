@@ -6,7 +6,9 @@ bounds-checked before anything is written; LDS buffers are also race-checked. An
 of a batch of blocks has one segment per block: a lane's address is relative to its block's
 segment, so kernel code sees its own block's LDS only. Inside `where(cond)` only the enabled
 lanes access memory. While the batched engine may still undo a batch, global writes are
-journaled first (`ctx.journal`), so a rerun never sees them twice.
+journaled first (`ctx.journal`), so a rerun never sees them twice. Under racecheck
+(`ctx.global_races`) every global load and store here is race-tracked too; atomics write
+through their own path and are not.
 
 Several lanes writing one address: the highest lane wins (for `gather`/`scatter` with
 extra leading axes, the highest lane wins and, within a lane, the last element in C order);
@@ -19,7 +21,7 @@ import operator
 
 import numpy as np
 
-from .errors import InitCheckError, LdsRaceError, OutOfBoundsError
+from .errors import GlobalRaceError, InitCheckError, LdsRaceError, OutOfBoundsError
 from .lanes import Lanes
 from .races import EpochClock, EpochLog, RaceTracker, split_units
 from .state import (
@@ -327,11 +329,13 @@ class Pointer:
         typed = self.buffer.typed(self.dtype)
         if mask is None:
             self._track(addr.reshape(-1), None, addr, write=False)
+            self._track_global(addr.reshape(-1), None, addr, write=False)
             self._check_written(addr.reshape(-1), None, addr)
             return typed[addr]
         src = np.flatnonzero(mask)
         sel = addr.reshape(-1)[src]
         self._track(sel, src, addr, write=False)
+        self._track_global(sel, src, addr, write=False)
         self._check_written(sel, src, addr)
         out = np.zeros(addr.shape, self.dtype)
         out.reshape(-1)[src] = typed[sel]
@@ -369,6 +373,7 @@ class Pointer:
             src, flat = order[keep], flat[keep]
         vals = values.reshape(-1) if src is None else values.reshape(-1)[src]
         self._track(flat, src, addr, write=True)
+        self._track_global(flat, src, addr, write=True)
         typed = self.buffer.typed(self.dtype)
         ctx = current_context_or_none()
         if ctx is not None and ctx.journal is not None and self.buffer.tracker is None:
@@ -490,6 +495,50 @@ class Pointer:
             f"({self.dtype}), which wave {conflict.other_wave} {other_verb} since the last "
             "barrier; missing synchronize_workgroup()?"
         )
+
+    def _track_global(
+        self, flat: np.ndarray, src: np.ndarray | None, addr: np.ndarray, *, write: bool
+    ) -> None:
+        """racecheck: a global access conflicting with one by another block, or by another
+        wave of this block since the last barrier, raises GlobalRaceError (no-op otherwise)."""
+        ctx = current_context_or_none()
+        races = None if ctx is None else ctx.global_races
+        if races is None or self.buffer.tracker is not None or flat.size == 0:
+            return
+        tracker = races.tracker(self.buffer, self.buffer.nbytes)
+        block, wave = int(ctx.block_ids[0]), ctx.wave_index
+        check = tracker.check_write if write else tracker.check_read
+        conflict = check(flat, self.dtype.itemsize, wave, block)
+        if conflict is None:
+            if write:
+                tracker.record_write(flat, self.dtype.itemsize, wave, block)
+            return
+        lane, offset = self._where_in_block(conflict.position, src, flat, addr, ctx)
+        verb, other_verb = {
+            "read-after-write": ("reads", "wrote"),
+            "write-after-read": ("writes", "read"),
+            "write-after-write": ("writes", "wrote"),
+        }[conflict.kind]
+        other = f"block {_block_text(ctx, conflict.other_block)}"
+        if conflict.other_wave >= 0:
+            other += f" wave {conflict.other_wave}"
+        if conflict.other_block == block:
+            when = "since the last barrier of the block; missing synchronize_workgroup()?"
+        else:
+            when = ("(blocks never synchronise: give each block its own elements or use "
+                    "atomics)")
+        raise GlobalRaceError(
+            f"global memory race ({conflict.kind}) in kernel '{ctx.kernel_name}': block "
+            f"{_block_text(ctx, block)} wave {wave} ({lane}) {verb} buffer "
+            f"'{self.buffer.name}' at element offset {offset} ({self.dtype}), which "
+            f"{other} {other_verb} {when}"
+        )
+
+
+def _block_text(ctx: WaveContext, block: int) -> str:
+    """"(x,y,z)" of a linear block index (x fastest)."""
+    gx, gy = ctx.grid_dim.x, ctx.grid_dim.y
+    return f"({block % gx},{block // gx % gy},{block // (gx * gy)})"
 
 
 def _repeats(flat: np.ndarray) -> bool:

@@ -1,8 +1,11 @@
-"""LDS race detection: per byte, who last wrote/read it and in which barrier interval.
+"""Race detection: per byte, who last wrote/read it and in which barrier interval.
 
 A block's barrier epoch advances at every barrier release. Two different waves touching
 the same byte in the same epoch, at least one of them writing, is a race on hardware (the
-waves run concurrently there); here it is caught deterministically. One access may come
+waves run concurrently there); here it is caught deterministically. For global memory
+(racecheck, `GlobalRaces`) the tracker also keeps which block touched a byte: blocks never
+synchronise, so two different blocks touching one byte, one of them writing, race whenever
+it happens; the epoch is then that of the running block. One access may come
 from many waves at once (the batched engine): `wave` is then one wave index per element
 (the engine reruns wave by wave an access where two lanes write one element). The element
 indices of a batch's blocks are disjoint (one LDS segment per block), so waves of different
@@ -16,22 +19,25 @@ access of another size arrives, so the common case tracks each element once, not
 from __future__ import annotations
 
 from math import gcd
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
 
 class EpochClock(Protocol):
-    epoch: int
+    @property
+    def epoch(self) -> int: ...
 
 
 class Conflict(NamedTuple):
-    """First conflicting element of an access: its position in the access and the waves."""
+    """First conflicting element of an access: its position in the access, the waves and
+    (global memory) the blocks."""
 
     position: int
     wave: int
     other_wave: int
     kind: str  # "read-after-write", "write-after-read", "write-after-write"
+    other_block: int = -1  # the other access's linear block (global memory only)
 
 
 def split_units(flat: np.ndarray, per: int) -> np.ndarray:
@@ -45,12 +51,18 @@ def _bit(wave: np.ndarray | int) -> np.ndarray:
     return np.left_shift(np.uint32(1), np.asarray(wave, dtype=np.uint32))
 
 
-class RaceTracker:
-    """Access history of one LDS buffer (all segments)."""
+_HISTORY = ("_writer", "_write_epoch", "_readers", "_read_epoch",
+            "_write_block", "_read_block", "_other_reader_block")
 
-    def __init__(self, nbytes: int, clock: EpochClock) -> None:
+
+class RaceTracker:
+    """Access history of one LDS buffer (all segments), or of one global buffer with
+    `blocks=True` (blocks run one after another: the per-wave engine)."""
+
+    def __init__(self, nbytes: int, clock: EpochClock, blocks: bool = False) -> None:
         self._clock = clock
         self._nbytes = nbytes
+        self._blocks = blocks
         self._unit = 0  # bytes per tracked unit; 0 until the first access
 
     def _allocate(self, unit: int) -> None:
@@ -60,12 +72,18 @@ class RaceTracker:
         self._write_epoch = np.full(units, -1, np.int32)
         self._readers = np.zeros(units, np.uint32)  # bit w set: wave w read it in read_epoch
         self._read_epoch = np.full(units, -1, np.int32)
+        if self._blocks:  # the block of the last write, of the last reads (whose waves are
+            # `_readers`), and another block that read it earlier
+            self._write_block = np.full(units, -1, np.int64)
+            self._read_block = np.full(units, -1, np.int64)
+            self._other_reader_block = np.full(units, -1, np.int64)
 
     def _refine(self, unit: int) -> None:
         """Track in smaller units from now on (an access of another element size)."""
         factor = self._unit // unit
-        for name in ("_writer", "_write_epoch", "_readers", "_read_epoch"):
-            setattr(self, name, np.repeat(getattr(self, name), factor))
+        for name in _HISTORY:
+            if hasattr(self, name):
+                setattr(self, name, np.repeat(getattr(self, name), factor))
         self._unit = unit
 
     def _units(self, flat: np.ndarray, itemsize: int, wave) -> tuple[np.ndarray, object, int]:
@@ -79,24 +97,39 @@ class RaceTracker:
             wave = np.repeat(wave, per)
         return split_units(flat, per), wave, per
 
-    def _written_by_other(self, idx, wave) -> np.ndarray:
+    def _written_by_other(self, idx, wave, block: int) -> np.ndarray:
         writer = self._writer[idx]
-        return (writer >= 0) & (writer != wave) & (self._write_epoch[idx] == self._clock.epoch)
+        same_epoch = ((writer >= 0) & (writer != wave)
+                      & (self._write_epoch[idx] == self._clock.epoch))
+        if not self._blocks:
+            return same_epoch
+        other_block = self._write_block[idx] != block
+        return (writer >= 0) & (other_block | (same_epoch & ~other_block))
 
-    @staticmethod
-    def _conflict(bad, per, wave, other, kind) -> Conflict:
+    def _conflict(self, bad, per, wave, other, kind, other_block=None) -> Conflict:
         pos = int(np.argmax(bad))
         mine = int(np.broadcast_to(wave, bad.shape)[pos])
-        return Conflict(pos // per, mine, int(np.broadcast_to(other, bad.shape)[pos]), kind)
+        block = -1 if other_block is None else int(other_block[pos])
+        return Conflict(pos // per, mine, int(np.broadcast_to(other, bad.shape)[pos]), kind,
+                        block)
 
-    def check_read(self, flat: np.ndarray, itemsize: int, wave) -> Conflict | None:
-        """Conflict of waves `wave` reading these elements, or None; records the reads."""
+    def check_read(self, flat: np.ndarray, itemsize: int, wave, block: int = 0
+                   ) -> Conflict | None:
+        """Conflict of waves `wave` (of linear block `block`, global memory) reading these
+        elements, or None; records the reads."""
         idx, wave, per = self._units(flat, itemsize, wave)
         epoch = self._clock.epoch
-        bad = self._written_by_other(idx, wave)
+        bad = self._written_by_other(idx, wave, block)
         if bad.any():
-            return self._conflict(bad, per, wave, self._writer[idx], "read-after-write")
+            blocks = self._write_block[idx] if self._blocks else None
+            return self._conflict(bad, per, wave, self._writer[idx], "read-after-write", blocks)
         stale = self._read_epoch[idx] != epoch
+        if self._blocks:
+            last = self._read_block[idx]
+            moved = last != block  # another block read it before: remember that block
+            self._other_reader_block[idx[moved & (last >= 0)]] = last[moved & (last >= 0)]
+            self._read_block[idx] = block
+            stale |= moved
         self._readers[idx[stale]] = 0
         self._read_epoch[idx] = epoch
         if np.ndim(wave) == 0:
@@ -105,24 +138,65 @@ class RaceTracker:
             np.bitwise_or.at(self._readers, idx, _bit(wave))
         return None
 
-    def check_write(self, flat: np.ndarray, itemsize: int, wave) -> Conflict | None:
+    def check_write(self, flat: np.ndarray, itemsize: int, wave, block: int = 0
+                    ) -> Conflict | None:
         """Conflict of waves `wave` writing these elements, or None (then `record_write`)."""
         idx, wave, per = self._units(flat, itemsize, wave)
-        bad = self._written_by_other(idx, wave)
+        bad = self._written_by_other(idx, wave, block)
         if bad.any():
-            return self._conflict(bad, per, wave, self._writer[idx], "write-after-write")
+            blocks = self._write_block[idx] if self._blocks else None
+            return self._conflict(bad, per, wave, self._writer[idx], "write-after-write", blocks)
+        if self._blocks:  # a read by another block, at any time
+            last = self._read_block[idx]
+            bad = (last >= 0) & (last != block)
+            if bad.any():
+                return self._conflict(bad, per, wave, _lowest_bit(self._readers[idx]),
+                                      "write-after-read", last)
+            earlier = self._other_reader_block[idx]
+            bad = (earlier >= 0) & (earlier != block)
+            if bad.any():
+                return self._conflict(bad, per, wave, -1, "write-after-read", earlier)
         others = self._readers[idx] & ~_bit(wave)
         bad = (others != 0) & (self._read_epoch[idx] == self._clock.epoch)
         if bad.any():
-            readers = int(others[int(np.argmax(bad))])
-            lowest = (readers & -readers).bit_length() - 1
-            return self._conflict(bad, per, wave, lowest, "write-after-read")
+            blocks = np.full(idx.size, block) if self._blocks else None
+            return self._conflict(bad, per, wave, _lowest_bit(others), "write-after-read",
+                                  blocks)
         return None
 
-    def record_write(self, flat: np.ndarray, itemsize: int, wave) -> None:
+    def record_write(self, flat: np.ndarray, itemsize: int, wave, block: int = 0) -> None:
         idx, wave, _ = self._units(flat, itemsize, wave)
         self._writer[idx] = wave
         self._write_epoch[idx] = self._clock.epoch
+        if self._blocks:
+            self._write_block[idx] = block
+
+
+def _lowest_bit(bits: np.ndarray) -> np.ndarray:
+    """Index of the lowest set bit of each uint32 (the lowest reader wave)."""
+    low = bits.astype(np.int64)
+    low &= -low
+    return np.where(low > 0, np.log2(np.maximum(low, 1)), -1).astype(np.int64)
+
+
+class GlobalRaces:
+    """racecheck: one `RaceTracker(blocks=True)` per global buffer of a launch; the epoch is
+    that of the running block's barriers (`clock`, the block's LDS, set by the engine)."""
+
+    def __init__(self) -> None:
+        self.clock: Any = None  # lds.BlockLds of the running block
+        self._trackers: dict[int, tuple[object, RaceTracker]] = {}
+
+    @property
+    def epoch(self) -> int:
+        return self.clock.epoch
+
+    def tracker(self, buffer: object, nbytes: int) -> RaceTracker:
+        """The history of `buffer` (kept alive with it for the launch)."""
+        entry = self._trackers.get(id(buffer))
+        if entry is None:
+            entry = self._trackers[id(buffer)] = (buffer, RaceTracker(nbytes, self, blocks=True))
+        return entry[1]
 
 
 class EpochLog:

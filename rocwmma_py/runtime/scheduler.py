@@ -1,10 +1,17 @@
-"""Running the waves of one block in a fixed order, and the workgroup barrier.
+"""Running the waves of one block (or the wave groups of a batch) in a fixed order, and the
+workgroup barrier.
 
 Each wave gets a thread, but a baton (one Condition) lets only one run at a time: wave 0
 runs until it reaches a barrier or finishes, then wave 1, and so on. When every live wave
 waits at the barrier (finished waves don't count) they are all released and the lowest
 wave runs again. The order, and hence every result, is deterministic. An exception in one
 wave stops the others (they unwind at their next baton wait) and is re-raised unchanged.
+The batched engine uses the same scheduler with one "wave" per wave group (a WaveContext
+over the same waves of many blocks), so warp-specialized blocks interleave at barriers.
+
+The launching thread waits in short timed slices, so a signal (Ctrl-C, an alarm) is handled
+at once; on any exception there every wave thread is stopped (an asynchronous `_Abort`
+raised inside it, for waves spinning in kernel code) and joined before it propagates.
 """
 
 from __future__ import annotations
@@ -14,47 +21,67 @@ import threading
 from collections.abc import Callable, Sequence
 
 from .errors import BarrierError
+from .interrupts import stop_thread
 from .state import WaveContext, current_context, enter_wave, note_where
+
+_POLL_S = 0.05  # the launching thread's wait slice: signals are handled within this time
+
+barrier_listener: contextvars.ContextVar[Callable[[], None] | None] = contextvars.ContextVar(
+    "rocwmma_py_barrier_listener", default=None)  # the engine's progress bar
 
 
 class _Abort(BaseException):
-    """Unwinds a wave whose block was stopped by another wave's exception.
+    """Unwinds a wave whose block was stopped by another wave's exception or an interrupt.
 
     A BaseException so kernel code's `except Exception:` cannot swallow it.
     """
 
 
+def _barrier_released() -> None:
+    listener = barrier_listener.get()
+    if listener is not None:
+        listener()
+
+
 class WaveScheduler:
-    """Baton passing between the waves of one block."""
+    """Baton passing between the waves (or wave groups) of one block (or batch)."""
 
     def __init__(self, n_waves: int, on_release: Callable[[], None],
-                 synccheck: bool = False) -> None:
+                 synccheck: bool = False, labels: Sequence[str] | None = None) -> None:
+        """`labels`: each turn's waves for messages ("3", or "0-3" for a wave group)."""
         self._cond = threading.Condition()
         self._n = n_waves
         self._on_release = on_release
         self._synccheck = synccheck
+        self._labels = list(labels) if labels else [str(w) for w in range(n_waves)]
+        self._slots: dict[int, int] = {}  # id(context) -> its turn index
         self._barriers = [0] * n_waves  # barriers each wave has passed
         self._turn: int | None = None
         self._at_barrier: set[int] = set()
         self._finished: set[int] = set()
         self._error: BaseException | None = None
+        self.failed_slot: int | None = None  # which wave (group) raised the error
         self._aborted = False
         self._done = False
 
     def run(self, contexts: Sequence[WaveContext], body: Callable[[], None]) -> None:
-        """Run `body` once per wave context; returns when all waves finished or one failed."""
+        """Run `body` once per context (in turn order); returns when all finished or one
+        failed (its exception is re-raised)."""
         first = contexts[0]
         self._where = f" in kernel '{first.kernel_name}' (block {first.block_index})"
+        for slot, ctx in enumerate(contexts):
+            self._slots[id(ctx)] = slot
+            ctx.scheduler = self
         # Each wave thread runs in a copy of the launcher's context, so `use_arch` (and any
         # other context variable) reaches kernels launched from inside a wave.
         threads = [
             threading.Thread(
                 target=contextvars.copy_context().run,
-                args=(self._wave_main, ctx, body),
-                name=f"{ctx.kernel_name} block {ctx.block_index} wave {ctx.wave_index}",
+                args=(self._wave_thread, slot, ctx, body),
+                name=f"{ctx.kernel_name} block {ctx.block_index} wave {self._labels[slot]}",
                 daemon=True,
             )
-            for ctx in contexts
+            for slot, ctx in enumerate(contexts)
         ]
         for thread in threads:
             thread.start()
@@ -63,43 +90,59 @@ class WaveScheduler:
                 self._turn = 0
                 self._cond.notify_all()
                 while not (self._done or self._aborted):
-                    self._cond.wait()
-        except BaseException:  # e.g. KeyboardInterrupt in the launcher: stop the waves
-            with self._cond:
-                self._aborted = True
-                self._cond.notify_all()
+                    self._cond.wait(_POLL_S)
+        except BaseException:  # KeyboardInterrupt, a signal handler's exception: stop waves
+            self._stop(threads)
             raise
-        finally:
-            for thread in threads:
-                thread.join()
+        for thread in threads:
+            thread.join()
         if self._error is not None:
             raise self._error
 
-    def barrier(self, wave: int) -> None:
-        """Wave `wave` waits here until every live wave of the block has arrived."""
+    def barrier(self, ctx: WaveContext) -> None:
+        """Wave (group) `ctx` waits here until every live wave of the block has arrived."""
+        slot = self._slots[id(ctx)]
         with self._cond:
-            self._at_barrier.add(wave)
-            self._barriers[wave] += 1
+            self._at_barrier.add(slot)
+            self._barriers[slot] += 1
             self._pass_baton()
-            self._wait_turn(wave)
+            self._wait_turn(slot)
 
-    def _wave_main(self, ctx: WaveContext, body: Callable[[], None]) -> None:
+    def _stop(self, threads: list[threading.Thread]) -> None:
+        """Abort every wave and wait until each thread has ended (re-raising _Abort into
+        threads that spin in kernel code, until they notice)."""
+        with self._cond:
+            self._aborted = True
+            self._cond.notify_all()
+        for thread in threads:
+            thread.join(_POLL_S)  # waves waiting for the baton unwind by themselves
+            while thread.is_alive():
+                stop_thread(thread, _Abort)
+                thread.join(_POLL_S)
+
+    def _wave_thread(self, slot: int, ctx: WaveContext, body: Callable[[], None]) -> None:
+        try:
+            self._wave_main(slot, ctx, body)
+        except _Abort:  # stopped from outside, possibly outside the kernel body
+            return
+
+    def _wave_main(self, slot: int, ctx: WaveContext, body: Callable[[], None]) -> None:
         enter_wave(ctx)
         try:
             with self._cond:
-                self._wait_turn(ctx.wave_index)
+                self._wait_turn(slot)
             body()
         except _Abort:
             return
         except BaseException as err:
             note_where(err, ctx)
             with self._cond:
-                self._fail(err)
+                self._fail(err, slot)
             return
         finally:
             enter_wave(None)
         with self._cond:
-            self._finished.add(ctx.wave_index)
+            self._finished.add(slot)
             if not self._aborted:
                 self._pass_baton()
 
@@ -109,9 +152,10 @@ class WaveScheduler:
         ready = [w for w in live if w not in self._at_barrier]
         if not ready and live:
             if self._synccheck and self._finished:
-                self._fail(self._partial_barrier(live))
+                self._fail(self._partial_barrier(live), None)
                 return
             self._on_release()
+            _barrier_released()
             self._at_barrier.clear()
             ready = live
         if ready:
@@ -123,18 +167,18 @@ class WaveScheduler:
 
     def _partial_barrier(self, live: list[int]) -> BarrierError:
         where = self._where
-        gone = ", ".join(f"wave {w} (after {self._barriers[w]} barriers)"
+        gone = ", ".join(f"wave {self._labels[w]} (after {self._barriers[w]} barriers)"
                          for w in sorted(self._finished))
         return BarrierError(
             f"synccheck: barrier #{self._barriers[live[0]]}{where} was reached by waves "
-            f"{', '.join(map(str, live))}, but {gone} had already finished; every wave of a "
-            "block must reach every barrier"
+            f"{', '.join(self._labels[w] for w in live)}, but {gone} had already finished; "
+            "every wave of a block must reach every barrier"
         )
 
-    def _fail(self, err: BaseException) -> None:
+    def _fail(self, err: BaseException, slot: int | None) -> None:
         """Stop the block with `err` (re-raised by run())."""
         if self._error is None:
-            self._error = err
+            self._error, self.failed_slot = err, slot
         self._aborted = True
         self._cond.notify_all()
 
@@ -150,8 +194,9 @@ def synchronize_workgroup() -> None:
     ctx = current_context("synchronize_workgroup()")
     if ctx.scheduler is None:  # one wave, or a batch running its waves in lockstep
         ctx.lds.next_epoch()
+        _barrier_released()
     else:
-        ctx.scheduler.barrier(ctx.wave_index)
+        ctx.scheduler.barrier(ctx)
 
 
 syncthreads = synchronize_workgroup

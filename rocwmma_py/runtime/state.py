@@ -60,9 +60,10 @@ class WaveContext:
     batched: bool = False
     scheduler: Any = None  # per-wave engine: WaveScheduler of a multi-wave block
     lds_calls: int = 0  # shared_array() calls made so far (k-th call -> k-th buffer)
-    journal: Any = None  # engine.Journal recording global writes while they may be undone
+    journal: Any = None  # journal.Journal recording global writes while they may be undone
     masks: list = field(default_factory=list)  # active `where(cond)` lane masks, innermost last
     checks: Any = None  # checks.Checks of the launch (None: all off)
+    global_races: Any = None  # races.GlobalRaces of a launch under racecheck
     _position_waves: dict = field(default_factory=dict, repr=False)
 
     @property
