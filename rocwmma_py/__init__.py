@@ -9,6 +9,7 @@ from .arch import ARCH_NAMES, Arch, get_arch
 from .cuda import wmma  # noqa: F401 - `rocwmma_py.wmma`, `rocwmma_py.cuda` as attributes
 from .errors import (
     BarrierError,
+    CrossLaneError,
     DivergenceError,
     FragmentError,
     InitCheckError,
@@ -34,6 +35,17 @@ from .rocwmma.api import (
     store_matrix_sync,
     to_register_file,
 )
+from .rocwmma.cross_lane import (
+    Blend,
+    BlendImpl,
+    CrossLaneOps,
+    Dpp,
+    DppImpl,
+    Permute,
+    PermuteImpl,
+    Swizzle,
+    SwizzleImpl,
+)
 from .rocwmma.fragment import fragment, fragment_traits
 from .rocwmma.schedulers import fragment_scheduler
 from .rocwmma.tags import accumulator, col_major, layout_t, matrix_a, matrix_b, row_major
@@ -52,6 +64,19 @@ from .rocwmma.utils import (
 )
 from .runtime import (
     Pointer,
+    __activemask,
+    __all,
+    __any,
+    __ballot,
+    __ffs,
+    __ffsll,
+    __lane_id,
+    __popc,
+    __popcll,
+    __shfl,
+    __shfl_down,
+    __shfl_up,
+    __shfl_xor,
     blockDim,
     blockIdx,
     current_arch,
@@ -115,6 +140,10 @@ coop_col_slice_2d = fragment_scheduler.coop_col_slice_2d
 single = fragment_scheduler.single
 
 __all__ = [
+    "__activemask", "__all", "__any", "__ballot", "__ffs", "__ffsll", "__lane_id", "__popc",
+    "__popcll", "__shfl", "__shfl_down", "__shfl_up", "__shfl_xor",
+    "Blend", "BlendImpl", "CrossLaneError", "CrossLaneOps", "Dpp", "DppImpl", "Permute",
+    "PermuteImpl", "Swizzle", "SwizzleImpl",
     "BarrierError", "InitCheckError", "LayoutError", "LayoutQueryError", "ModifierError",
     "NotInKernelError", "RocwmmaError", "UnsupportedInstructionError",
     "accumulator", "amdgcn", "apply_data_layout", "apply_data_layout_t", "apply_fragment",

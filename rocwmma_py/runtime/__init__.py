@@ -4,9 +4,9 @@ the batched engine runs its code once for many waves at a time, see `engine.py`)
 Kernel code uses HIP's built-ins (`threadIdx`, `blockIdx`, `blockDim`, `gridDim`,
 `lane_id()` — HIP's `__lane_id()`, also importable as `__lane_id` by explicit import —,
 `wave_size()`, the warp functions `__shfl*`, `__ballot`, `__any`, `__all`, `__activemask`,
-`__popc*`, `__ffs*` (`warp.py`), `synchronize_workgroup()` / `syncthreads()` / `__syncthreads`), typed
-device pointers, per-lane `Lanes` values, register vectors and LDS. See `launch.py` for
-an example.
+`__popc*`, `__ffs*` (`warp.py`), `synchronize_workgroup()` / `syncthreads()` /
+`__syncthreads`), typed device pointers, per-lane `Lanes` values, register vectors and
+LDS. See `launch.py` for an example.
 """
 
 from .dims import Dim3, dim3
@@ -26,20 +26,6 @@ from .memory import Buffer, Pointer
 from .scheduler import __syncthreads, synchronize_workgroup, syncthreads
 from .state import WaveContext, current_wave
 from .target import current_arch, default_arch, use_arch
-from .warp import (
-    __activemask,
-    __all,
-    __any,
-    __ballot,
-    __ffs,
-    __ffsll,
-    __popc,
-    __popcll,
-    __shfl,
-    __shfl_down,
-    __shfl_up,
-    __shfl_xor,
-)
 from .vectors import (
     VectorRegs,
     float4,
@@ -53,6 +39,20 @@ from .vectors import (
     int32x4,
     int32x8,
     vector_type,
+)
+from .warp import (
+    __activemask,
+    __all,
+    __any,
+    __ballot,
+    __ffs,
+    __ffsll,
+    __popc,
+    __popcll,
+    __shfl,
+    __shfl_down,
+    __shfl_up,
+    __shfl_xor,
 )
 
 __all__ = [
