@@ -34,6 +34,7 @@ from rocwmma_py.cuda import (
     __shfl_xor_sync,
 )
 from rocwmma_py.runtime import (
+    Lanes,
     __activemask,
     __all,
     __any,
@@ -46,7 +47,6 @@ from rocwmma_py.runtime import (
     __shfl_down,
     __shfl_up,
     __shfl_xor,
-    Lanes,
     blockDim,
     blockIdx,
     gridDim,
@@ -405,7 +405,7 @@ def test_cuda_sync_masks():
             sum(1 << i for i in range(16, 32) if i % 3 == 0)] * 16
         assert __any_sync(halves, vals == 20).tolist() == [0] * 16 + [1] * 16
         assert __all_sync(halves, vals < 16).tolist() == [1] * 16 + [0] * 16
-        with pytest.raises(CrossLaneError, match="lane 0 reads lane 19, which is not in its mask 0xffff"):
+        with pytest.raises(CrossLaneError, match="lane 0 reads lane 19, .* not in its mask 0xffff"):
             __shfl_sync(halves, vals, 19)
         with pytest.raises(CrossLaneError, match="does not include itself"):
             __shfl_xor_sync(0x0000FFFF, vals, 1)
@@ -480,12 +480,10 @@ def test_inside_kernels_batched_per_wave(arch):
             assert res[i, 2, w0:w0 + wave].tolist() == ref_swizzle(
                 vals, 0x8000 | (operand % 256), wave, [True] * wave)
             masked = ref_shfl(kinds[kind], vals, operand, width, wave, active)
-            stored = res[i, 3, w0:w0 + wave].tolist()
-            assert [s for s, a in zip(stored, active) if a] == [
-                m for m, a in zip(masked, active) if a]
+            on = np.flatnonzero(active)
+            assert res[i, 3, w0 + on].tolist() == [masked[j] for j in on]
             ballot = sum(1 << j for j in range(wave) if active[j] and vals[j] % 2 == 0)
-            assert [s for s, a in zip(res[i, 4, w0:w0 + wave].tolist(), active) if a] == [
-                ballot % 1000003] * sum(active)
+            assert res[i, 4, w0 + on].tolist() == [ballot % 1000003] * on.size
             assert res[i, 5, w0:w0 + wave].tolist() == [int(5 in vals)] * wave
 
 
