@@ -15,6 +15,7 @@ import pytest
 
 from rocwmma_py import (
     CrossLaneError,
+    Swizzle,
     UnsupportedInstructionError,
     accumulator,
     amdgcn,
@@ -589,3 +590,39 @@ def test_bad_operands_are_refused():
             __shfl(np.zeros(32), 1.5)
         with pytest.raises(CrossLaneError, match="wave-uniform integer"):
             amdgcn.readlane(np.zeros(32), 2.0)
+
+
+@kernel
+def fragment_kinds_kernel(src, out_row, out_frag, out_mask):
+    gid = blockIdx.x * blockDim.x + threadIdx.x
+    frag = fragment[accumulator, 16, 16, 16, float32]()
+    fill_fragment(frag, 0.0)
+    frag.x[:] = frag.x + src[gid] + np.arange(frag.num_elements)[:, None]
+    row = __shfl_up(frag.x[1], 2)                       # one register of the fragment
+    out_row[gid] = row
+    moved = Swizzle.Reverse16.exec(frag)                # a whole fragment, via rocWMMA's layer
+    for e in range(frag.num_elements):
+        out_frag[gid * frag.num_elements + e] = moved.x[e]
+    with where(threadIdx.x % 4 != 3):
+        out_mask[gid] = __activemask()
+
+
+@pytest.mark.parametrize("arch", list(WAVES))
+def test_fragment_rows_fragments_and_activemask(arch):
+    wave = WAVES[arch]
+    n_elem = 256 // wave
+    src = RNG.integers(0, 1000, wave * 4).astype(np.float32)
+    out_row = np.zeros(src.size, np.float32)
+    out_frag = np.zeros(src.size * n_elem, np.float32)
+    out_mask = np.zeros(src.size, np.uint64)
+    row, frag, mask = run_both(fragment_kinds_kernel, 2, 2 * wave, arch, src, out_row,
+                               out_frag, out_mask)[1:]
+    frag = frag.reshape(-1, n_elem)
+    for w0 in range(0, src.size, wave):
+        vals = src[w0:w0 + wave]
+        assert row[w0:w0 + wave].tolist() == ref_shfl("_up", (vals + 1).tolist(), 2, wave, wave)
+        for e in range(n_elem):
+            want = ref_swizzle((vals + e).tolist(), (0x0F << 10) | 0x1F, wave, [True] * wave)
+            assert frag[w0:w0 + wave, e].tolist() == want
+        active = sum(1 << j for j in range(wave) if j % 4 != 3)
+        assert [int(m) for m in mask[w0:w0 + wave] if m] == [active] * (3 * wave // 4)

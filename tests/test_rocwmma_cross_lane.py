@@ -24,6 +24,7 @@ from rocwmma_py import (
     SwizzleImpl,
     UnsupportedInstructionError,
     kernel,
+    use_arch,
 )
 from rocwmma_py.rocwmma.cross_lane import (
     OP_DIR_L,
@@ -168,12 +169,9 @@ def test_dpp_ops(test, arch, dtype):
 
 
 def test_dpp_bcast16_refused_on_gfx908():
-    ARCHES["gfx908"] = 64
-    try:
-        with pytest.raises(UnsupportedInstructionError, match="gfx90a, gfx942, gfx950"):
-            run("gfx908", np.uint32, lambda tid: [Dpp.BCast16[2].exec(tid)], 1)
-    finally:
-        del ARCHES["gfx908"]
+    with use_arch("gfx908"), pytest.raises(UnsupportedInstructionError,
+                                           match="gfx90a, gfx942, gfx950"):
+        Dpp.BCast16[2].exec(np.arange(64, dtype=np.uint32))
 
 
 # --- device/swizzle_ops.hpp references --------------------------------------------------------

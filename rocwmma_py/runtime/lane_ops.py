@@ -162,8 +162,9 @@ def readfirstlane(var: object) -> object:
     """__builtin_amdgcn_readfirstlane: every lane gets `var` of the lowest active lane of its
     wave (lane 0 when none is active, as V_READFIRSTLANE_B32 defines)."""
     v = view(var, "readfirstlane var")
-    first = np.argmax(active_lanes(), axis=-1)  # 0 when no lane is active
-    src = np.broadcast_to(first[:, None], active_lanes().shape)
+    active = active_lanes()
+    first = np.argmax(active, axis=-1)  # 0 when no lane is active
+    src = np.broadcast_to(first[:, None], active.shape)
     return v.rebuild(gather(v.data, src))
 
 
