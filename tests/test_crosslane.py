@@ -55,6 +55,7 @@ from rocwmma_py.runtime import (
     last_launch_stats,
     threadIdx,
     use_engine,
+    wave_size,
     where,
 )
 
@@ -626,3 +627,61 @@ def test_fragment_rows_fragments_and_activemask(arch):
             assert frag[w0:w0 + wave, e].tolist() == want
         active = sum(1 << j for j in range(wave) if j % 4 != 3)
         assert [int(m) for m in mask[w0:w0 + wave] if m] == [active] * (3 * wave // 4)
+
+
+@kernel
+def every_control_kernel(src, old, out, codes, n_codes, offsets, n_offsets):
+    lanes = gridDim.x * blockDim.x
+    gid = blockIdx.x * blockDim.x + threadIdx.x
+    v, o = src[gid], old[gid]
+    cond = gid % 5 != 2
+    for i in range(n_codes):
+        ctrl = codes[i]  # read by every lane: under where() inactive lanes would read 0
+        with where(cond):
+            out[i * lanes + gid] = amdgcn.update_dpp(o, v, ctrl, 0xF, 0xD, i % 2 == 0)
+    for i in range(n_offsets):
+        offset = offsets[i]
+        with where(cond):
+            out[(n_codes + i) * lanes + gid] = amdgcn.ds_swizzle(v, offset)
+    slot = (n_codes + n_offsets) * lanes
+    for width in (1, 2, 4, 8, 16, 32, 64):
+        if width <= wave_size():
+            for kind in range(4):
+                out[slot + gid] = SHUFFLES[kind](v, 2 * width - 3, width)
+                slot += lanes
+
+
+@pytest.mark.parametrize("arch", list(WAVES))
+def test_every_control_and_width_inside_kernels(arch):
+    """All DPP codes, swizzle modes and shuffle widths, in batches, on both engines."""
+    wave = WAVES[arch]
+    block, blocks = 2 * wave, 3
+    lanes = block * blocks
+    src = RNG.integers(1, 2**31, lanes).astype(np.int32)
+    old = RNG.integers(1, 2**31, lanes).astype(np.int32)
+    codes = np.array(dpp_codes(arch), np.int32)
+    offsets = np.array([0x8000 | q for q in range(0, 256, 7)] + [0x041F, 0x7C00, 0x03E0]
+                       + [0xC000 | (d << 10) | (r << 5) | m for d in (0, 1) for r in (1, 7, 30)
+                          for m in (0x00, 0x10, 0x1C)] + [0xE000 | m for m in range(0, 32, 3)],
+                       np.int32)
+    widths = [w for w in (1, 2, 4, 8, 16, 32, 64) if w <= wave]
+    out = np.zeros((codes.size + offsets.size + 4 * len(widths)) * lanes, np.int32)
+    res = run_both(every_control_kernel, blocks, block, arch, src, old, out, codes, codes.size,
+                   offsets, offsets.size)[2].reshape(-1, lanes)
+    kinds = ["", "_up", "_down", "_xor"]
+    for w0 in range(0, lanes, wave):
+        s, o = src[w0:w0 + wave].tolist(), old[w0:w0 + wave].tolist()
+        active = [(g % 5) != 2 for g in range(w0, w0 + wave)]
+        on = np.flatnonzero(active)
+        for i, ctrl in enumerate(codes.tolist()):
+            want = ref_dpp(o, s, ctrl, 0xF, 0xD, i % 2 == 0, wave, active)
+            assert res[i, w0 + on].tolist() == [want[j] for j in on], hex(ctrl)
+        for i, off in enumerate(offsets.tolist()):
+            want = ref_swizzle(s, off, wave, active)
+            assert res[codes.size + i, w0 + on].tolist() == [want[j] for j in on], hex(off)
+        row = codes.size + offsets.size
+        for width in widths:
+            for kind in kinds:
+                want = ref_shfl(kind, s, 2 * width - 3, width, wave)
+                assert res[row, w0:w0 + wave].tolist() == want, (kind, width)
+                row += 1
