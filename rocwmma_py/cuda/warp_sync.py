@@ -62,7 +62,7 @@ def _masks(mask: object, what: str) -> tuple[np.ndarray, np.ndarray]:
 def _shfl_sync(kind: str, mask: object, var: object, operand: object, width: object):
     what = f"__shfl{kind}_sync"
     m, _ = _masks(mask, what)
-    source = shfl_index(kind, operand, width) % wave_shape()[1]
+    source = np.broadcast_to(shfl_index(kind, operand, width) % wave_shape()[1], m.shape)
     bad = active_lanes() & (((m >> source.astype(np.uint64)) & np.uint64(1)) == 0)
     if bad.any():
         wave, lane = np.argwhere(bad)[0]

@@ -49,14 +49,17 @@ def wave_shape() -> tuple[int, int]:
     return ctx.n_waves, ctx.wave_size
 
 
-def active_lanes() -> np.ndarray:
-    """(n, W) exec mask: lanes enabled by the enclosing `where(...)` blocks."""
-    n, w = wave_shape()
+def exec_mask() -> np.ndarray | None:
+    """(n, W) exec mask of the enclosing `where(...)` blocks, or None when every lane is on."""
     ctx = current_context_or_none()
     mask = ctx.active_mask() if ctx is not None else None
-    if mask is None:
-        return np.ones((n, w), bool)
-    return np.asarray(mask, bool).reshape(n, w)
+    return None if mask is None else np.asarray(mask, bool).reshape(wave_shape())
+
+
+def active_lanes() -> np.ndarray:
+    """(n, W) exec mask, all True outside `where(...)`."""
+    mask = exec_mask()
+    return np.ones(wave_shape(), bool) if mask is None else mask
 
 
 def view(value: object, what: str) -> WaveView:
@@ -90,16 +93,15 @@ def view(value: object, what: str) -> WaveView:
 
 
 def per_wave_int(value: object, what: str) -> np.ndarray:
-    """A per-lane integer operand as (n, W) int64 (scalars broadcast)."""
+    """A per-lane integer operand as int64 (n, W), or (1, W) when it is the same in every
+    wave (a scalar or one wave's values), so index maps stay one wave long."""
     n, w = wave_shape()
     a = np.asarray(value)
     if a.dtype.kind not in "iub":
         raise CrossLaneError(f"{what} must be an integer, got dtype {a.dtype}")
     a = a.astype(np.int64)
-    if a.ndim == 0:
-        return np.broadcast_to(a, (n, w))
-    if a.shape == (w,):
-        return np.broadcast_to(a, (n, w))
+    if a.ndim == 0 or a.shape == (w,):
+        return np.broadcast_to(a, (1, w))
     if a.shape != (n * w,):
         raise CrossLaneError(f"{what} needs one integer per lane ({n * w}); got shape {a.shape}")
     return a.reshape(n, w)
@@ -114,17 +116,26 @@ def uniform_int(value: object, what: str) -> int:
 
 
 def gather(data: np.ndarray, src: np.ndarray) -> np.ndarray:
-    """data[..., w, src[w, l]] for (n, W) maps; data[..., src[l]] for (W,) maps."""
-    if src.ndim == 1:
-        return data[..., src]
+    """data[..., w, src[w, l]] for (n, W) maps; data[..., src[l]] for (W,) or (1, W) maps."""
+    if src.ndim == 1 or src.shape[0] == 1:
+        return data[..., src.reshape(-1)]
     return np.take_along_axis(data, np.broadcast_to(src, data.shape), axis=-1)
 
 
 def readable(src: np.ndarray, active: np.ndarray) -> np.ndarray:
     """(n, W): whether the lane each lane reads is active."""
-    if src.ndim == 1:
-        return active[:, src]
+    if src.ndim == 1 or src.shape[0] == 1:
+        return active[:, src.reshape(-1)]
     return np.take_along_axis(active, src, axis=-1)
+
+
+def _exec(got: np.ndarray, src: np.ndarray, own: np.ndarray, mask: np.ndarray | None,
+          invalid: object = 0) -> np.ndarray:
+    """Apply the exec mask to gathered values: a read from an inactive lane gives `invalid`,
+    an inactive lane keeps `own`."""
+    if mask is None:
+        return got
+    return np.where(mask, np.where(readable(src, mask), got, invalid), own)
 
 
 def require(builtin: str, targets: tuple[str, ...]) -> None:
@@ -174,9 +185,8 @@ def ds_bpermute(index: object, src: object) -> object:
     reads as 0 (DS_BPERMUTE_B32)."""
     v = view(src, "ds_bpermute src")
     lane = (per_wave_int(index, "ds_bpermute index") >> 2) % wave_shape()[1]
-    active = active_lanes()
-    out = np.where(readable(lane, active), gather(v.data, lane), 0)
-    return v.rebuild(np.where(active, out, v.data).astype(v.data.dtype, copy=False))
+    out = _exec(gather(v.data, lane), lane, v.data, exec_mask())
+    return v.rebuild(out.astype(v.data.dtype, copy=False))
 
 
 def ds_permute(index: object, src: object) -> object:
@@ -185,7 +195,7 @@ def ds_permute(index: object, src: object) -> object:
     highest-numbered sender wins (DS_PERMUTE_B32)."""
     v = view(src, "ds_permute src")
     n, w = wave_shape()
-    dest = (per_wave_int(index, "ds_permute index") >> 2) % w
+    dest = np.broadcast_to((per_wave_int(index, "ds_permute index") >> 2) % w, (n, w))
     active = active_lanes()
     winner = np.full((n, w), -1)
     waves, lanes = np.nonzero(active)
@@ -222,10 +232,10 @@ def _dpp(old, src, dpp_ctrl, row_mask, bank_mask, bound_ctrl, name):
     s = view(src, f"{name} src")
     o = view(old, f"{name} old").data
     o = np.broadcast_to(o, np.broadcast_shapes(o.shape, s.data.shape))
-    active = active_lanes()
-    ok = valid & readable(lane_src, active)
+    mask = exec_mask()
+    ok = valid if mask is None else valid & readable(lane_src, mask)
     value = np.where(ok, gather(s.data, lane_src), 0 if bound else o)
-    out = np.where(write & active, value, o)
+    out = np.where(write if mask is None else write & mask, value, o)
     return s.rebuild(out.astype(s.data.dtype, copy=False))
 
 
@@ -236,9 +246,8 @@ def ds_swizzle(src: object, offset: int) -> object:
     v = view(src, "ds_swizzle src")
     lane_src, _ = patterns.swizzle_pattern(uniform_int(offset, "ds_swizzle offset"),
                                            wave_shape()[1])
-    active = active_lanes()
-    out = np.where(readable(lane_src, active), gather(v.data, lane_src), 0)
-    return v.rebuild(np.where(active, out, v.data).astype(v.data.dtype, copy=False))
+    out = _exec(gather(v.data, lane_src), lane_src, v.data, exec_mask())
+    return v.rebuild(out.astype(v.data.dtype, copy=False))
 
 
 def permlane16(old: object, src0: object, src1: object, src2: object, fi: bool,
@@ -268,10 +277,12 @@ def _exchange(old, src, lane_src, fi, bound_ctrl, name):
     s = view(src, f"{name} src")
     o = view(old, f"{name} old").data
     o = np.broadcast_to(o, np.broadcast_shapes(o.shape, s.data.shape))
-    active = active_lanes()
-    ok = readable(lane_src, active) | _flag(fi, f"{name} fi")
-    value = np.where(ok, gather(s.data, lane_src), 0 if _flag(bound_ctrl, name) else o)
-    return s.rebuild(np.where(active, value, o).astype(s.data.dtype, copy=False))
+    fetch_inactive, bound = _flag(fi, f"{name} fi"), _flag(bound_ctrl, f"{name} bound_ctrl")
+    got, mask = gather(s.data, lane_src), exec_mask()
+    if mask is not None:
+        ok = True if fetch_inactive else readable(lane_src, mask)
+        got = np.where(mask, np.where(ok, got, 0 if bound else o), o)
+    return s.rebuild(got.astype(s.data.dtype, copy=False))
 
 
 def permlane32_swap(old: object, src: object, fi: bool, bound_ctrl: bool) -> tuple:

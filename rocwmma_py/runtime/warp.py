@@ -49,13 +49,13 @@ def _width(width: object) -> int:
 
 
 def _self() -> np.ndarray:
-    n, w = wave_shape()
-    return np.broadcast_to(np.arange(w, dtype=np.int64), (n, w))
+    """(1, W) lane ids: index maps of uniform operands stay one wave long."""
+    return np.arange(wave_shape()[1], dtype=np.int64)[None, :]
 
 
 def shfl_index(kind: str, operand: object, width: object = None) -> np.ndarray:
-    """(n, W) source lane of each lane for `__shfl{kind}` (kind "", "_up", "_down", "_xor"),
-    computed as amd_warp_functions.h does (int32 arithmetic; `lane_delta` unsigned)."""
+    """Source lane of each lane, (n, W) or (1, W), for `__shfl{kind}` (kind "", "_up",
+    "_down", "_xor"), computed as amd_warp_functions.h does (int32; `lane_delta` unsigned)."""
     w = _width(width)
     me = _self()
     if kind == "":
