@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections.abc import Callable
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 
@@ -65,7 +67,7 @@ class OpBase:
 
     @classmethod
     def groupSize(cls) -> int:  # noqa: N802
-        return _wave() if cls.GROUP_SIZE == OP_GROUP_SIZE_WARP else cls.GROUP_SIZE
+        return _wave() if cls.GROUP_SIZE == OP_GROUP_SIZE_WARP else int(cls.GROUP_SIZE)
 
 
 def _template(name: str, params: tuple[str, ...], make):
@@ -98,7 +100,7 @@ def _op(base: type, name: str, **traits) -> type:
 
 # --- per-lane words: rocWMMA's "vectorize to B32" -------------------------------------------
 
-def _words(value: object) -> tuple[np.ndarray, object]:
+def _words(value: object) -> tuple[np.ndarray, Callable[[np.ndarray], Any]]:
     """`value` as (words, lanes) uint32 (each lane's bytes as 32-bit words) and a function
     giving a result back in the input's kind."""
     if isinstance(value, fragment):
@@ -133,7 +135,7 @@ def _words(value: object) -> tuple[np.ndarray, object]:
 def _prev_words(prev: object, like: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """Driver's `prev`: same kind as src, or one value (scalar or per lane) paired with the
     words by index modulo its word count (rocWMMA's "scalar as prev")."""
-    if not isinstance(prev, fragment) and np.ndim(prev) == 0:
+    if not isinstance(prev, fragment) and np.ndim(prev) == 0:  # type: ignore[arg-type]
         prev = np.asarray(prev, dtype=dtype)
     words, _ = _words(prev)
     reps = -(-like.shape[0] // words.shape[0])
@@ -249,7 +251,7 @@ DppImpl = SimpleNamespace(Ops=SimpleNamespace(
 class _DppDriver:
     """Dpp::Driver<DppOp, WriteRowMask, WriteBankMask, BoundCtrl>."""
 
-    OP: type
+    OP: Any  # the op class
     ROW_MASK: int
     BANK_MASK: int
     BOUND_CTRL: bool
@@ -419,7 +421,7 @@ SwizzleImpl = SimpleNamespace(Ops=SimpleNamespace(
 class _OneSourceDriver:
     """Swizzle::Driver<Op> / Permute::Driver<Op>: exec(src) applies Op to every 32-bit word."""
 
-    OP: type
+    OP: Any
 
     @classmethod
     def exec(cls, src: object):
@@ -434,7 +436,7 @@ def _one_source_driver(op: type) -> type:
 
 def _fronts(ops: SimpleNamespace) -> SimpleNamespace:
     """Front-end aliases: a template op becomes a template driver, a plain op a driver."""
-    out = {}
+    out: dict[str, Any] = {}
     for name, op in vars(ops).items():
         if isinstance(op, type):
             out[name] = _one_source_driver(op)
@@ -456,6 +458,7 @@ def _lane_ids() -> np.ndarray:
 
 class _PermuteOp(OpBase):
     BACKWARD: bool  # ds_bpermute (gather) or ds_permute (scatter)
+    threadCtrl: Callable[[np.ndarray], np.ndarray]  # noqa: N815 - byte address per lane id
 
     @classmethod
     def exec_words(cls, src: np.ndarray) -> np.ndarray:
@@ -596,7 +599,7 @@ BlendImpl = SimpleNamespace(Ops=SimpleNamespace(
 class _BlendDriver:
     """Blend::Driver<Op>: exec(src0, src1) applies Op to every pair of 32-bit words."""
 
-    OP: type
+    OP: Any
 
     @classmethod
     def exec(cls, src0: object, src1: object):

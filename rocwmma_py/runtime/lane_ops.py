@@ -21,6 +21,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -78,7 +79,8 @@ def view(value: object, what: str) -> WaveView:
     if a.shape[-1] != lanes:
         raise CrossLaneError(
             f"{what} needs one value per lane on the last axis ({lanes} lanes"
-            f"{f' = {n} waves x {w}' if n > 1 else ''}); got shape {a.shape}"
+            f"{f' = {n} waves x {w}' if n > 1 else ''}); got shape {a.shape} (registers held "
+            "as (lanes, k) go in as a vector_type or transposed)"
         )
     shape = a.shape
     kind = type(value) if isinstance(value, np.ndarray) and len(shape) > 1 else None
@@ -107,7 +109,7 @@ def per_wave_int(value: object, what: str) -> np.ndarray:
     return a.reshape(n, w)
 
 
-def uniform_int(value: object, what: str) -> int:
+def uniform_int(value: Any, what: str) -> int:
     """A scalar (SGPR) operand: a Python int, or a wave-uniform per-lane value."""
     try:
         return operator.index(value)
@@ -130,7 +132,7 @@ def readable(src: np.ndarray, active: np.ndarray) -> np.ndarray:
 
 
 def _exec(got: np.ndarray, src: np.ndarray, own: np.ndarray, mask: np.ndarray | None,
-          invalid: object = 0) -> np.ndarray:
+          invalid: Any = 0) -> np.ndarray:
     """Apply the exec mask to gathered values: a read from an inactive lane gives `invalid`,
     an inactive lane keeps `own`."""
     if mask is None:

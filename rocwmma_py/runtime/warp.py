@@ -18,6 +18,7 @@ uniform); `__ballot` is a 64-bit mask whose upper 32 bits are 0 on wave32.
 from __future__ import annotations
 
 import operator
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +34,7 @@ def _i32(x: np.ndarray) -> np.ndarray:
     return ((x + (1 << 31)) % _WRAP) - (1 << 31)
 
 
-def _width(width: object) -> int:
+def _width(width: Any) -> int:
     wave = wave_shape()[1]
     if width is None:
         return wave
@@ -105,7 +106,7 @@ def _votes(predicate: object) -> np.ndarray:
     return (p != 0) & active_lanes()
 
 
-def _per_lane(per_wave: np.ndarray) -> Lanes:
+def _per_lane(per_wave: Any) -> Lanes:
     n, w = wave_shape()
     return np.repeat(per_wave, w).view(Lanes)
 
