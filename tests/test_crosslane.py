@@ -685,3 +685,40 @@ def test_every_control_and_width_inside_kernels(arch):
                 want = ref_shfl(kind, s, 2 * width - 3, width, wave)
                 assert res[row, w0:w0 + wave].tolist() == want, (kind, width)
                 row += 1
+
+
+def test_permute_and_swaps_under_where():
+    """Inactive lanes neither send (ds_permute) nor are written; a swap reading an inactive
+    partner follows bound_ctrl (0) or keeps the register (as DPP's invalid lanes)."""
+    wave = 64
+    active = random_active(wave)
+    a = RNG.integers(1, 1000, wave).astype(np.int32)
+    b = RNG.integers(1, 1000, wave).astype(np.int32)
+    dest = RNG.integers(0, 4 * wave, wave).astype(np.int32)
+
+    @kernel
+    def k(x, y, d, o1, o2, o3, act):
+        lane = threadIdx.x
+        xv, yv, dv = x[lane], y[lane], d[lane]
+        with where(act[lane] != 0):
+            o1[lane] = amdgcn.ds_permute(dv, xv)
+            vdst, src = amdgcn.permlane32_swap(xv, yv, False, True)
+            o2[lane] = vdst
+            o3[lane] = src
+
+    outs = [np.zeros(wave, np.int32) for _ in range(3)]
+    act = np.array(active, np.int32)
+    o1, o2, o3 = run_both(k, 1, wave, "gfx950", a, b, dest, *outs, act)[3:6]
+    sent = [0] * wave
+    for lane in range(wave):
+        if active[lane]:
+            sent[(int(dest[lane]) // 4) % wave] = int(a[lane])
+    for lane in (i for i in range(wave) if active[i]):
+        partner = lane ^ 32
+        assert o1[lane] == sent[lane]
+        if lane >= 32:  # vdst's upper half takes src's lower half
+            assert o2[lane] == (b[partner] if active[partner] else 0)
+            assert o3[lane] == b[lane]
+        else:  # src's lower half takes vdst's upper half
+            assert o2[lane] == a[lane]
+            assert o3[lane] == (a[partner] if active[partner] else 0)
