@@ -6,6 +6,9 @@ wave's registers: every vector operand is an array shaped (lanes, elements) as H
 as their int8 elements or as 32/64-bit words, the same bytes). The instruction is looked up
 in the table of the target architecture: the running kernel's, or outside a kernel
 `runtime.current_arch()` (see `use_arch`). D comes back with C's dtype and shape.
+
+The cross-lane builtins (`readlane`, `ds_bpermute`, `update_dpp`, `ds_swizzle`, `permlane16`,
+... : `CROSS_LANE_BUILTINS`) take per-lane values (`runtime.lane_ops`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,20 @@ from .arch.execute import execute
 from .arch.instructions import Instruction
 from .errors import UnsupportedInstructionError
 from .runtime import Lanes, Pointer, VectorRegs, current_arch
+from .runtime.lane_ops import (  # noqa: F401 - the cross-lane builtins, re-exported
+    CROSS_LANE_BUILTINS,
+    ds_bpermute,
+    ds_permute,
+    ds_swizzle,
+    mov_dpp,
+    permlane16,
+    permlane16_swap,
+    permlane32_swap,
+    permlanex16,
+    readfirstlane,
+    readlane,
+    update_dpp,
+)
 from .runtime.state import current_context_or_none
 
 
@@ -123,4 +140,5 @@ def global_load_tr_b128_v8i16(ptr: Pointer) -> np.ndarray:
     return rows.reshape(lanes // 8, 8, 8).transpose(0, 2, 1).reshape(lanes, 8)
 
 
-__all__ = [*BUILTINS, "global_load_tr_b128_v8i16", "instruction", "UnsupportedInstructionError"]
+__all__ = [*BUILTINS, *CROSS_LANE_BUILTINS, "CROSS_LANE_BUILTINS", "global_load_tr_b128_v8i16",
+           "instruction", "UnsupportedInstructionError"]

@@ -63,6 +63,10 @@ class UnsupportedInstructionError(RocwmmaError, RuntimeError):
     """The builtin does not exist on the target architecture."""
 
 
+class CrossLaneError(RocwmmaError, ValueError):
+    """A cross-lane operation got a control value, width, lane or mask it does not accept."""
+
+
 class ModifierError(RocwmmaError, ValueError):
     """A CBSZ/ABID/BLGP/OPSEL/sign/clamp value the instruction does not accept."""
 

@@ -23,6 +23,7 @@ SAMPLES = {
     "samples.rdna4_int8_fused_mma": "gfx1200",
     "samples.mfma_examples": "gfx942",
     "samples.splitk_gemm": "gfx942",
+    "samples.softmax_attention": "gfx942",
 }
 OTHER_ARCHES = [
     ("samples.rdna3_wmma_hello", "gfx1101"),
@@ -33,6 +34,8 @@ OTHER_ARCHES = [
     ("samples.mfma_examples", "gfx90a"),
     ("samples.mfma_examples", "gfx950"),
     ("samples.splitk_gemm", "gfx1100"),
+    ("samples.softmax_attention", "gfx1100"),
+    ("samples.softmax_attention", "gfx1201"),
 ]
 
 
@@ -115,3 +118,39 @@ def test_mfma_transposed_a_fails(run, a_shape, b_shape, transpose, capsys):
     a_wrong = np.ascontiguousarray(a.transpose(transpose)).reshape(a_shape)  # same size
     got = run(a_wrong, b)
     _expect_mismatch(capsys, run.__name__, got, a @ b, (a_wrong @ b).astype(np.float64))
+
+
+# -- softmax_attention: both engines, batched for real, and a broken reduction fails ----------
+
+softmax_attention = importlib.import_module("samples.softmax_attention")
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1100"])
+def test_softmax_attention_same_on_both_engines(arch):
+    from rocwmma_py.runtime import last_launch_stats, use_engine
+
+    rng = np.random.default_rng(5)
+    q, k, v = (rng.standard_normal((3, n, 32)).astype(np.float16) for n in (64, 48, 48))
+    outs = {}
+    for engine in ("wave", "batch"):
+        with use_engine(engine):
+            outs[engine] = softmax_attention.run(arch, q, k, v)
+    assert last_launch_stats().per_wave_blocks == 0
+    assert outs["wave"].tobytes() == outs["batch"].tobytes()
+    ref = softmax_attention.reference(q, k, v)
+    assert np.abs(outs["batch"] - ref).max() <= 2.0**-10 * np.abs(v.astype(float)).max()
+
+
+def test_softmax_attention_broken_reduction_fails(monkeypatch, capsys):
+    """Row sums over 8 lanes instead of 16 give wrong weights: FAILED, exit status 1."""
+    real = softmax_attention.row_reduce
+    monkeypatch.setattr(softmax_attention, "row_reduce",
+                        lambda x, combine: real(x, combine) if combine is not np.add
+                        else x + softmax_attention.__shfl_xor(x, 1, 16))
+    rc = softmax_attention.main(["-s", "32", "-t", "32", "-d", "16", "-e", "1"])
+    assert rc == 1 and "FAILED" in capsys.readouterr().out
+
+
+def test_softmax_attention_refuses_partial_tiles(capsys):
+    assert softmax_attention.main(["-s", "40"]) == 2
+    assert "multiples of 16" in capsys.readouterr().out

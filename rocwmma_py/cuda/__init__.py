@@ -41,6 +41,15 @@ from ..runtime import (
     wave_size,
 )
 from . import wmma
+from .warp_sync import (
+    __all_sync,
+    __any_sync,
+    __ballot_sync,
+    __shfl_down_sync,
+    __shfl_sync,
+    __shfl_up_sync,
+    __shfl_xor_sync,
+)
 
 __global__ = kernel
 
@@ -86,7 +95,8 @@ def __shared__(dtype, *shape: int):  # noqa: N807 - CUDA spelling
     return shared_array(dtype, int(np.prod(shape, dtype=np.int64)))
 
 
-__all__ = ["__global__", "__shared__", "__syncthreads", "atomicAdd", "atomicAnd", "atomicCAS",
-           "atomicDec", "atomicExch", "atomicInc", "atomicMax", "atomicMin", "atomicOr",
-           "atomicSub", "atomicXor", "blockDim", "blockIdx", "dim3", "gridDim", "threadIdx",
-           "warpSize", "wmma"]
+__all__ = ["__all_sync", "__any_sync", "__ballot_sync", "__global__", "__shared__",
+    "__shfl_down_sync", "__shfl_sync", "__shfl_up_sync", "__shfl_xor_sync", "__syncthreads",
+    "atomicAdd", "atomicAnd", "atomicCAS", "atomicDec", "atomicExch", "atomicInc", "atomicMax",
+    "atomicMin", "atomicOr", "atomicSub", "atomicXor", "blockDim", "blockIdx", "dim3", "gridDim",
+    "threadIdx", "warpSize", "wmma"]

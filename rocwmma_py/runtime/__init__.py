@@ -7,6 +7,10 @@ Kernel code uses HIP's built-ins (`threadIdx`, `blockIdx`, `blockDim`, `gridDim`
 `atomicAdd` … `atomicDec`), typed device pointers, per-lane `Lanes` values, register vectors
 and LDS. See `launch.py` for
 an example.
+`wave_size()`, the warp functions `__shfl*`, `__ballot`, `__any`, `__all`, `__activemask`,
+`__popc*`, `__ffs*` (`warp.py`), `synchronize_workgroup()` / `syncthreads()` /
+`__syncthreads`), typed device pointers, per-lane `Lanes` values, register vectors and
+LDS. See `launch.py` for an example.
 """
 
 from .atomics import (
@@ -55,6 +59,20 @@ from .vectors import (
     int32x8,
     vector_type,
 )
+from .warp import (
+    __activemask,
+    __all,
+    __any,
+    __ballot,
+    __ffs,
+    __ffsll,
+    __popc,
+    __popcll,
+    __shfl,
+    __shfl_down,
+    __shfl_up,
+    __shfl_xor,
+)
 
 __all__ = [
     "AtomicError",
@@ -72,7 +90,19 @@ __all__ = [
     "Pointer",
     "VectorRegs",
     "WaveContext",
+    "__activemask",
+    "__all",
+    "__any",
+    "__ballot",
+    "__ffs",
+    "__ffsll",
     "__lane_id",
+    "__popc",
+    "__popcll",
+    "__shfl",
+    "__shfl_down",
+    "__shfl_up",
+    "__shfl_xor",
     "__syncthreads",
     "atomicAdd",
     "atomicAnd",

@@ -1,0 +1,125 @@
+"""CUDA's `_sync` warp functions on AMD waves, with the participation mask checked.
+
+CUDA (Programming Guide, "Warp Shuffle Functions" / "Warp Vote Functions"): `mask` names the
+participating lanes; every calling lane must be in its own mask, every lane named in a mask
+must call with the same mask, and reading a lane outside the mask is undefined. Undefined
+behaviour is refused here with `CrossLaneError` naming the lanes. Calling lanes are the
+lanes active under `where(...)`.
+
+A 32-bit mask means a whole warp only on wave32 (gfx11/gfx12). On wave64 (gfx9) a mask with
+no bit above 31 (CUDA's usual 0xffffffff) would name only half of the wave, so it is refused;
+give a 64-bit mask (0xffffffffffffffff for the whole wave) or target wave32.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import CrossLaneError
+from ..runtime.lane_ops import active_lanes, per_wave_int, view, wave_shape
+from ..runtime.lanes import Lanes
+from ..runtime.warp import __ballot, shfl_index, shuffle
+
+
+def _masks(mask: object, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """(n, W) uint64 masks of the calling lanes and named[wave, caller, lane], checked as
+    CUDA requires."""
+    n, w = wave_shape()
+    raw = per_wave_int(np.asarray(mask).astype(np.uint64).astype(np.int64), f"{what} mask")
+    m = raw.astype(np.uint64)
+    calling = active_lanes()
+    if w == 64 and ((m[calling] >> np.uint64(32)) == 0).any():
+        bad = int(m[calling][(m[calling] >> np.uint64(32)) == 0][0])
+        raise CrossLaneError(
+            f"{what}: mask {bad:#x} has no bit above 31, but this target has 64-lane waves, so "
+            "it would name only lanes 0-31; pass a 64-bit mask (0xffffffffffffffff for the "
+            "whole wave) or use a wave32 target (gfx11/gfx12)"
+        )
+    if w == 32 and (m >> np.uint64(32)).any():
+        raise CrossLaneError(f"{what}: a wave32 mask has 32 bits, got {int(m.max()):#x}")
+    lanes = np.arange(w, dtype=np.uint64)
+    named = ((m[:, :, None] >> lanes) & np.uint64(1)).astype(bool)  # [wave, caller, lane]
+    own = named[:, np.arange(w), np.arange(w)]
+    if (calling & ~own).any():
+        wave, lane = np.argwhere(calling & ~own)[0]
+        raise CrossLaneError(
+            f"{what}: lane {lane} calls with mask {int(m[wave, lane]):#x}, which does not "
+            "include itself (CUDA: undefined)"
+        )
+    absent = named & ~calling[:, None, :] & calling[:, :, None]
+    differs = named & (m[:, None, :] != m[:, :, None]) & calling[:, :, None]
+    for problem, text in ((absent, "is inactive (outside where())"),
+                          (differs, "calls with a different mask")):
+        if problem.any():
+            wave, lane, other = np.argwhere(problem)[0]
+            raise CrossLaneError(
+                f"{what}: lane {lane}'s mask {int(m[wave, lane]):#x} names lane {other}, which "
+                f"{text} (CUDA: undefined)"
+            )
+    return m, named
+
+
+def _shfl_sync(kind: str, mask: object, var: object, operand: object, width: object):
+    what = f"__shfl{kind}_sync"
+    m, _ = _masks(mask, what)
+    source = np.broadcast_to(shfl_index(kind, operand, width) % wave_shape()[1], m.shape)
+    bad = active_lanes() & (((m >> source.astype(np.uint64)) & np.uint64(1)) == 0)
+    if bad.any():
+        wave, lane = np.argwhere(bad)[0]
+        raise CrossLaneError(
+            f"{what}: lane {lane} reads lane {source[wave, lane]}, which is not in its mask "
+            f"{int(m[wave, lane]):#x} (CUDA: undefined)"
+        )
+    return shuffle(var, source)
+
+
+def _over_mask(named: np.ndarray, predicate: object, reduce) -> Lanes:
+    """Per lane: `reduce` of the predicate over the lanes its mask names."""
+    p = view(predicate, "predicate").data
+    if p.ndim != 2:
+        raise CrossLaneError(f"a vote takes one predicate per lane, got shape {p.shape[:-2]}")
+    hold = (p != 0)[:, None, :]
+    votes = reduce(hold | ~named, axis=-1) if reduce is np.all else reduce(hold & named, axis=-1)
+    return votes.astype(np.int32).reshape(-1).view(Lanes)
+
+
+def __shfl_sync(mask: object, var: object, srcLane: object, width: object = None):  # noqa: N803,N807
+    """CUDA __shfl_sync: __shfl over the lanes of `mask`."""
+    return _shfl_sync("", mask, var, srcLane, width)
+
+
+def __shfl_up_sync(mask: object, var: object, delta: object, width: object = None):  # noqa: N807
+    """CUDA __shfl_up_sync: __shfl_up over the lanes of `mask`."""
+    return _shfl_sync("_up", mask, var, delta, width)
+
+
+def __shfl_down_sync(mask: object, var: object, delta: object, width: object = None):  # noqa: N807
+    """CUDA __shfl_down_sync: __shfl_down over the lanes of `mask`."""
+    return _shfl_sync("_down", mask, var, delta, width)
+
+
+def __shfl_xor_sync(mask: object, var: object, laneMask: object, width: object = None):  # noqa: N803,N807
+    """CUDA __shfl_xor_sync: __shfl_xor over the lanes of `mask`."""
+    return _shfl_sync("_xor", mask, var, laneMask, width)
+
+
+def __ballot_sync(mask: object, predicate: object):  # noqa: N807
+    """CUDA __ballot_sync: the ballot of the lanes in `mask` (other bits 0)."""
+    m, _ = _masks(mask, "__ballot_sync")
+    return __ballot(predicate) & m.reshape(-1)
+
+
+def __any_sync(mask: object, predicate: object):  # noqa: N807
+    """CUDA __any_sync: 1 if the predicate holds in some lane of `mask`."""
+    _, named = _masks(mask, "__any_sync")
+    return _over_mask(named, predicate, np.any)
+
+
+def __all_sync(mask: object, predicate: object):  # noqa: N807
+    """CUDA __all_sync: 1 if the predicate holds in every lane of `mask`."""
+    _, named = _masks(mask, "__all_sync")
+    return _over_mask(named, predicate, np.all)
+
+
+SYNC_FUNCTIONS = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
+                  "__ballot_sync", "__any_sync", "__all_sync")

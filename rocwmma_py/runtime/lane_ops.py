@@ -1,0 +1,319 @@
+"""Cross-lane data movement on per-lane values: the amdgcn builtins behind HIP's warp functions.
+
+Every operation works per wave: a per-lane value of a batch (lanes of n waves, wave-major,
+lane axis last) is viewed as (..., n, W) and each wave reads only its own W lanes through an
+index map (`arch.crosslane` holds the maps). Values may be `Lanes`, scalars (the same in every
+lane), register vectors (`VectorRegs`, (lanes, k)) or lanes-last arrays such as `frag.x`
+((k, lanes)); the result has the input's kind (`Lanes` for a per-lane scalar).
+
+Exec mask: lanes outside the enclosing `where(...)` are inactive. As the ISA defines it, a
+read from an inactive lane returns 0 (ds_bpermute, ds_swizzle) or counts as an invalid lane
+(DPP, permlane: `bound_ctrl` then gives 0, else the lane keeps `old`; `fi=True` reads it
+anyway), and inactive lanes are not written: they keep `old`, or for builtins without an
+`old` operand the value of their own source operand (LLVM leaves those lanes undefined).
+Sources: AMD CDNA3/CDNA4 ISA (DS_BPERMUTE_B32, DS_PERMUTE_B32, DS_SWIZZLE_B32, V_READLANE_B32,
+V_READFIRSTLANE_B32, DPP), RDNA3 ISA (V_PERMLANE16_B32, V_PERMLANEX16_B32), CDNA4 ISA
+(V_PERMLANE16_SWAP_B32, V_PERMLANE32_SWAP_B32), LLVM AMDGPUUsage / AMDGPUModifierSyntax.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..arch import ARCH_NAMES, get_arch
+from ..arch import crosslane as patterns
+from ..errors import CrossLaneError, UnsupportedInstructionError
+from .lanes import Lanes
+from .state import current_context_or_none
+from .target import current_arch
+from .vectors import VectorRegs
+
+
+@dataclass
+class WaveView:
+    """A per-lane value as (..., n, W) plus how to give a result back in the input's kind."""
+
+    data: np.ndarray
+    rebuild: Callable[[np.ndarray], object]
+
+
+def wave_shape() -> tuple[int, int]:
+    """(waves, lanes per wave) of the running kernel, or (1, W of the current target)."""
+    ctx = current_context_or_none()
+    if ctx is None:
+        return 1, current_arch().wave_size
+    return ctx.n_waves, ctx.wave_size
+
+
+def exec_mask() -> np.ndarray | None:
+    """(n, W) exec mask of the enclosing `where(...)` blocks, or None when every lane is on."""
+    ctx = current_context_or_none()
+    mask = ctx.active_mask() if ctx is not None else None
+    return None if mask is None else np.asarray(mask, bool).reshape(wave_shape())
+
+
+def active_lanes() -> np.ndarray:
+    """(n, W) exec mask, all True outside `where(...)`."""
+    mask = exec_mask()
+    return np.ones(wave_shape(), bool) if mask is None else mask
+
+
+def view(value: object, what: str) -> WaveView:
+    """`value` as (..., n, W); see the module docstring for the kinds accepted."""
+    n, w = wave_shape()
+    lanes = n * w
+    if isinstance(value, VectorRegs):
+        regs = np.asarray(value.regs)
+        cls = type(value)
+        return WaveView(regs.T.reshape(-1, n, w), lambda out: cls(out.reshape(-1, lanes).T))
+    a = np.asarray(value)
+    if a.ndim == 0:
+        a = np.broadcast_to(a, (lanes,))
+    elif a.shape[-1] == w and lanes != w:  # one wave's lanes: the same in every wave
+        a = np.tile(a, (1,) * (a.ndim - 1) + (n,))
+    if a.shape[-1] != lanes:
+        raise CrossLaneError(
+            f"{what} needs one value per lane on the last axis ({lanes} lanes"
+            f"{f' = {n} waves x {w}' if n > 1 else ''}); got shape {a.shape} (registers held "
+            "as (lanes, k) go in as a vector_type or transposed)"
+        )
+    shape = a.shape
+    kind = type(value) if isinstance(value, np.ndarray) and len(shape) > 1 else None
+
+    def rebuild(out: np.ndarray) -> object:
+        out = out.reshape(shape)
+        if out.ndim == 1:
+            return out.view(Lanes)
+        return out.view(kind) if kind is not None else out
+
+    return WaveView(a.reshape(shape[:-1] + (n, w)), rebuild)
+
+
+def per_wave_int(value: object, what: str) -> np.ndarray:
+    """A per-lane integer operand as int64 (n, W), or (1, W) when it is the same in every
+    wave (a scalar or one wave's values), so index maps stay one wave long."""
+    n, w = wave_shape()
+    a = np.asarray(value)
+    if a.dtype.kind not in "iub":
+        raise CrossLaneError(f"{what} must be an integer, got dtype {a.dtype}")
+    a = a.astype(np.int64)
+    if a.ndim == 0 or a.shape == (w,):
+        return np.broadcast_to(a, (1, w))
+    if a.shape != (n * w,):
+        raise CrossLaneError(f"{what} needs one integer per lane ({n * w}); got shape {a.shape}")
+    return a.reshape(n, w)
+
+
+def uniform_int(value: Any, what: str) -> int:
+    """A scalar (SGPR) operand: a Python int, or a wave-uniform per-lane value."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise CrossLaneError(f"{what} must be a wave-uniform integer, got {value!r}") from None
+
+
+def gather(data: np.ndarray, src: np.ndarray) -> np.ndarray:
+    """data[..., w, src[w, l]] for (n, W) maps; data[..., src[l]] for (W,) or (1, W) maps."""
+    if src.ndim == 1 or src.shape[0] == 1:
+        return data[..., src.reshape(-1)]
+    return np.take_along_axis(data, np.broadcast_to(src, data.shape), axis=-1)
+
+
+def readable(src: np.ndarray, active: np.ndarray) -> np.ndarray:
+    """(n, W): whether the lane each lane reads is active."""
+    if src.ndim == 1 or src.shape[0] == 1:
+        return active[:, src.reshape(-1)]
+    return np.take_along_axis(active, src, axis=-1)
+
+
+def _exec(got: np.ndarray, src: np.ndarray, own: np.ndarray, mask: np.ndarray | None,
+          invalid: Any = 0) -> np.ndarray:
+    """Apply the exec mask to gathered values: a read from an inactive lane gives `invalid`,
+    an inactive lane keeps `own`."""
+    if mask is None:
+        return got
+    return np.where(mask, np.where(readable(src, mask), got, invalid), own)
+
+
+def require(builtin: str, targets: tuple[str, ...]) -> None:
+    """UnsupportedInstructionError unless the current target is one of `targets`."""
+    arch = current_arch()
+    if arch.name not in targets:
+        raise UnsupportedInstructionError(
+            f"__builtin_amdgcn_{builtin} is not available on {arch.name}; it exists on "
+            f"{', '.join(targets)}"
+        )
+
+
+GFX11_PLUS = tuple(a for a in ARCH_NAMES if get_arch(a).family in ("gfx11", "gfx12"))
+GFX950 = ("gfx950",)
+
+
+def _flag(value: object, what: str) -> bool:
+    if isinstance(value, (bool, np.bool_)) or value in (0, 1):
+        return bool(value)
+    raise CrossLaneError(f"{what} is a compile-time bool, got {value!r}")
+
+
+# --- the builtins ----------------------------------------------------------------------------
+
+def readlane(var: object, lane: object) -> object:
+    """__builtin_amdgcn_readlane: every lane gets `var` of lane `lane` (mod W, an SGPR
+    operand: wave-uniform), read even if that lane is inactive (V_READLANE_B32)."""
+    v = view(var, "readlane var")
+    _, w = wave_shape()
+    src = np.full(w, uniform_int(lane, "readlane lane") % w)
+    return v.rebuild(gather(v.data, src))
+
+
+def readfirstlane(var: object) -> object:
+    """__builtin_amdgcn_readfirstlane: every lane gets `var` of the lowest active lane of its
+    wave (lane 0 when none is active, as V_READFIRSTLANE_B32 defines)."""
+    v = view(var, "readfirstlane var")
+    active = active_lanes()
+    first = np.argmax(active, axis=-1)  # 0 when no lane is active
+    src = np.broadcast_to(first[:, None], active.shape)
+    return v.rebuild(gather(v.data, src))
+
+
+def ds_bpermute(index: object, src: object) -> object:
+    """__builtin_amdgcn_ds_bpermute(index, src): lane l reads `src` of lane
+    (index[l] >> 2) mod W (a byte address; high bits ignored); an inactive source lane
+    reads as 0 (DS_BPERMUTE_B32)."""
+    v = view(src, "ds_bpermute src")
+    lane = (per_wave_int(index, "ds_bpermute index") >> 2) % wave_shape()[1]
+    out = _exec(gather(v.data, lane), lane, v.data, exec_mask())
+    return v.rebuild(out.astype(v.data.dtype, copy=False))
+
+
+def ds_permute(index: object, src: object) -> object:
+    """__builtin_amdgcn_ds_permute(index, src): active lane l sends `src` to lane
+    (index[l] >> 2) mod W; a lane nobody sends to gets 0; when several send to one lane the
+    highest-numbered sender wins (DS_PERMUTE_B32)."""
+    v = view(src, "ds_permute src")
+    n, w = wave_shape()
+    dest = np.broadcast_to((per_wave_int(index, "ds_permute index") >> 2) % w, (n, w))
+    active = active_lanes()
+    winner = np.full((n, w), -1)
+    waves, lanes = np.nonzero(active)
+    np.maximum.at(winner, (waves, dest[waves, lanes]), lanes)
+    got = gather(v.data, np.maximum(winner, 0))
+    out = np.where(winner >= 0, got, 0)
+    return v.rebuild(np.where(active, out, v.data).astype(v.data.dtype, copy=False))
+
+
+def update_dpp(old: object, src: object, dpp_ctrl: int, row_mask: int, bank_mask: int,
+               bound_ctrl: bool) -> object:
+    """__builtin_amdgcn_update_dpp: v_mov_b32 with DPP. Lane l reads `src` of the lane the
+    control selects; an out-of-range or inactive source gives 0 when bound_ctrl, else lane l
+    keeps `old`; rows/banks cleared in row_mask/bank_mask and inactive lanes keep `old`."""
+    return _dpp(old, src, dpp_ctrl, row_mask, bank_mask, bound_ctrl, "update_dpp")
+
+
+def mov_dpp(src: object, dpp_ctrl: int, row_mask: int, bank_mask: int,
+            bound_ctrl: bool) -> object:
+    """__builtin_amdgcn_mov_dpp: update_dpp whose unwritten lanes keep their own `src` (LLVM
+    leaves them undefined)."""
+    return _dpp(src, src, dpp_ctrl, row_mask, bank_mask, bound_ctrl, "mov_dpp")
+
+
+def _dpp(old, src, dpp_ctrl, row_mask, bank_mask, bound_ctrl, name):
+    ctrl = uniform_int(dpp_ctrl, f"{name} dpp_ctrl")
+    arch = current_arch()
+    patterns.dpp_control(ctrl, arch.name)
+    _, w = wave_shape()
+    lane_src, valid = patterns.dpp_pattern(ctrl, w)
+    write = patterns.dpp_write_mask(uniform_int(row_mask, f"{name} row_mask"),
+                                    uniform_int(bank_mask, f"{name} bank_mask"), w)
+    bound = _flag(bound_ctrl, f"{name} bound_ctrl")
+    s = view(src, f"{name} src")
+    o = view(old, f"{name} old").data
+    o = np.broadcast_to(o, np.broadcast_shapes(o.shape, s.data.shape))
+    mask = exec_mask()
+    ok = valid if mask is None else valid & readable(lane_src, mask)
+    value = np.where(ok, gather(s.data, lane_src), 0 if bound else o)
+    out = np.where(write if mask is None else write & mask, value, o)
+    return s.rebuild(out.astype(s.data.dtype, copy=False))
+
+
+def ds_swizzle(src: object, offset: int) -> object:
+    """__builtin_amdgcn_ds_swizzle(src, offset): the lane pattern of the 16-bit offset (bit
+    mask, quad-perm, rotate or FFT mode, `arch.crosslane.swizzle_pattern`); an inactive source
+    lane reads as 0 (DS_SWIZZLE_B32)."""
+    v = view(src, "ds_swizzle src")
+    lane_src, _ = patterns.swizzle_pattern(uniform_int(offset, "ds_swizzle offset"),
+                                           wave_shape()[1])
+    out = _exec(gather(v.data, lane_src), lane_src, v.data, exec_mask())
+    return v.rebuild(out.astype(v.data.dtype, copy=False))
+
+
+def permlane16(old: object, src0: object, src1: object, src2: object, fi: bool,
+               bound_ctrl: bool) -> object:
+    """__builtin_amdgcn_permlane16 (gfx10+): lane i of each 16-lane row reads lane
+    nibble i of {src2, src1} of its row (V_PERMLANE16_B32); fi/bound_ctrl as for DPP."""
+    require("permlane16", GFX11_PLUS)
+    return _permlane(old, src0, src1, src2, fi, bound_ctrl, False, "permlane16")
+
+
+def permlanex16(old: object, src0: object, src1: object, src2: object, fi: bool,
+                bound_ctrl: bool) -> object:
+    """__builtin_amdgcn_permlanex16 (gfx10+): like permlane16, reading from the other row of
+    each pair of rows (V_PERMLANEX16_B32)."""
+    require("permlanex16", GFX11_PLUS)
+    return _permlane(old, src0, src1, src2, fi, bound_ctrl, True, "permlanex16")
+
+
+def _permlane(old, src0, src1, src2, fi, bound_ctrl, cross, name):
+    lane_src = patterns.permlane16_pattern(uniform_int(src1, f"{name} src1"),
+                                           uniform_int(src2, f"{name} src2"), cross,
+                                           wave_shape()[1])
+    return _exchange(old, src0, lane_src, fi, bound_ctrl, name)
+
+
+def _exchange(old, src, lane_src, fi, bound_ctrl, name):
+    s = view(src, f"{name} src")
+    o = view(old, f"{name} old").data
+    o = np.broadcast_to(o, np.broadcast_shapes(o.shape, s.data.shape))
+    fetch_inactive, bound = _flag(fi, f"{name} fi"), _flag(bound_ctrl, f"{name} bound_ctrl")
+    got, mask = gather(s.data, lane_src), exec_mask()
+    if mask is not None:
+        ok = True if fetch_inactive else readable(lane_src, mask)
+        got = np.where(mask, np.where(ok, got, 0 if bound else o), o)
+    return s.rebuild(got.astype(s.data.dtype, copy=False))
+
+
+def permlane32_swap(old: object, src: object, fi: bool, bound_ctrl: bool) -> tuple:
+    """__builtin_amdgcn_permlane32_swap (gfx950): swaps rows 2-3 of `old` (vdst) with rows
+    0-1 of `src` (V_PERMLANE32_SWAP_B32); returns (new vdst, new src) like the builtin's
+    2-element result."""
+    require("permlane32_swap", GFX950)
+    return _swap(old, src, 32, fi, bound_ctrl, "permlane32_swap")
+
+
+def permlane16_swap(old: object, src: object, fi: bool, bound_ctrl: bool) -> tuple:
+    """__builtin_amdgcn_permlane16_swap (gfx950): swaps the odd rows of `old` (vdst) with the
+    even rows of `src` (V_PERMLANE16_SWAP_B32); returns (new vdst, new src)."""
+    require("permlane16_swap", GFX950)
+    return _swap(old, src, 16, fi, bound_ctrl, "permlane16_swap")
+
+
+def _swap(old, src, half, fi, bound_ctrl, name):
+    _, w = wave_shape()
+    partner = patterns.swap_partner(half, w)
+    upper = (np.arange(w) & half) != 0
+    vdst_new = _exchange(old, src, partner, fi, bound_ctrl, name)
+    src_new = _exchange(src, old, partner, fi, bound_ctrl, name)
+    keep_old, keep_src = view(old, name), view(src, name)
+    vdst = np.where(upper, view(vdst_new, name).data, keep_old.data)
+    srcn = np.where(upper, keep_src.data, view(src_new, name).data)
+    return keep_old.rebuild(vdst), keep_src.rebuild(srcn)
+
+
+CROSS_LANE_BUILTINS = ("readlane", "readfirstlane", "ds_bpermute", "ds_permute", "mov_dpp",
+                       "update_dpp", "ds_swizzle", "permlane16", "permlanex16",
+                       "permlane32_swap", "permlane16_swap")
