@@ -11,6 +11,7 @@ from .errors import (
     BarrierError,
     DivergenceError,
     FragmentError,
+    HalfTypeError,
     InitCheckError,
     LayoutError,
     LayoutQueryError,
@@ -59,6 +60,7 @@ from .runtime import (
     dim3,
     dynamic_shared,
     gridDim,
+    half_math,
     kernel,
     lane_id,
     select,
@@ -134,4 +136,8 @@ __all__ = [
     "store_matrix_sync", "swap", "synchronize_workgroup", "syncthreads", "threadIdx",
     "to_register_file", "types", "uint32", "uint32_t", "uint8", "uint8_t", "use_arch",
     "use_engine", "vector_type", "wave_size", "where", "xfloat32", "xfloat32_t",
+    "HalfTypeError", *half_math.HALF_MATH_NAMES,
 ]
+
+# HIP's half-precision intrinsics and float fast math (`rocwmma_py.runtime.half_math`)
+globals().update({name: getattr(half_math, name) for name in half_math.HALF_MATH_NAMES})

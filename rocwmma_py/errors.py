@@ -31,6 +31,11 @@ class LdsRaceError(RocwmmaError, RuntimeError):
     """Two waves touched the same LDS bytes between barriers (missing synchronize_workgroup())."""
 
 
+class HalfTypeError(RocwmmaError, TypeError):
+    """A half-precision intrinsic got values of a type it does not take (e.g. __hadd on
+    float32, or a __half mixed with a __hip_bfloat16), or a pair without its 2-element axis."""
+
+
 class NotInKernelError(RocwmmaError, RuntimeError):
     """A kernel-only built-in (threadIdx, lane_id(), shared_array, ...) ran outside a kernel."""
 

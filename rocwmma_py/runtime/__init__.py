@@ -8,6 +8,7 @@ device pointers, per-lane `Lanes` values, register vectors and LDS. See `launch.
 an example.
 """
 
+from . import half_math
 from .dims import Dim3, dim3
 from .engine import LaunchStats, engine_name, last_launch_stats, use_engine
 from .errors import (
@@ -89,4 +90,8 @@ __all__ = [
     "vector_type",
     "wave_size",
     "where",
+    *half_math.HALF_MATH_NAMES,
 ]
+
+# HIP's half-precision intrinsics and float fast math (hip_fp16.h, hip_bf16.h), see half_math
+globals().update({name: getattr(half_math, name) for name in half_math.HALF_MATH_NAMES})
