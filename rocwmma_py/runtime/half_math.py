@@ -78,7 +78,7 @@ def _to(x: Any, dtype: np.dtype) -> np.ndarray:
     if a.dtype.kind not in "biuf" and a.dtype != _BF16:
         raise HalfTypeError(f"cannot convert {a.dtype} values to {dtype}")
     with np.errstate(**_IEEE):
-        return R.nearest(a.astype(np.float64), dtype)
+        return R.nearest(_w(a), dtype)
 
 
 def _f32(x: Any) -> np.ndarray:
@@ -86,7 +86,7 @@ def _f32(x: Any) -> np.ndarray:
     a = np.asarray(x)
     if a.dtype.kind not in "biuf" and a.dtype != _BF16:
         raise HalfTypeError(f"a float intrinsic takes numbers, got {a.dtype}")
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):
         return a.astype(np.float32)
 
 
@@ -118,7 +118,9 @@ def _pair(lo: Any, hi: Any) -> np.ndarray:
 
 
 def _w(a: np.ndarray) -> np.ndarray:
-    return a.astype(np.float64)
+    """Exact float64 values (ml_dtypes warns casting a bfloat16 NaN: an intended NaN)."""
+    with np.errstate(invalid="ignore"):
+        return a.astype(np.float64)
 
 
 # --- conversions ----------------------------------------------------------------------------
@@ -141,7 +143,7 @@ __float2half = __float2half_rn
 
 def __half2float(x: Any) -> Any:
     """__half -> float (exact)."""
-    return _wrap(_to(x, _F16).astype(np.float32), x)
+    return _wrap(_w(_to(x, _F16)).astype(np.float32), x)
 
 
 def __float2bfloat16(x: Any) -> Any:
@@ -157,7 +159,7 @@ def __double2bfloat16(x: Any) -> Any:
 
 def __bfloat162float(x: Any) -> Any:
     """__hip_bfloat16 -> float (exact)."""
-    return _wrap(_to(x, _BF16).astype(np.float32), x)
+    return _wrap(_w(_to(x, _BF16)).astype(np.float32), x)
 
 
 def __floats2half2_rn(a: Any, b: Any) -> np.ndarray:
@@ -192,7 +194,7 @@ def __half22float2(h: Any) -> np.ndarray:
 def __bfloat1622float2(h: Any) -> np.ndarray:
     """__hip_bfloat162 -> float2 (exact)."""
     _pairs("__bfloat1622float2", h)
-    return np.asarray(h, _BF16).astype(np.float32)
+    return _w(np.asarray(h, _BF16)).astype(np.float32)
 
 
 def __halves2half2(lo: Any, hi: Any) -> np.ndarray:
@@ -235,12 +237,12 @@ __low2bfloat16, __high2bfloat16 = __low2half, __high2half
 
 def __low2float(h: Any) -> Any:
     """The low half of a __half2 / __hip_bfloat162 as float (exact)."""
-    return _wrap(_half(h, 0, "__low2float").astype(np.float32))
+    return _wrap(_w(_half(h, 0, "__low2float")).astype(np.float32))
 
 
 def __high2float(h: Any) -> Any:
     """The high half of a __half2 / __hip_bfloat162 as float (exact)."""
-    return _wrap(_half(h, 1, "__high2float").astype(np.float32))
+    return _wrap(_w(_half(h, 1, "__high2float")).astype(np.float32))
 
 
 def __low2half2(h: Any) -> np.ndarray:

@@ -95,8 +95,8 @@ def direct(rn: np.ndarray, err: np.ndarray, mode: str, dtype: np.dtype) -> np.nd
 
 def error_sign(o: np.ndarray, rn: np.ndarray) -> np.ndarray:
     """sign(o - rn) for a float64 value o and its rounding rn (overflow to inf included)."""
-    r = rn.astype(np.float64)
     with np.errstate(invalid="ignore"):
+        r = rn.astype(np.float64)
         err = np.sign(o - r)
     err = np.where(np.isinf(r) & np.isfinite(o), -np.sign(r), err)
     return np.nan_to_num(err, nan=0.0)
