@@ -105,6 +105,10 @@ def sum_zero_sign(mode, *terms) -> float:
     return 1.0
 
 
+def product_sign(x, y) -> float:
+    return math.copysign(1, float(x)) * math.copysign(1, float(y))
+
+
 # --- correctly rounded __half arithmetic ---------------------------------------------------
 
 F16_OPS = {
@@ -114,8 +118,7 @@ F16_OPS = {
     "__hsub": (lambda a, b, x, y: ref_round(a - b, np.float16, "rn",
                                             sum_zero_sign("rn", float(x), -float(y))),
                lambda a, b: a - b),
-    "__hmul": (lambda a, b, x, y: ref_round(a * b, np.float16, "rn",
-                                            math.copysign(1, float(x)) * math.copysign(1, float(y))),
+    "__hmul": (lambda a, b, x, y: ref_round(a * b, np.float16, "rn", product_sign(x, y)),
                lambda a, b: a * b),
     "__hdiv": (lambda a, b, x, y: (ref_round(a / b, np.float16, "rn", math.copysign(1, float(x))
                                              * math.copysign(1, float(y)))
