@@ -23,7 +23,14 @@ from .errors import (
     RocwmmaError,
     UnsupportedInstructionError,
 )
-from .rocwmma.accessors import GetDataLayout_t, GetIOShape_t, apply_data_layout_t, apply_transpose_t
+from .rocwmma.accessors import (
+    DataLayout,
+    GetDataLayout_t,
+    GetDataType_t,
+    GetIOShape_t,
+    apply_data_layout_t,
+    apply_transpose_t,
+)
 from .rocwmma.api import (
     apply_data_layout,
     apply_fragment,
@@ -36,11 +43,18 @@ from .rocwmma.api import (
     to_register_file,
 )
 from .rocwmma.fragment import fragment, fragment_traits
+from .rocwmma.layout_traits import (
+    is_layout_orthogonal,
+    is_layout_same,
+    layout_traits,
+    orthogonal_layout_t,
+)
 from .rocwmma.schedulers import fragment_scheduler
 from .rocwmma.tags import accumulator, col_major, layout_t, matrix_a, matrix_b, row_major
 from .rocwmma.utils import (
     Constants,
     Coord2d,
+    GetMappingUtil_t,
     Log2,
     MappingUtil,
     ceil_div,
@@ -136,7 +150,8 @@ __all__ = [
     "store_matrix_sync", "swap", "synchronize_workgroup", "syncthreads", "threadIdx",
     "to_register_file", "types", "uint32", "uint32_t", "uint8", "uint8_t", "use_arch",
     "use_engine", "vector_type", "wave_size", "where", "xfloat32", "xfloat32_t",
-    "HalfTypeError", *half_math.HALF_MATH_NAMES,
+    "HalfTypeError", "DataLayout", "GetDataType_t", "GetMappingUtil_t", "is_layout_orthogonal",
+    "is_layout_same", "layout_traits", "orthogonal_layout_t", *half_math.HALF_MATH_NAMES,
 ]
 
 # HIP's half-precision intrinsics and float fast math (`rocwmma_py.runtime.half_math`)
