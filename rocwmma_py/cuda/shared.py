@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import operator
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +34,7 @@ class SharedArray(Pointer):
         if len(parts) > len(self.shape):
             raise IndexError(f"__shared__ array of shape {list(self.shape)} takes at most "
                              f"{len(self.shape)} indices, got {len(parts)}")
-        offset: object = 0
+        offset: Any = 0
         for k, part in enumerate(parts):
             offset = offset + part * int(np.prod(self.shape[k + 1:], dtype=np.int64))
         return Pointer(self.buffer, self.offset, self.dtype) + offset, self.shape[len(parts):]

@@ -38,12 +38,14 @@ VECTOR_TYPES = {
 
 
 def _maker(dtype: np.dtype):
+    fields: tuple[str, ...] = dtype.names or ()
+
     def make(*values: object) -> np.ndarray:
-        if len(values) != len(dtype.names):
-            raise TypeError(f"make_{name} takes {len(dtype.names)} values, got {len(values)}")
+        if len(values) != len(fields):
+            raise TypeError(f"make_{name} takes {len(fields)} values, got {len(values)}")
         parts = np.broadcast_arrays(*[np.asarray(v) for v in values])
         out = np.empty(parts[0].shape, dtype)
-        for field, part in zip(dtype.names, parts, strict=True):
+        for field, part in zip(fields, parts, strict=True):
             out[field] = part
         return out
     name = next(k for k, v in VECTOR_TYPES.items() if v is dtype)

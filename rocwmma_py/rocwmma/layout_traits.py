@@ -88,7 +88,7 @@ def _fragment(x) -> type[fragment] | None:
 
 
 # (matrix, data layout) -> rocWMMA's IOLayoutInt matrix layout
-_MATRIX_LAYOUT = {
+_MATRIX_LAYOUT: dict[tuple[type, type | None], str] = {
     (matrix_a, col_major): "ColInlineInt", (matrix_a, None): "ColOrthoInt",
     (matrix_b, col_major): "RowOrthoInt", (matrix_b, None): "RowInlineInt",
     (accumulator, col_major): "RowOrthoInt", (accumulator, None): "RowInlineInt",

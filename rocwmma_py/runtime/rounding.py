@@ -68,14 +68,15 @@ def nearest(o: np.ndarray, dtype: np.dtype) -> np.ndarray:
 def step(r: np.ndarray, down: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """r moved one representable value down (where `down`) or up (elsewhere) in `dtype`;
     +-0 steps to the smallest subnormal of the step's sign, +-inf to +-max."""
-    uint = _UINT[dtype]
+    uint = np.dtype(_UINT[dtype])
     u = np.asarray(r, dtype=dtype).view(uint)
-    top = uint(1 << (8 * np.dtype(uint).itemsize - 1))
+    top = np.asarray(1 << (8 * uint.itemsize - 1), uint)
+    one = np.asarray(1, uint)
     negative = (u & top) != 0
-    zero = (u & ~top) == 0
+    zero = (u & (top - one)) == 0
     away = np.where(down, negative, ~negative)
-    moved = np.where(away, u + uint(1), u - uint(1))
-    smallest = np.where(down, top | uint(1), uint(1)).astype(uint)
+    moved = np.where(away, u + one, u - one)
+    smallest = np.where(down, top | one, one)
     return np.where(zero, smallest, moved).astype(uint).view(dtype)
 
 
