@@ -266,9 +266,29 @@ def adversarial_fma(n: int):
     return a, b, c
 
 
+def double_rounding_fma(n: int):
+    """a*b + c whose exact value is an f32 tie plus 2^q (q the product's lowest bit) with a
+    54-bit span, so float64 loses the 2^q and a float64 fma would round a tie: A*B = m*2^29 + 1
+    (B = A^-1 mod 2^29, kept when B < 2^24), |c| with ulp 2^(30+q) puts m*2^29 on a tie."""
+    out = []
+    while len(out) < n:
+        big_a = int(rng.integers(2**22, 2**24)) | 1
+        big_b = pow(big_a, -1, 2**29)
+        if big_b >= 2**24:
+            continue
+        m = (big_a * big_b - 1) >> 29
+        if m % 2 == 0:
+            continue
+        mant = int(rng.integers(2**23, 2**24))
+        sign = 1 if rng.random() < 0.5 else -1
+        out.append((big_a * 2.0**-23, big_b * 2.0**-23, sign * mant * 2.0 ** (30 - 46)))
+    return (np.array(v, np.float32) for v in zip(*out, strict=True))
+
+
 @pytest.mark.parametrize("mode", ["rn", "rz", "rd", "ru"])
 def test_fmaf_all_modes_exact(mode):
-    a, b, c = adversarial_fma(1500)
+    a, b, c = (np.concatenate(v) for v in zip(adversarial_fma(1500), double_rounding_fma(300),
+                                               strict=True))
     ra, rb, rc = (random_bits(np.float32, 1500) for _ in range(3))
     a, b, c = (np.concatenate(v) for v in ((a, ra), (b, rb), (c, rc)))
 
