@@ -179,7 +179,7 @@ def fragment_map(matrix, m, n, k, dtype, layout, family, wave, wave_count=1, sha
     geom = Geometry(matrix, m, n, k)
     nbytes = max(1, T.bits(dtype) // 8)
     if matrix is accumulator and wave_count == 1:
-        if n < 16 and m % 16 == 0:
+        if n < 16:
             return narrow_accumulator_map(geom, layout, wave, nbytes)
         return accumulator_map(geom, family, dtype, wave)
     return input_map(geom, layout or row_major, wave, wave_count, share, nbytes)
