@@ -339,8 +339,10 @@ def _saturated(name: str, op: Callable, pair: bool = False) -> Callable:
     return sat_op
 
 
-_ADD = (lambda a, b, t: R.add(a, b, t), lambda a, b, t: R.add(a, b, t))
-_SUB = (lambda a, b, t: R.add(a, -b, t), lambda a, b, t: R.add(a, -b, t))
+# Two halves add exactly in float64 (multiples of 2^-24 below 2^17: 41 bits), so f16 sums
+# round once from the float64 result; bfloat16's float sums need the exact TwoSum path.
+_ADD = (lambda a, b, t: R.nearest(a + b, t), lambda a, b, t: R.add(a, b, t))
+_SUB = (lambda a, b, t: R.nearest(a - b, t), lambda a, b, t: R.add(a, -b, t))
 _MUL = (lambda a, b, t: R.mul(a, b, t), lambda a, b, t: R.mul(a, b, t))
 _DIV = (lambda a, b, t: R.div(a, b, t), lambda a, b, t: R.div(a, b, t))
 _FMA = (lambda a, b, c, t: R.fma(a, b, c, t), lambda a, b, c, t: R.fma(a, b, c, t))

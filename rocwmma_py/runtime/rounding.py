@@ -32,9 +32,10 @@ def to_odd(hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
     """hi + lo (hi = fl(hi + lo)) rounded to odd in float64: hi, or its odd neighbour toward
     lo when lo != 0. A later rounding to <= 51 bits of this value equals that rounding of the
     exact hi + lo."""
-    even = (hi.view(np.uint64) & np.uint64(1)) == 0
-    nudge = (lo != 0) & even & np.isfinite(hi)
-    return np.where(nudge, np.nextafter(hi, np.where(lo > 0, np.inf, -np.inf)), hi)
+    bits = np.asarray(hi, np.float64).view(np.int64)
+    nudge = (lo != 0) & ((bits & 1) == 0) & np.isfinite(hi)
+    away = (lo > 0) == (hi > 0)  # the odd neighbour toward lo: one step in magnitude
+    return np.where(nudge, bits + np.where(away, 1, -1), bits).view(np.float64)
 
 
 def _bits_to_bf16(u: np.ndarray) -> np.ndarray:
