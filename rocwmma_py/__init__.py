@@ -16,6 +16,7 @@ from .errors import (
     DivergenceError,
     FragmentError,
     GlobalRaceError,
+    HalfTypeError,
     InitCheckError,
     LayoutError,
     LayoutQueryError,
@@ -27,7 +28,14 @@ from .errors import (
     RocwmmaError,
     UnsupportedInstructionError,
 )
-from .rocwmma.accessors import GetDataLayout_t, GetIOShape_t, apply_data_layout_t, apply_transpose_t
+from .rocwmma.accessors import (
+    DataLayout,
+    GetDataLayout_t,
+    GetDataType_t,
+    GetIOShape_t,
+    apply_data_layout_t,
+    apply_transpose_t,
+)
 from .rocwmma.api import (
     apply_data_layout,
     apply_fragment,
@@ -51,11 +59,18 @@ from .rocwmma.cross_lane import (
     SwizzleImpl,
 )
 from .rocwmma.fragment import fragment, fragment_traits
+from .rocwmma.layout_traits import (
+    is_layout_orthogonal,
+    is_layout_same,
+    layout_traits,
+    orthogonal_layout_t,
+)
 from .rocwmma.schedulers import fragment_scheduler
 from .rocwmma.tags import accumulator, col_major, layout_t, matrix_a, matrix_b, row_major
 from .rocwmma.utils import (
     Constants,
     Coord2d,
+    GetMappingUtil_t,
     Log2,
     MappingUtil,
     ceil_div,
@@ -99,6 +114,7 @@ from .runtime import (
     dim3,
     dynamic_shared,
     gridDim,
+    half_math,
     kernel,
     lane_id,
     select,
@@ -164,18 +180,23 @@ __all__ = [
     "bfloat8_fnuz", "bfloat8_fnuz_t", "bfloat8_t", "Blend", "BlendImpl", "blockDim", "blockIdx",
     "ceil_div", "ceilDiv", "col_major", "Constants", "coop_col_major_2d", "coop_col_slice_2d",
     "coop_row_major_2d", "coop_row_slice_2d", "Coord2d", "CrossLaneError", "CrossLaneOps",
-    "current_arch", "default_arch", "default_schedule", "dim3", "DivergenceError", "Dpp",
-    "DppImpl", "dynamic_shared", "fill_fragment", "float16", "float16_t", "float32", "float32_t",
-    "float64", "float64_t", "float8", "float8_fnuz", "float8_fnuz_t", "float8_t", "fragment",
-    "fragment_scheduler", "fragment_traits", "FragmentError", "from_register_file", "get",
-    "get_arch", "GetDataLayout_t", "GetIOShape_t", "getWarpSize", "GlobalRaceError", "gridDim",
-    "hfloat16_t", "index_t", "InitCheckError", "int32", "int32_t", "int8", "int8_t", "kernel",
-    "lane_id", "layout_t", "LayoutError", "LayoutQueryError", "LdsLimitError", "LdsRaceError",
-    "load_matrix_sync", "Log2", "make_coord2d", "MappingUtil", "matrix_a", "matrix_b",
-    "mem_col_major", "mem_row_major", "mma_sync", "ModifierError", "next_multiple",
-    "NotInKernelError", "OutOfBoundsError", "Permute", "PermuteImpl", "Pointer", "RocwmmaError",
-    "row_major", "select", "shared_array", "single", "store_matrix_sync", "swap", "Swizzle",
-    "SwizzleImpl", "synchronize_workgroup", "syncthreads", "threadIdx", "to_register_file",
-    "types", "uint32", "uint32_t", "uint8", "uint8_t", "UnsupportedInstructionError", "use_arch",
-    "use_engine", "vector_type", "wave_size", "where", "xfloat32", "xfloat32_t",
+    "current_arch", "DataLayout", "default_arch", "default_schedule", "dim3", "DivergenceError",
+    "Dpp", "DppImpl", "dynamic_shared", "fill_fragment", "float16", "float16_t", "float32",
+    "float32_t", "float64", "float64_t", "float8", "float8_fnuz", "float8_fnuz_t", "float8_t",
+    "fragment", "fragment_scheduler", "fragment_traits", "FragmentError", "from_register_file",
+    "get", "get_arch", "GetDataLayout_t", "GetDataType_t", "GetIOShape_t", "GetMappingUtil_t",
+    "getWarpSize", "GlobalRaceError", "gridDim", "HalfTypeError", "hfloat16_t", "index_t",
+    "InitCheckError", "int32", "int32_t", "int8", "int8_t", "is_layout_orthogonal",
+    "is_layout_same", "kernel", "lane_id", "layout_t", "layout_traits", "LayoutError",
+    "LayoutQueryError", "LdsLimitError", "LdsRaceError", "load_matrix_sync", "Log2",
+    "make_coord2d", "MappingUtil", "matrix_a", "matrix_b", "mem_col_major", "mem_row_major",
+    "mma_sync", "ModifierError", "next_multiple", "NotInKernelError", "orthogonal_layout_t",
+    "OutOfBoundsError", "Permute", "PermuteImpl", "Pointer", "RocwmmaError", "row_major", "select",
+    "shared_array", "single", "store_matrix_sync", "swap", "Swizzle", "SwizzleImpl",
+    "synchronize_workgroup", "syncthreads", "threadIdx", "to_register_file", "types", "uint32",
+    "uint32_t", "uint8", "uint8_t", "UnsupportedInstructionError", "use_arch", "use_engine",
+    "vector_type", "wave_size", "where", "xfloat32", "xfloat32_t",
 ]
+
+# HIP's half-precision intrinsics and float fast math (`rocwmma_py.runtime.half_math`)
+globals().update({name: getattr(half_math, name) for name in half_math.HALF_MATH_NAMES})

@@ -34,6 +34,9 @@ class LdsRaceError(RocwmmaError, RuntimeError):
 class GlobalRaceError(RocwmmaError, RuntimeError):
     """racecheck: two blocks, or two waves of a block between barriers, touched one global
     memory element and at least one wrote it."""
+class HalfTypeError(RocwmmaError, TypeError):
+    """A half-precision intrinsic got values of a type it does not take (e.g. __hadd on
+    float32, or a __half mixed with a __hip_bfloat16), or a pair without its 2-element axis."""
 
 
 class NotInKernelError(RocwmmaError, RuntimeError):

@@ -601,8 +601,8 @@ def test_packed_register_view(arch, tname, values, words):
 
 @pytest.mark.smoke
 @pytest.mark.parametrize("arch, which, shape", [
-    ("gfx942", "a", (8, 16, 16)),  # f32 W=64: 8*16, 16*16, 8*16 all multiples of 64
-    ("gfx942", "b", (16, 8, 16)),
+    ("gfx942", "a", (8, 16, 32)),  # f32 W=64: 8*32, 16*32, 8*16 all multiples of 64
+    ("gfx942", "b", (16, 8, 32)),
     ("gfx1100", "a", (8, 8, 16)),  # f32 W=32: 128, 128, 64 all multiples of 32
 ])
 def test_unpadded_small_block_dim_round_trip(arch, which, shape):
@@ -615,6 +615,14 @@ def test_unpadded_small_block_dim_round_trip(arch, which, shape):
     dst = np.zeros(rows * cols, np.float32)
     launch(copy_kernel, arch, cls, to_memory(mat, row_major), dst, cols, None, [])
     assert np.array_equal(from_memory(dst, row_major, rows, cols), mat)
+
+
+@pytest.mark.smoke
+def test_unpadded_block_dim_8_needs_k_for_every_lane_pair():
+    """rocWMMA's MmaDimSelector gives an 8-wide block MmaDim 2, so on wave64 K must cover 32
+    lane pairs: 8x16x16 f32 (KPerThread 16*2/64 = 0) is rocWMMA's static_assert."""
+    with use_arch("gfx942"), pytest.raises(FragmentError, match="does not spread"):
+        fragment[matrix_a, 8, 16, 16, float32, row_major]()
 
 
 @pytest.mark.smoke

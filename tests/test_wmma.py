@@ -266,9 +266,11 @@ def test_warp_size_shared_and_syncthreads(arch):
     def kernel(o):
         tile = __shared__(np.int32, 2, 2 * wave)
         warp = threadIdx.x // warpSize
-        tile[threadIdx.x] = warp * 1000 + threadIdx.x % warpSize
+        tile[threadIdx.x // (2 * wave)][threadIdx.x % (2 * wave)] = (
+            warp * 1000 + threadIdx.x % warpSize)
         __syncthreads()
-        o[threadIdx.x] = tile[(threadIdx.x + warpSize) % (4 * wave)] + warpSize * 0
+        src = (threadIdx.x + warpSize) % (4 * wave)
+        o[threadIdx.x] = tile[src // (2 * wave), src % (2 * wave)] + warpSize * 0
 
     kernel[1, 4 * wave, 0, arch](out)
     t = np.arange(4 * wave)

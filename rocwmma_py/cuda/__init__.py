@@ -35,12 +35,13 @@ from ..runtime import (
     blockIdx,
     dim3,
     gridDim,
+    half_math,
     kernel,
-    shared_array,
     threadIdx,
     wave_size,
 )
-from . import wmma
+from . import vectors, wmma
+from .shared import SharedArray, __shared__
 from .warp_sync import (
     __all_sync,
     __any_sync,
@@ -89,14 +90,13 @@ _WarpSize.__hash__ = None  # compares by value, like the int it stands for
 warpSize = _WarpSize()  # noqa: N816 - CUDA spelling
 
 
-def __shared__(dtype, *shape: int):  # noqa: N807 - CUDA spelling
-    """`__shared__ T name[a][b]` -> `name = __shared__(T, a, b)`: a pointer to a static LDS
-    array of a*b elements (index it row-major: name[i * b + j])."""
-    return shared_array(dtype, int(np.prod(shape, dtype=np.int64)))
-
-
 __all__ = ["__all_sync", "__any_sync", "__ballot_sync", "__global__", "__shared__",
     "__shfl_down_sync", "__shfl_sync", "__shfl_up_sync", "__shfl_xor_sync", "__syncthreads",
     "atomicAdd", "atomicAnd", "atomicCAS", "atomicDec", "atomicExch", "atomicInc", "atomicMax",
     "atomicMin", "atomicOr", "atomicSub", "atomicXor", "blockDim", "blockIdx", "dim3", "gridDim",
     "threadIdx", "warpSize", "wmma"]
+
+# cuda_fp16.h / cuda_bf16.h / fast math (HIP's rounding) and the vector structs (int4, ...)
+globals().update({n: getattr(half_math, n) for n in half_math.HALF_MATH_NAMES})
+globals().update(vectors.VECTOR_TYPES | vectors.MAKERS)
+__all__ += ["SharedArray", *half_math.HALF_MATH_NAMES, *vectors.VECTOR_TYPES, *vectors.MAKERS]

@@ -203,18 +203,41 @@ def mma_sync(d: WmmaFragment, a: WmmaFragment, b: WmmaFragment, c: WmmaFragment,
     +-the largest finite value and NaN to +0 (CUDA's saturate-to-finite)."""
     for frag, what in ((d, "d"), (a, "a"), (b, "b"), (c, "c")):
         _check_frag(frag, f"mma_sync {what}")
-    if T.is_float(d.data_type) and d.data_type is not c.data_type:
-        raise FragmentError("mma_sync: C and D must have the same element type")
-    if a.data_type not in ACCUMULATORS or c.data_type not in ACCUMULATORS[a.data_type]:
-        raise FragmentError(f"mma_sync: {type_name(a.data_type)} inputs accumulate into "
-                            + "/".join(type_name(t) for t in ACCUMULATORS.get(a.data_type, ()))
-                            + f", not {type_name(c.data_type)}")
+    allowed = ACCUMULATORS.get(a.data_type, ())
+    for frag, what in ((c, "C"), (d, "D")):
+        if frag.data_type not in allowed:
+            raise FragmentError(f"mma_sync: {type_name(a.data_type)} inputs accumulate into "
+                                + "/".join(type_name(t) for t in allowed)
+                                + f", not {what} of {type_name(frag.data_type)}")
+    if d.data_type is not c.data_type:  # half inputs: CUDA lets C and D be float or half
+        _mixed_mma(d, a, b, c, satf)
+        return
     integer = not T.is_float(c.data_type)
     _mma(d, a, b, c, clamp=bool(satf) and integer, unsigned_families=_UNSIGNED_FAMILIES)
     if satf and not integer:
-        top = T.max_finite(d.data_type)
-        x = d.x.astype(np.float64)
-        d.x[...] = T.convert(np.where(np.isnan(x), 0.0, np.clip(x, -top, top)), d.data_type)
+        _saturate_to_finite(d)
+
+
+def _saturate_to_finite(d: WmmaFragment) -> None:
+    """CUDA's float satf: +-inf -> +-the largest finite value of D's type, NaN -> +0."""
+    top = T.max_finite(d.data_type)
+    x = d.x.astype(np.float64)
+    d.x[...] = T.convert(np.where(np.isnan(x), 0.0, np.clip(x, -top, top)), d.data_type)
+
+
+def _mixed_mma(d: WmmaFragment, a: WmmaFragment, b: WmmaFragment, c: WmmaFragment,
+               satf: bool) -> None:
+    """C and D of different float types (f16 inputs): C widened exactly to float, the MMA
+    computed into float as for a float C, then rounded once to D's type (to nearest)."""
+    wide = _fragment_class(accumulator, d.frag_m, d.frag_n, d.frag_k, T.float32, None)
+    c32 = wide()
+    c32.x[...] = c.x.astype(np.float32)  # f16 and f32 accumulators share one register map
+    d32 = d if d.data_type is T.float32 else wide()
+    mma_sync(d32, a, b, c32)
+    if d32 is not d:
+        d.x[...] = T.convert(d32.x, d.data_type)
+    if satf:
+        _saturate_to_finite(d)
 
 
 def __float_to_tf32(x) -> np.ndarray:  # noqa: N807 - CUDA spelling

@@ -92,28 +92,46 @@ class FragmentMap:
         return inv.reshape(self.height, self.width)
 
 
-def input_map(geom: Geometry, layout: type, wave: int, wave_count: int, share: int):
-    """A/B (and cooperative accumulators): §2.4 interleaved layouts, §2.9 SplitK sharing.
+def mma_dim(block_dim: int, nbytes: int, limit: int = 32) -> int:
+    """rocWMMA 2.x `MmaDimSelector<BlockDim, DataT>`: 16 for BlockDim >= 16 (interleaved
+    layouts cap it at 16); below 16 it halves from BlockDim while a lane's BlockDim share
+    (BlockDim / MmaDim elements) is under half the block, which ends at 2 (1 for BlockDim 1)."""
+    if limit == 0:
+        return 1
+    test = min(block_dim, limit)
+    per_thread = block_dim // test * nbytes
+    if test < 16:
+        if per_thread < block_dim // 2 * nbytes:
+            return mma_dim(block_dim, nbytes, test // 2)
+        return test
+    return 16
 
-    The block dimension is covered by MmaDim lanes (16, or the largest power of two dividing a
-    smaller or odd block, as rocWMMA's MmaDimSelector shrinks it for load/store-only
-    fragments). A lane owns BlockDim positions c*DPT + d and K positions h*KPT + k of its
-    wave's share; the element order is AOS (e = k*DPT + d) along the memory-contiguous
-    BlockDim direction, SOA (e = d*KPT + k) along K.
+
+def input_map(geom: Geometry, layout: type, wave: int, wave_count: int, share: int,
+              nbytes: int = 2):
+    """A/B (and cooperative or narrow accumulators): §2.4 interleaved layouts, §2.9 SplitK.
+
+    The block dimension is covered by MmaDim lanes (`mma_dim`: 16, or 2 for a block narrower
+    than 16, reachable by load/store-only fragments). A lane owns BlockDim positions
+    c*DPT + d and K positions h*KPT + k of its wave's share; the element order is AOS
+    (e = k*DPT + d) along the memory-contiguous BlockDim direction, SOA (e = d*KPT + k) along K.
     """
     block_dim, k_dim = geom.block_dim, geom.k_dim
-    mma_dim = min(16, block_dim & -block_dim)
-    dpt = block_dim // mma_dim
-    if (k_dim * mma_dim) % (wave * wave_count):
+    mma = mma_dim(block_dim, nbytes)
+    if block_dim % mma:
+        raise LayoutError(f"{block_dim}x{k_dim} block: BlockDim={block_dim} is not a multiple "
+                          f"of rocWMMA's MmaDim {mma}")
+    dpt = block_dim // mma
+    if (k_dim * mma) % (wave * wave_count):
         hint = " or a scheduler with fewer waves" if wave_count > 1 else ""
         raise LayoutError(
             f"{block_dim}x{k_dim} block: KDim={k_dim} does not spread over "
-            f"{wave * wave_count // mma_dim} groups of {mma_dim} lanes; try a bigger block size"
+            f"{wave * wave_count // mma} groups of {mma} lanes; try a bigger block size"
             + hint
         )
-    kpt = k_dim * mma_dim // (wave * wave_count)
+    kpt = k_dim * mma // (wave * wave_count)
     lane = np.arange(wave)
-    c, h = lane % mma_dim, lane // mma_dim
+    c, h = lane % mma, lane // mma
     d, k = np.meshgrid(np.arange(dpt), np.arange(kpt), indexing="ij")  # (dpt, kpt)
     x = c[None, None, :] * dpt + d[..., None]
     y = share * (k_dim // wave_count) + h[None, None, :] * kpt + k[..., None]
@@ -139,7 +157,10 @@ def accumulator_map(geom: Geometry, family: str, dtype, wave: int) -> FragmentMa
     """ACC_INT_A_MAJOR (§2.6): e = (bm*BlocksN + bn)*R + r; row = i*BlocksM + bm."""
     m, n = geom.block_m, geom.block_n
     if m % 16 or n % 16:
-        raise LayoutError(f"accumulator {m}x{n} is not a multiple of 16x16")
+        why = (" (rocWMMA 2.x's ACC_INT_A_MAJOR order needs whole 16-row MMA blocks: with "
+               "fewer than 16 rows its transform has no block to interleave and does not "
+               "compile)" if m < 16 else "")
+        raise LayoutError(f"accumulator {m}x{n} is not a multiple of 16x16{why}")
     blocks_m, blocks_n, regs = m // 16, n // 16, 256 // wave
     key = "gfx9-f64" if family == "gfx9" and T.bits(dtype) == 64 else family
     lane = np.arange(wave)
@@ -156,6 +177,22 @@ def accumulator_map(geom: Geometry, family: str, dtype, wave: int) -> FragmentMa
 def fragment_map(matrix, m, n, k, dtype, layout, family, wave, wave_count=1, share=0):
     """The (cached) map of one wave's share of a fragment."""
     geom = Geometry(matrix, m, n, k)
+    nbytes = max(1, T.bits(dtype) // 8)
     if matrix is accumulator and wave_count == 1:
+        if n < 16:
+            return narrow_accumulator_map(geom, layout, wave, nbytes)
         return accumulator_map(geom, family, dtype, wave)
-    return input_map(geom, layout or row_major, wave, wave_count, share)
+    return input_map(geom, layout or row_major, wave, wave_count, share, nbytes)
+
+
+def narrow_accumulator_map(geom: Geometry, layout, wave: int, nbytes: int) -> FragmentMap:
+    """An accumulator narrower than 16 columns (32x8, 64x8, ... as rocWMMA's map_util_test
+    builds them): its MmaDim is 2 (`mma_dim`), for which rocWMMA 2.x has no ACC_INT_A_MAJOR
+    transform, so the registers keep the storage order of its RowInlineInt (row_major, AOS)
+    or RowOrthoInt (col_major, SOA) load layout: row = h*KPT + k, col = c*DPT + d."""
+    if layout is None:
+        raise LayoutError(
+            f"accumulator {geom.block_m}x{geom.block_n}: narrower than 16 columns, rocWMMA "
+            "keeps its registers in the order of its load layout, so it needs DataLayoutT "
+            "row_major or col_major (a void layout has no register order)")
+    return input_map(geom, layout, wave, 1, 0, nbytes)

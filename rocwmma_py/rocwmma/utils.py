@@ -1,10 +1,12 @@
 """Helpers rocWMMA samples use (rocwmma-notes §1.7): coordinates, constants, integer math and
-MappingUtil's wave/block/matrix coordinate conversions."""
+MappingUtil's wave/block/matrix coordinate conversions (`WaveSpace`, `MatrixSpace`,
+`DataSpace`), and `GetMappingUtil_t[F]`."""
 
 from __future__ import annotations
 
 from ..runtime import Pointer, blockDim, blockIdx, current_arch, threadIdx
-from .accessors import DataLayout
+from .accessors import Array1d, GetIOShape_t, _fragment_class
+from .errors import FragmentError
 from .fragment_layout import next_multiple  # noqa: F401 - re-exported helper
 from .tags import layout_of, row_major
 
@@ -134,13 +136,61 @@ class _Constants:
 Constants = _Constants()
 
 
+class WaveSpace:
+    """rocWMMA's `detail::WaveSpace<>` (`MappingUtil::WaveSpace`): the calling wave in its
+    workgroup and in the grid. Threads are grouped as (x: W lanes per wave, y: 1)."""
+
+    @staticmethod
+    def localLaneId():  # noqa: N802 - rocWMMA spelling
+        """Lane within the wave: threadIdx.x % W."""
+        return threadIdx.x % current_arch().wave_size
+
+    @staticmethod
+    def localWaveCoord() -> Coord2d:  # noqa: N802
+        """(threadIdx.x / W, threadIdx.y): the wave within its workgroup."""
+        return Coord2d(threadIdx.x // current_arch().wave_size, threadIdx.y)
+
+    @staticmethod
+    def globalWaveCoord() -> Coord2d:  # noqa: N802
+        """The wave in the grid of all workgroups' waves."""
+        wave = current_arch().wave_size
+        return Coord2d((blockIdx.x * blockDim.x + threadIdx.x) // wave,
+                       blockIdx.y * blockDim.y + threadIdx.y)
+
+    @staticmethod
+    def workgroupCoord() -> Coord2d:  # noqa: N802
+        """(blockIdx.x, blockIdx.y)."""
+        return Coord2d(blockIdx.x, blockIdx.y)
+
+    @staticmethod
+    def workgroupDim() -> Coord2d:  # noqa: N802
+        """Waves per workgroup: (blockDim.x / W, blockDim.y)."""
+        return Coord2d(blockDim.x // current_arch().wave_size, blockDim.y)
+
+
+class MatrixSpace:
+    """rocWMMA's `detail::MatrixSpace<BlockHeight, BlockWidth>`: block grid -> matrix."""
+
+    def __init__(self, height: int, width: int) -> None:
+        self.height, self.width = height, width
+
+    def fromBlockCoord(self, block_coord) -> Coord2d:  # noqa: N802
+        return Coord2d(block_coord[0] * self.height, block_coord[1] * self.width)
+
+
 class MappingUtil:
     """`MappingUtil[BlockHeight, BlockWidth, DataT, DataLayoutT]`: where the calling wave's
     block sits. Wave grid: x = (blockIdx.x*blockDim.x + threadIdx.x) / W,
-    y = blockIdx.y*blockDim.y + threadIdx.y."""
+    y = blockIdx.y*blockDim.y + threadIdx.y. `WaveSpace`, `MatrixSpace` and `DataSpace`
+    (= `DataLayout.Array1d[DataLayoutT]`) are its parts, as in rocWMMA."""
+
+    WaveSpace = WaveSpace
 
     def __init__(self, height: int, width: int, dtype=None, layout=row_major) -> None:
         self.height, self.width, self.layout = height, width, layout_of(layout)
+        self.dtype = dtype
+        self.MatrixSpace = MatrixSpace(height, width)
+        self.DataSpace = Array1d(self.layout)
 
     def __class_getitem__(cls, params) -> MappingUtil:
         return cls(*params)
@@ -171,7 +221,7 @@ class MappingUtil:
         return Coord2d(bx * self.height, by * self.width)
 
     def dataOffset(self, coord: tuple[int, int], ldm: int) -> int:  # noqa: N802
-        return DataLayout(self.layout).fromMatrixCoord(coord, ldm)
+        return self.DataSpace.fromMatrixCoord(coord, ldm)
 
     def matrixCoordM(self, m: int) -> Coord2d:  # noqa: N802
         """The wave's matrix coordinate with the row replaced by `m`."""
@@ -197,3 +247,19 @@ class MappingUtil:
         else:
             raise TypeError("dataCoord(data, ldm) or dataCoord(data, matrix_coord, ldm)")
         return data + self.dataOffset(coord, ldm)
+
+
+class _GetMappingUtil:
+    """`GetMappingUtil_t[F]`: `MappingUtil[BlockHeight, BlockWidth, DataT, DataLayoutT]` of
+    F's padded IOShape on the current target (the running kernel's, inside one)."""
+
+    def __getitem__(self, frag) -> MappingUtil:
+        cls = _fragment_class(frag, "GetMappingUtil_t")
+        if cls.layout is None:
+            raise FragmentError(f"GetMappingUtil_t: {cls.__name__} has no data layout (void); "
+                                "rocWMMA's void accumulator IOConfig has no MappingUtil")
+        shape = GetIOShape_t[cls]
+        return MappingUtil(shape.BlockHeight, shape.BlockWidth, cls.data_type, cls.layout)
+
+
+GetMappingUtil_t = _GetMappingUtil()

@@ -13,6 +13,7 @@ an example.
 LDS. See `launch.py` for an example.
 """
 
+from . import half_math
 from .atomics import (
     atomicAdd,
     atomicAnd,
@@ -149,4 +150,8 @@ __all__ = [
     "vector_type",
     "wave_size",
     "where",
+    *half_math.HALF_MATH_NAMES,
 ]
+
+# HIP's half-precision intrinsics and float fast math (hip_fp16.h, hip_bf16.h), see half_math
+globals().update({name: getattr(half_math, name) for name in half_math.HALF_MATH_NAMES})

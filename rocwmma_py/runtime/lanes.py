@@ -94,6 +94,8 @@ class Lanes(np.ndarray):
 
 def _keeps_lanes(index) -> bool:
     """Whether an index takes every lane as it is (x[:], x[..., None]), not by position."""
+    if isinstance(index, str):  # a field of structured per-lane values (CUDA's int4 .x)
+        return True
     parts = index if isinstance(index, tuple) else (index,)
     return all(p is None or p is Ellipsis or (isinstance(p, slice) and p == slice(None))
                for p in parts)

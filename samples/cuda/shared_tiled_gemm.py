@@ -43,8 +43,8 @@ def tiled_gemm(a, b, c, M, N, K):  # noqa: N803
     for k0 in range(0, K, TILE):
         for e in range(0, BM * TILE, nthreads):  # cooperative copy, one element per thread
             idx = e + tid
-            a_tile[idx] = a[(row0 + idx // TILE) * K + k0 + idx % TILE]
-            b_tile[idx] = b[(k0 + idx // BN) * N + col0 + idx % BN]
+            a_tile[idx // TILE][idx % TILE] = a[(row0 + idx // TILE) * K + k0 + idx % TILE]
+            b_tile[idx // BN][idx % BN] = b[(k0 + idx // BN) * N + col0 + idx % BN]
         __syncthreads()
         wmma.load_matrix_sync(a_frag, a_tile + warp_row * TILE * TILE, TILE)
         wmma.load_matrix_sync(b_frag, b_tile + warp_col * TILE, BN)
