@@ -19,6 +19,7 @@ from .errors import (
     LdsRaceError,
     ModifierError,
     NotInKernelError,
+    OptionalDependencyError,
     OutOfBoundsError,
     RocwmmaError,
     UnsupportedInstructionError,
@@ -118,7 +119,7 @@ single = fragment_scheduler.single
 __all__ = [
     "__version__",
     "BarrierError", "InitCheckError", "LayoutError", "LayoutQueryError", "ModifierError",
-    "NotInKernelError", "RocwmmaError", "UnsupportedInstructionError",
+    "NotInKernelError", "OptionalDependencyError", "RocwmmaError", "UnsupportedInstructionError",
     "accumulator", "amdgcn", "apply_data_layout", "apply_data_layout_t", "apply_fragment",
     "apply_transpose", "apply_transpose_t", "Arch", "ARCH_NAMES", "bfloat16", "bfloat16_t",
     "bfloat8", "bfloat8_fnuz", "bfloat8_fnuz_t", "bfloat8_t", "blockDim", "blockIdx",
