@@ -74,9 +74,9 @@ def _copies_note(layout: Layout) -> str:
     if len(offsets) == 1:
         (off,) = offsets
         same = all(len({loc[1:] for loc in locs}) == 1 for locs in view)
-        return (f"each element is held {len(off) + 1} times: the lane shown and lanes "
+        return (f"each element is in {len(off) + 1} lanes: the one shown, "
                 f"{', '.join(f'+{d}' for d in off)}{' (same register)' if same else ''}")
-    return "some elements are held by several lanes: the lowest is shown (csv lists all)"
+    return "some elements are in several lanes: the lowest is shown (csv lists all)"
 
 
 def _legend(layout: Layout) -> str:
@@ -95,7 +95,7 @@ def _text_element(layout: Layout, width: int) -> str:
     view = layout.element_view()
     blocks, rows, cols = layout.shape
     rn, cn = layout.index_names
-    out = [f"{layout.title}: element -> lane, register", _legend(layout)]
+    out = [layout.title, "element -> lane, register", _legend(layout)]
     for b in range(blocks):
         where = f" block {b}" if blocks > 1 else ""
         for what, cell in (("lane", lambda loc: str(loc[0])),
@@ -115,7 +115,7 @@ def _text_register(layout: Layout, width: int) -> str:
                                 range(layout.lanes)] for s in slots]
     cell = "b:row,col" if multi else "row,col"
     return "\n".join([
-        f"{layout.title}: (register, lane) -> element",
+        layout.title, "(register, lane) -> element",
         _legend(layout).split("\n")[0],
         f"cell {cell} = {layout.matrix}[row][col]{' of block b' if multi else ''}; "
         "- = unused",
@@ -182,7 +182,7 @@ def _markdown(title: str, header: list[str], body: list[list[str]]) -> str:
 
 def _plain(title: str, header: list[str], body: list[list[str]]) -> str:
     widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
-    lines = [title, "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))]
+    lines = [title, "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
     lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
               for row in body]
     return "\n".join(lines) + "\n"

@@ -159,7 +159,8 @@ def _legend(layout: Layout, x0: float, y0: float, width: float) -> tuple[list[st
     lines = [
         f"Matrix cell: 'L17' = lane 17 holds this element; '+1' = one more copy in another "
         f"lane (hover for every copy); second line = register: {reg}.",
-        f"Register cell: 'row,col' of the element it holds{blocks}; blank = unused. Registers are numbered from the operand's first VGPR.",
+        f"Register cell: 'row,col' of the element it holds{blocks}; blank = unused. "
+        "Registers are numbered from the operand's first VGPR.",
         _copies(layout),
         "Colour = lane (key below): neighbouring lanes differ in hue, each group of 16 lanes "
         "has its own lightness.",
