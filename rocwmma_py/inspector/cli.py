@@ -116,7 +116,7 @@ def _mode(args: argparse.Namespace) -> str:
 
 def _check(args: argparse.Namespace, mode: str) -> None:
     """Refuse options the mode does not use, and half-given or mixed queries."""
-    given = {k for k, v in vars(args).items() if v not in (None, False)}
+    given = {k for k, v in vars(args).items() if v is not None and v is not False}
     extra = sorted(given - _TAKES[mode])
     if extra:
         takes = ", ".join(_flag(d) for d in sorted(_TAKES[mode]))

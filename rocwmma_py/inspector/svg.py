@@ -54,11 +54,12 @@ def _cell(x: float, y: float, kind: str, fill: str, lines: list[str], tip: str) 
 
 
 def _tiling(count: int, rows: int, cols: int) -> int:
-    """How many items of rows x cols cells to put side by side so the grid is squarest."""
+    """How many items of rows x cols cells to put side by side (a divisor of `count`, so the
+    grid is full) to make it squarest."""
     def skew(across: int) -> float:
         down = -(-count // across)
         return abs(math.log((across * (cols * CELL_W + GAP)) / (down * (rows * CELL_H + GAP))))
-    return min(range(1, count + 1), key=skew)
+    return min((d for d in range(1, count + 1) if count % d == 0), key=skew)
 
 
 def _matrix_panel(layout: Layout, x0: float, y0: float) -> tuple[list[str], float, float]:
