@@ -115,7 +115,7 @@ def test_csv_is_one_table(argv, view, capsys):
     header, body = rows[0], [tuple(map(int, r)) for r in rows[1:]]
     order = [header.index(c) for c in LI.COLUMNS]  # every column once, any order
     assert sorted(header) == sorted(LI.COLUMNS)
-    lay = cli.build(cli._parser("x").parse_args(argv))
+    lay = cli.build(cli.parser("x").parse_args(argv))
     assert {tuple(r[i] for i in order) for r in body} == lay.locations()
     assert len(body) == len(lay.entries)
     if view is None:  # the default for csv is the element view (element-sorted)

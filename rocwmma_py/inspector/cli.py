@@ -46,7 +46,7 @@ _MODE_NAME = {"instruction": "an instruction layout (--instr)",
               "detail": "--detail", "list": "--list-instructions", "compare": "--compare"}
 
 
-def _parser(prog: str) -> argparse.ArgumentParser:
+def parser(prog: str) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0],
                                 epilog=__doc__.split("\n\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -178,14 +178,14 @@ def _width(args: argparse.Namespace) -> int:
 
 def _query(layout: LI.Layout, args: argparse.Namespace, fmt: str) -> str:
     if args.row is not None:
-        found = LI.element_location(layout, args.row, args.col, args.block or 0)
+        places = LI.element_location(layout, args.row, args.col, args.block or 0)
         el = LI.element_text(layout, args.block or 0, args.row, args.col)
-        body = [[el, LI.location_text(*loc), *map(str, loc)] for loc in found]
+        body = [[el, LI.location_text(*loc), *map(str, loc)] for loc in places]
     else:
-        found = LI.register_contents(layout, args.register, args.lane)
+        held = LI.register_contents(layout, args.register, args.lane)
         body = [[LI.element_text(layout, *el), LI.location_text(*loc), *map(str, loc)]
-                for loc, el in found]
-        if not found:
+                for loc, el in held]
+        if not held:
             body = [["-", f"v{args.register}{{{args.lane}}}", str(args.lane),
                      str(args.register), "-", "-"]]
     header = ["element", "location", "lane", "vgpr", "bit_lo", "bit_hi"]
@@ -246,7 +246,7 @@ def _run(args: argparse.Namespace) -> str:
 def run(argv: Sequence[str], prog: str = "rocwmma-layout") -> int:
     """Parse `argv` (the options after `layout`), print the answer; 2 on a usage error."""
     try:
-        args = _parser(prog).parse_args(list(argv))
+        args = parser(prog).parse_args(list(argv))
     except SystemExit as e:  # --help, --version, or argparse's own usage error (printed)
         return e.code if isinstance(e.code, int) else 2
     try:

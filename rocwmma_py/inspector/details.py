@@ -57,8 +57,8 @@ def details_text(d: dict) -> str:
     ops = "Ops" if d["integer"] else "FLOPs"
     unit = "CU" if d["family"] == "gfx9" else "WGP"
     lines = [
-        f"{d['isa']} on {d['arch']} (wave{d['wave']}), builtin __builtin_amdgcn_{d['builtin']}"
-        f"({', '.join(d['args'])})",
+        f"{d['isa']} on {d['arch']} (wave{d['wave']})",
+        f"    builtin: __builtin_amdgcn_{d['builtin']}({', '.join(d['args'])})",
         f"    M x N x K: {d['m']} x {d['n']} x {d['k']}, blocks: {d['blocks']}",
         f"    {ops}: {d['flops']}    cycles: {d['cycles']}    {ops}/{unit}/cycle: "
         f"{d['flops_per_cu_cycle']}",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .cli import _parser, build
+from .cli import build, parser
 from .svg import svg
 
 # (file, command-line options, what it shows)
@@ -58,7 +58,7 @@ def regenerate(folder: str | Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, argv, _ in PICTURES:
-        args = _parser("rocwmma-layout").parse_args(argv.split())
+        args = parser("rocwmma-layout").parse_args(argv.split())
         path = folder / name
         path.write_text(svg(build(args)))
         written.append(path)

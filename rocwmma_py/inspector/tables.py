@@ -11,6 +11,8 @@ Queries (the AMD Matrix Instruction Calculator's): `element_location` (--get-reg
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .. import types as T
@@ -118,10 +120,11 @@ def fragment_class(matrix: str, shape: tuple[int, int, int], dtype, layout: str 
                                "given to load/store_matrix_sync); drop the layout")
     elem = names.dtype(dtype) if isinstance(dtype, str) else dtype
     params = (use, *shape, elem) + ((_LAYOUTS[layout],) if layout else ())
-    return (wmma.fragment if api == "wmma" else fragment)[params]
+    template: Any = wmma.fragment if api == "wmma" else fragment
+    return template[params]
 
 
-def fragment_layout(frag_cls: type, arch: str) -> Layout:
+def fragment_layout(frag_cls: Any, arch: str) -> Layout:
     """The register map of a fragment class on `arch` (padding elements left out)."""
     target = names.arch(arch)
     fmap = frag_cls.map(target)
