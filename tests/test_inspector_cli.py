@@ -162,3 +162,25 @@ def test_version_and_module_entry(capsys):
     assert cli.main(["--version"]) == 0
     assert cli.main(["nolayout"]) == 2
     assert "usage: python -m rocwmma_py layout" in capsys.readouterr().err
+
+
+def test_accumulator_layout_is_honoured(capsys):
+    """rocWMMA 2.x accumulators take a layout type; their register order is the same for
+    every layout (ACC_INT_A_MAJOR): C[i][j] in lane j + 16*(i//4), VGPR i%4 on gfx942."""
+    assert cli.layout_main(["--fragment", "acc", "--dtype", "f32", "--layout", "col",
+                            "--format", "csv"]) == 0
+    out = capsys.readouterr().out
+    rows = {tuple(map(int, r)) for r in list(csv.reader(io.StringIO(out)))[1:]}
+    assert rows == {(0, i, j, j + 16 * (i // 4), i % 4, 0, 31)
+                    for i in range(16) for j in range(16)}
+    assert cli.layout_main(["--fragment", "acc", "--dtype", "f32", "--layout", "col",
+                            "--view", "register"]) == 0
+    assert "col_major" in capsys.readouterr().out
+
+
+def test_compare_csv_is_one_table(capsys):
+    assert cli.layout_main(["--fragment", "b", "--layout", "col", "--compare", "gfx942",
+                            "gfx1200", "--format", "csv"]) == 0
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert all(len(r) == 3 for r in rows) and rows[0][0] == "element"
+    assert "on gfx942" in rows[0][1] and "on gfx1200" in rows[0][2] and len(rows) > 1
