@@ -24,6 +24,7 @@ from .errors import (
     LdsRaceError,
     ModifierError,
     NotInKernelError,
+    OptionalDependencyError,
     OutOfBoundsError,
     RocwmmaError,
     UnsupportedInstructionError,
@@ -190,12 +191,12 @@ __all__ = [
     "is_layout_same", "kernel", "lane_id", "layout_t", "layout_traits", "LayoutError",
     "LayoutQueryError", "LdsLimitError", "LdsRaceError", "load_matrix_sync", "Log2",
     "make_coord2d", "MappingUtil", "matrix_a", "matrix_b", "mem_col_major", "mem_row_major",
-    "mma_sync", "ModifierError", "next_multiple", "NotInKernelError", "orthogonal_layout_t",
-    "OutOfBoundsError", "Permute", "PermuteImpl", "Pointer", "RocwmmaError", "row_major", "select",
-    "shared_array", "single", "store_matrix_sync", "swap", "Swizzle", "SwizzleImpl",
-    "synchronize_workgroup", "syncthreads", "threadIdx", "to_register_file", "types", "uint32",
-    "uint32_t", "uint8", "uint8_t", "UnsupportedInstructionError", "use_arch", "use_engine",
-    "vector_type", "wave_size", "where", "xfloat32", "xfloat32_t",
+    "mma_sync", "ModifierError", "next_multiple", "NotInKernelError", "OptionalDependencyError",
+    "orthogonal_layout_t", "OutOfBoundsError", "Permute", "PermuteImpl", "Pointer", "RocwmmaError",
+    "row_major", "select", "shared_array", "single", "store_matrix_sync", "swap", "Swizzle",
+    "SwizzleImpl", "synchronize_workgroup", "syncthreads", "threadIdx", "to_register_file",
+    "types", "uint32", "uint32_t", "uint8", "uint8_t", "UnsupportedInstructionError", "use_arch",
+    "use_engine", "vector_type", "wave_size", "where", "xfloat32", "xfloat32_t",
 ]
 
 # HIP's half-precision intrinsics and float fast math (`rocwmma_py.runtime.half_math`)

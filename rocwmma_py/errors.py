@@ -84,3 +84,7 @@ class LayoutError(RocwmmaError, ValueError):
 
 class LayoutQueryError(RocwmmaError, ValueError):
     """An instruction, fragment or option the inspector cannot show (message lists choices)."""
+
+
+class OptionalDependencyError(RocwmmaError, ImportError):
+    """A feature needs an optional extra that is not installed (message names the extra)."""

@@ -1,6 +1,7 @@
-"""The layout inspector (python -m rocwmma_py layout): instruction tables against every AMIC
-dump, fragment tables against the dumps where rocWMMA feeds the instruction directly and
-against closed forms, the sm_80 view against the PTX ISA formulas, the SVG parsed."""
+"""The layout inspector's tables: instruction layouts against every AMIC dump, fragment
+tables against the dumps where rocWMMA feeds the instruction directly and against closed
+forms, the sm_80 view against the PTX ISA formulas, compare. (Queries, command line and
+pictures: tests/test_inspector_*.py.)"""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from amic import TARGET, dense_files, entries, load
 
 from rocwmma_py import layout_inspector as LI
 from rocwmma_py.inspector import cli
-from rocwmma_py.inspector.svg import svg
 
 pytestmark = pytest.mark.regression
 
@@ -59,15 +59,20 @@ def test_location_syntax_is_the_calculators():
     assert LI.location_text(5, 0, 0, 63) == "v[1:0]{5}"
 
 
-def test_text_and_markdown_cells_list_every_copy():
+def test_text_grids_and_markdown_cells():
     lay = LI.instruction_layout("v_wmma_f32_16x16x16_f16", "gfx1100", 32, "a")
     text = LI.render(lay, "element", "text").splitlines()
-    # A[1][4]: 16-bit k=4 -> vgpr 2, low half, lanes 1 and 17 (calculator's RDNA3 formula)
-    assert text[3].split()[0] == "1"
-    assert "v2{1}.[15:0] v2{17}.[15:0]" in text[3]
+    # RDNA3 A[i][k] (calculator formula): lane i and i + 16, VGPR k // 2, half k % 2
+    assert "each element is in 2 lanes: the one shown, +16 (same register)" in text
+    lanes = text[text.index("lane holding A[i][k]") + 2:][:16]
+    assert [row.split() for row in lanes] == [[str(i)] + [str(i)] * 16 for i in range(16)]
+    regs = text[text.index("register holding A[i][k]") + 2:][:16]
+    assert regs[1].split()[1:] == [f"{k // 2}.{k % 2}" for k in range(16)]
     md = LI.render(lay, "register", "markdown").splitlines()
     assert md[2].startswith("| register | 0 | 1 |") and md[3] == "|" + "---|" * 33
     assert md[4].startswith("| v0.[15:0] | A[0][0] | A[1][0] |")
+    md = LI.render(lay, "element", "markdown").splitlines()
+    assert "| 1 | v0{1}.[15:0] v0{17}.[15:0] | v0{1}.[31:16] v0{17}.[31:16] |" in md[5]
 
 
 # rocWMMA feeds these fragments to the instruction unchanged: the fragment's table is the
@@ -135,27 +140,12 @@ def test_compare_counts_the_moved_elements():
     assert text[0] == "192 of 256 elements sit in a different lane/register"
 
 
-def test_svg_cells_and_labels():
-    lay = LI.instruction_layout("v_mfma_f32_16x16x16_f16", "gfx942", 64, "a")
-    root = ET.fromstring(svg(lay))
-    ns = {"s": "http://www.w3.org/2000/svg"}
-    cells = root.findall("s:g[@class='element']", ns)
-    regs = root.findall("s:g[@class='register']", ns)
-    assert len(cells) == 16 * 16 and len(regs) == 4 * 64  # 2 VGPRs x 2 halves x 64 lanes
-    labels = {c.find("s:title", ns).text: [t.text for t in c.iter(f"{{{ns['s']}}}tspan")]
-              for c in cells}
-    # A[1][5] (calculator CDNA3 16x16x16 f16: lane i + 16*(k//4), vgpr (k%4)//2, bits 16*(k%2))
-    assert labels["A[1][5]: v0{17}.[31:16]"] == ["L17", "v0.[31:16]"]
-    reg = {c.find("s:title", ns).text: c.find("s:text/s:tspan", ns).text for c in regs}
-    assert reg["v0{17}.[31:16]: A[1][5]"] == "1,5"
-
-
 def test_cli_outputs(tmp_path, capsys):
     out_svg = tmp_path / "a.svg"
     assert cli.main(["layout", "--instr", "v_wmma_f32_16x16x16_f16", "--arch", "gfx1100",
                      "--wave", "32", "--matrix", "a", "--svg", str(out_svg)]) == 0
     text = capsys.readouterr().out
-    assert "(register, lane) -> element" in text and "v0{0}.[15:0] v0{16}.[15:0]" in text
+    assert "(register, lane) -> element" in text and "element -> lane, register" in text
     assert len(ET.parse(out_svg).getroot().findall(
         "{http://www.w3.org/2000/svg}g[@class='register']")) == 8 * 2 * 32
     assert cli.main(["layout", "--fragment", "a", "--shape", "16x16x16", "--dtype", "f16",
@@ -165,28 +155,6 @@ def test_cli_outputs(tmp_path, capsys):
     assert tuple(header) == LI.COLUMNS and len(rows) == 256
     assert cli.main(["layout", "--fragment", "acc", "--shape", "32x8x16", "--dtype", "float",
                      "--api", "wmma", "--compare", "gfx942", "sm_80"]) == 0
-    assert "elements sit in a different lane/register" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize("argv,message", [
-    (["--instr", "v_nope", "--arch", "gfx1100"], "gfx1100 (wave32) has no instruction 'v_nope'"),
-    (["--fragment", "a", "--shape", "16x16"], "shape must look like MxNxK"),
-    (["--arch", "gfx942"], "give --instr NAME, --fragment a|b|acc, or --arch sm_80"),
-    (["--fragment", "a", "--dtype", "f64", "--arch", "gfx1100", "--shape", "16x16x4"],
-     "data type f64 is not supported on gfx1100"),
-    (["--fragment", "a", "--arch", "gfx99"], "unknown architecture 'gfx99'"),
-])
-def test_cli_errors_name_the_problem(argv, message, capsys):
-    assert cli.main(["layout", *argv]) == 2
-    assert message in capsys.readouterr().err
-
-
-def test_png_needs_the_plot_extra(tmp_path, capsys):
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        assert cli.main(["layout", "--arch", "sm_80", "--png", str(tmp_path / "x.png")]) == 2
-        assert "pip install 'rocwmma-py[plot]'" in capsys.readouterr().err
-        return
-    assert cli.main(["layout", "--arch", "sm_80", "--png", str(tmp_path / "x.png")]) == 0
-    assert (tmp_path / "x.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    out = capsys.readouterr().out
+    assert "elements sit in a different lane/register" in out
+    assert "the shapes differ (32x8 and 16x8)" in out

@@ -170,7 +170,7 @@ def _mfma(builtin, isa, gen, m, n, k, blocks, a, b, c, cycles) -> Instruction:
     else:
         blgp = ""
     return Instruction(builtin, isa, "gfx9", 64, m, n, k, blocks, a, b, c, cycles, MFMA_ARGS,
-                       cbsz_abid=blocks > 1 and not (is_f64 and gen < 3), blgp=blgp)
+                       cbsz_abid=blocks > 1 and not is_f64, blgp=blgp)
 
 
 # --- gfx11 / gfx12 WMMA: (builtin stem, A/B, C, args, cycles gfx11, cycles gfx12) ----------

@@ -1,72 +1,48 @@
-"""Which lane and register holds which matrix element: instructions and fragments, as tables.
-
-A `Layout` is the AMD Matrix Instruction Calculator's entry list: one row per placement,
-`(block, row, col, lane, vgpr, bit_lo, bit_hi)` (a replicated element has several rows;
-(row, col) is (i, k) for A, (k, j) for B, (i, j) for C/D). Two views render it:
-
-* "element": element -> locations, the calculator's `--register-layout`, cells written in
-  its syntax `v3{17}.[31:16]` (bare `v3{17}` for a whole VGPR, `v[1:0]{5}` for a pair);
-* "register": (register, lane) -> element, the calculator's `--matrix-layout`.
+"""Which lane and register holds which matrix element: the inspector's Python face.
 
 Sources: `instruction_layout` (the instruction tables' operand maps), `fragment_layout` (a
 rocWMMA or wmma fragment's register map: element e of `frag.x` is bits [e*w, e*w+w) of the
 lane's packed registers) and `sm80_layout` (NVIDIA's documented mma.m16n8k16 fragments).
+Queries (the AMD Matrix Instruction Calculator's): `element_location` (--get-register),
+`register_contents` (--matrix-entry), `instruction_details` (--detail-instruction),
+`list_instructions` (--list-instructions); `render` gives the whole "element" view
+(--register-layout) or "register" view (--matrix-layout) as text, csv or markdown.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from .. import types as T
-from ..arch import get_arch
 from ..errors import LayoutQueryError
 from ..rocwmma.tags import accumulator, col_major, matrix_a, matrix_b, row_major
-
-COLUMNS = ("block", "row", "col", "lane", "vgpr", "bit_lo", "bit_hi")
-VIEWS = ("element", "register")
-FORMATS = ("text", "csv", "markdown")
+from . import names
+from .details import details_text, instruction_details, list_instructions
+from .formats import FORMATS, VIEWS, render, table
+from .layout import COLUMNS, INDEX_NAMES, Layout, element_text, location_text, register_text
 
 __all__ = [
-    "COLUMNS", "FORMATS", "VIEWS", "Layout", "LayoutQueryError", "compare", "element_text",
-    "fragment_class", "fragment_layout", "instruction_layout", "location_text", "parse_shape",
-    "render", "render_compare", "sm80_layout",
+    "COLUMNS", "FORMATS", "VIEWS", "Layout", "LayoutQueryError", "compare", "details_text",
+    "element_location", "element_text", "fragment_class", "fragment_layout",
+    "instruction_details", "instruction_layout", "list_instructions", "location_text",
+    "parse_shape", "register_contents", "register_text", "render", "render_compare",
+    "sm80_layout",
 ]
-_INDEX_NAMES = {"A": ("i", "k"), "B": ("k", "j"), "C": ("i", "j"), "D": ("i", "j")}
 
 
+def element_location(layout: Layout, row: int, col: int, block: int = 0
+                     ) -> list[tuple[int, int, int, int]]:
+    """[(lane, vgpr, bit_lo, bit_hi), ...]: every copy of element (row, col) of `block`."""
+    return layout.where(row, col, block)
 
-@dataclass(frozen=True, eq=False)
-class Layout:
-    """Placements of one operand: `entries` (n, 7) int64 in COLUMNS order."""
 
-    title: str
-    matrix: str  # "A", "B", "C" or "D"
-    shape: tuple[int, int, int]  # (blocks, rows, cols)
-    lanes: int
-    entries: np.ndarray
-
-    @property
-    def index_names(self) -> tuple[str, str]:
-        return _INDEX_NAMES[self.matrix]
-
-    def locations(self) -> set[tuple[int, ...]]:
-        """The entries as a set of tuples (comparable with the calculator's dumps)."""
-        return set(map(tuple, self.entries.tolist()))
-
-    def element_view(self) -> dict[tuple[int, int, int], list[tuple[int, int, int, int]]]:
-        """(block, row, col) -> [(lane, vgpr, bit_lo, bit_hi), ...] in lane order."""
-        out: dict = {}
-        for b, r, c, *loc in self.entries[np.lexsort(self.entries.T[::-1])].tolist():
-            out.setdefault((b, r, c), []).append(tuple(loc))
-        return out
-
-    def register_view(self) -> dict[tuple[int, int, int, int], tuple[int, int, int]]:
-        """(vgpr, bit_lo, bit_hi, lane) -> (block, row, col)."""
-        return {(v, lo, hi, lane): (b, r, c) for b, r, c, lane, v, lo, hi in self.entries.tolist()}
+def register_contents(layout: Layout, vgpr: int, lane: int
+                      ) -> list[tuple[tuple[int, int, int, int], tuple[int, int, int]]]:
+    """[((lane, vgpr, bit_lo, bit_hi), (block, row, col)), ...]: what VGPR `vgpr` of `lane`
+    holds, low bits first ([] if unused)."""
+    return layout.at(vgpr, lane)
 
 
 def _entries(block, row, col, lane, slot, bits) -> np.ndarray:
@@ -81,20 +57,21 @@ def _entries(block, row, col, lane, slot, bits) -> np.ndarray:
 
 def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: str = "a",
                        opsel: int = 0) -> Layout:
-    """Operand `matrix` (a, b, c or d) of an instruction, by ISA mnemonic or builtin name."""
-    target = get_arch(arch)
-    wave = wave or target.wave_size
-    name = name.lower().removeprefix("__builtin_amdgcn_")
-    found = [i for i in target.instructions.values()
-             if (i.isa == name or i.builtin == name) and i.wave == wave]
-    if not found:
-        isas = sorted({i.isa for i in target.instructions.values() if i.wave == wave})
-        raise LayoutQueryError(f"{target.name} (wave{wave}) has no instruction {name!r}; "
-                               f"it has: {', '.join(isas)}")
-    instr = found[0]
-    key = matrix.upper()
-    if key not in _INDEX_NAMES:
+    """Operand `matrix` (a, b, c or d) of an instruction, by ISA mnemonic or builtin name.
+    `opsel` (0 or 1) picks the VGPR half of a gfx11 16-bit C/D; elsewhere it must be 0."""
+    target = names.arch(arch)
+    instr = names.instruction(name, target, wave)
+    key = str(matrix).upper()
+    if key not in INDEX_NAMES:
         raise LayoutQueryError(f"matrix must be a, b, c or d; got {matrix!r}")
+    if opsel not in (0, 1) or isinstance(opsel, bool):
+        raise LayoutQueryError(f"opsel must be 0 or 1 (the calculator's OPSEL=4 is 1); "
+                               f"got {opsel!r}")
+    if opsel and ("opsel" not in instr.args or key in "AB"):
+        raise LayoutQueryError(
+            f"OPSEL applies only to C/D of gfx11 WMMA with 16-bit results "
+            f"(v_wmma_f16_16x16x16_f16, v_wmma_bf16_16x16x16_bf16); {instr.isa} {key} on "
+            f"{target.name} has none")
     if key == "A":
         lay = instr.a_layout
     elif key == "B":
@@ -104,9 +81,9 @@ def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: st
     lane, slot = np.nonzero(lay.block >= 0)
     entries = _entries(lay.block[lane, slot], lay.row[lane, slot], lay.col[lane, slot], lane,
                        slot, lay.bits)
-    suffix = f", OPSEL={opsel}" if opsel else ""
-    return Layout(f"{instr.isa} {key} on {target.name} (wave{wave}{suffix})", key, lay.shape,
-                  lay.lanes, entries)
+    suffix = f", OPSEL={opsel}" if "opsel" in instr.args and key in "CD" else ""
+    return Layout(f"{instr.isa} {key} on {target.name} (wave{instr.wave}{suffix})", key,
+                  lay.shape, lay.lanes, entries)
 
 
 _MATRICES = {"a": matrix_a, "b": matrix_b, "c": accumulator, "acc": accumulator,
@@ -126,7 +103,8 @@ def parse_shape(text: str) -> tuple[int, int, int]:
 
 def fragment_class(matrix: str, shape: tuple[int, int, int], dtype, layout: str | None,
                    api: str = "rocwmma") -> type:
-    """The rocWMMA (`fragment[...]`) or wmma (`wmma.fragment[...]`) class of the parameters."""
+    """The rocWMMA (`fragment[...]`) or wmma (`wmma.fragment[...]`) class of the parameters;
+    a wmma accumulator takes no layout (refused rather than dropped)."""
     from ..cuda import wmma
     from ..rocwmma.fragment import fragment
 
@@ -134,20 +112,21 @@ def fragment_class(matrix: str, shape: tuple[int, int, int], dtype, layout: str 
         raise LayoutQueryError(f"fragment must be one of {', '.join(_MATRICES)}; got {matrix!r}")
     if layout not in _LAYOUTS:
         raise LayoutQueryError(f"layout must be row or col; got {layout!r}")
+    if api not in ("rocwmma", "wmma"):
+        raise LayoutQueryError(f"api must be rocwmma or wmma; got {api!r}")
     use = _MATRICES[matrix]
-    params = (use, *shape, dtype) + ((_LAYOUTS[layout],) if layout else ())
-    if use is accumulator and api == "wmma":
-        params = params[:5]  # a wmma accumulator has no layout type
-    if api == "wmma":
-        return wmma.fragment[params]
-    if api == "rocwmma":
-        return fragment[params]
-    raise LayoutQueryError(f"api must be rocwmma or wmma; got {api!r}")
+    if use is accumulator and api == "wmma" and layout:
+        raise LayoutQueryError("a wmma accumulator fragment has no layout type (the layout is "
+                               "given to load/store_matrix_sync); drop the layout")
+    elem = names.dtype(dtype) if isinstance(dtype, str) else dtype
+    params = (use, *shape, elem) + ((_LAYOUTS[layout],) if layout else ())
+    template: Any = wmma.fragment if api == "wmma" else fragment
+    return template[params]
 
 
-def fragment_layout(frag_cls: type, arch: str) -> Layout:
+def fragment_layout(frag_cls: Any, arch: str) -> Layout:
     """The register map of a fragment class on `arch` (padding elements left out)."""
-    target = get_arch(arch)
+    target = names.arch(arch)
     fmap = frag_cls.map(target)
     height, width = {matrix_a: (frag_cls.frag_m, frag_cls.frag_k),
                      matrix_b: (frag_cls.frag_k, frag_cls.frag_n)}.get(
@@ -166,7 +145,7 @@ def sm80_layout(matrix: str) -> Layout:
     x[i] of A is row groupID (+8 for i in 2,3,6,7), col 2*threadID_in_group + (i&1) (+8 for
     i >= 4); B: row 2*threadID_in_group + (i&1) (+8 for i >= 2), col groupID; C/D: row
     groupID (+8 for i >= 2), col 2*threadID_in_group + (i&1)."""
-    key = matrix.upper()
+    key = str(matrix).upper()
     lane = np.arange(32)[None, :]
     group, tig = lane // 4, lane % 4
     if key == "A":
@@ -199,110 +178,20 @@ def compare(first: Layout, second: Layout) -> list[tuple[tuple[int, int, int], l
             if one.get(e) != two.get(e)]
 
 
-# --- rendering ------------------------------------------------------------------------------
-
-def location_text(lane: int, vgpr: int, lo: int, hi: int) -> str:
-    """The calculator's syntax: v3{17}.[31:16], v3{17} (whole VGPR), v[1:0]{5} (pair)."""
-    if hi - lo == 63:
-        return f"v[{vgpr + 1}:{vgpr}]{{{lane}}}"
-    if hi - lo == 31:
-        return f"v{vgpr}{{{lane}}}"
-    return f"v{vgpr}{{{lane}}}.[{hi}:{lo}]"
-
-
-def element_text(layout: Layout, b: int, r: int, c: int) -> str:
-    prefix = f"b{b}:" if layout.shape[0] > 1 else ""
-    return f"{prefix}{layout.matrix}[{r}][{c}]"
-
-
-def _register_text(vgpr: int, lo: int, hi: int) -> str:
-    return location_text(0, vgpr, lo, hi).replace("{0}", "")
-
-
-def _element_grids(layout: Layout):
-    """Per block: header, rows of cells (matrix row label, then one cell per column)."""
-    view = layout.element_view()
-    blocks, rows, cols = layout.shape
-    rn, cn = layout.index_names
-    for b in range(blocks):
-        header = [f"{rn}\\{cn}", *map(str, range(cols))]
-        body = [[str(r)] + [" ".join(location_text(*loc) for loc in view.get((b, r, c), []))
-                            for c in range(cols)] for r in range(rows)]
-        title = f"{layout.title}, block {b}" if blocks > 1 else layout.title
-        yield title, header, body
-
-
-def _register_grid(layout: Layout):
-    view = layout.register_view()
-    slots = sorted({k[:3] for k in view})
-    header = ["register", *(str(lane) for lane in range(layout.lanes))]
-    body = [[_register_text(*s)] + [element_text(layout, *view[(*s, lane)])
-                                    if (*s, lane) in view else "-"
-                                    for lane in range(layout.lanes)] for s in slots]
-    return f"{layout.title}: (register, lane) -> element", header, body
-
-
-def _grids(layout: Layout, view: str):
-    if view == "element":
-        return list(_element_grids(layout))
-    if view == "register":
-        return [_register_grid(layout)]
-    raise LayoutQueryError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
-
-
-def _csv(layout: Layout, view: str) -> str:
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    e = layout.entries
-    if view == "element":
-        w.writerow(COLUMNS)
-        w.writerows(e[np.lexsort(e.T[::-1])].tolist())
-    else:
-        order = (4, 5, 6, 3, 0, 1, 2)  # vgpr, bits, lane, then the element
-        w.writerow([COLUMNS[i] for i in order])
-        w.writerows(e[:, order][np.lexsort(e[:, order].T[::-1])].tolist())
-    return out.getvalue()
-
-
-def _text_table(title, header, body) -> str:
-    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
-    lines = [title, "  ".join(h.rjust(w) for h, w in zip(header, widths, strict=True))]
-    lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)) for row in body]
-    return "\n".join(lines) + "\n"
-
-
-def _markdown_table(title, header, body) -> str:
-    esc = [[c.replace("|", "\\|") for c in row] for row in [header, *body]]
-    lines = [f"**{title}**", "", "| " + " | ".join(esc[0]) + " |",
-             "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(row) + " |" for row in esc[1:]]
-    return "\n".join(lines) + "\n"
-
-
-def render(layout: Layout, view: str = "element", fmt: str = "text") -> str:
-    """One view of a layout as text, csv or markdown."""
-    if fmt == "csv":
-        _grids(layout, view)  # validates the view name
-        return _csv(layout, view)
-    table = {"text": _text_table, "markdown": _markdown_table}.get(fmt)
-    if table is None:
-        raise LayoutQueryError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
-    return "\n".join(table(*g) for g in _grids(layout, view))
 
 
 def render_compare(first: Layout, second: Layout, fmt: str = "text") -> str:
-    """The elements that moved between two layouts, with both locations."""
+    """The elements that moved between two layouts, with both locations ('-': absent)."""
     diff = compare(first, second)
-    header = ["element", first.title, second.title]
-    body = [[element_text(first, *e), " ".join(location_text(*x) for x in one) or "-",
-             " ".join(location_text(*x) for x in two) or "-"] for e, one, two in diff]
-    total = len(set(first.element_view()) | set(second.element_view()))
-    title = f"{len(diff)} of {total} elements sit in a different lane/register"
-    if fmt == "csv":
-        out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerows([header, *body])
-        return out.getvalue()
-    table = {"text": _text_table, "markdown": _markdown_table}.get(fmt)
-    if table is None:
-        raise LayoutQueryError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
-    return table(title, header, body)
+    one, two = first.element_view(), second.element_view()
+    total = len(set(one) | set(two))
+    lines = [f"{len(diff)} of {total} elements sit in a different lane/register",
+             f"  1: {first.title}", f"  2: {second.title}"]
+    if first.shape != second.shape:
+        lines.append(f"  the shapes differ ({'x'.join(map(str, first.shape[1:]))} and "
+                     f"{'x'.join(map(str, second.shape[1:]))}): '-' marks an element only one "
+                     "of them has")
+    body = [[element_text(first, *e), " ".join(location_text(*x) for x in a) or "-",
+             " ".join(location_text(*x) for x in b) or "-"] for e, a, b in diff]
+    header = ["element", first.title, second.title] if fmt == "csv" else ["element", "1", "2"]
+    return table("\n".join(lines), header, body, fmt)
