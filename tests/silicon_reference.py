@@ -15,7 +15,7 @@ block of B, `c_bits` the C element (i, j); the result is D(i, j) as bits of the 
 
 from __future__ import annotations
 
-import math
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,28 +36,28 @@ class Format:
     man_bits: int
     fnuz: bool = False
 
-    @property
+    @functools.cached_property
     def width(self) -> int:
         return 1 + self.exp_bits + self.man_bits
 
-    @property
+    @functools.cached_property
     def bias(self) -> int:
         return 2 ** (self.exp_bits - 1) - (0 if self.fnuz else 1)
 
-    @property
+    @functools.cached_property
     def min_exp(self) -> int:
         """Exponent of the smallest normal number."""
         return 1 - self.bias
 
-    @property
+    @functools.cached_property
     def sign_bit(self) -> int:
         return 1 << (self.width - 1)
 
-    @property
+    @functools.cached_property
     def inf_bits(self) -> int:
         return ((1 << self.exp_bits) - 1) << self.man_bits
 
-    @property
+    @functools.cached_property
     def nan_bits(self) -> int:
         return self.sign_bit if self.fnuz else self.inf_bits | 1 << (self.man_bits - 1)
 
@@ -85,7 +85,7 @@ class Value:
     exact: Fraction = Fraction(0)
     exponent: int = ZERO_EXPONENT
 
-    @property
+    @functools.cached_property
     def is_zero(self) -> bool:
         return self.kind == "finite" and self.exact == 0
 
@@ -94,8 +94,9 @@ POSITIVE_ZERO = Value("finite", False)
 ONE = Value("finite", False, Fraction(1), 0)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def decode(bits: int, fmt: Format) -> Value:
-    """The value of a bit pattern of `fmt`."""
+    """The value of a bit pattern of `fmt` (cached: rows and columns are decoded repeatedly)."""
     negative = bool(bits & fmt.sign_bit)
     field = bits >> fmt.man_bits & ((1 << fmt.exp_bits) - 1)
     mantissa = bits & ((1 << fmt.man_bits) - 1)
@@ -103,30 +104,38 @@ def decode(bits: int, fmt: Format) -> Value:
         return Value("nan", False)
     if not fmt.fnuz and field == (1 << fmt.exp_bits) - 1:
         return Value("inf", negative) if mantissa == 0 else Value("nan", negative)
-    if field == 0:
-        if mantissa == 0:
-            return Value("finite", negative)
-        exponent, significand = fmt.min_exp, Fraction(mantissa, 1 << fmt.man_bits)
-    else:
-        exponent = field - fmt.bias
-        significand = 1 + Fraction(mantissa, 1 << fmt.man_bits)
-    magnitude = significand * TWO**exponent
+    if field == 0 and mantissa == 0:
+        return Value("finite", negative)
+    if field == 0:  # subnormal: 0.mantissa * 2^min_exp
+        exponent, integer = fmt.min_exp, mantissa
+    else:  # normal: 1.mantissa * 2^(field - bias)
+        exponent, integer = field - fmt.bias, mantissa | 1 << fmt.man_bits
+    shift = exponent - fmt.man_bits
+    magnitude = Fraction(integer << shift) if shift >= 0 else Fraction(integer, 1 << -shift)
     return Value("finite", negative, -magnitude if negative else magnitude, exponent)
 
 
 # --- exact rounding -------------------------------------------------------------------------
 
 
+def scaled(x: Fraction, q: int) -> tuple[int, int]:
+    """x / 2^q as an integer fraction (numerator, denominator)."""
+    if q >= 0:
+        return x.numerator, x.denominator << q
+    return x.numerator << -q, x.denominator
+
+
 def floor_log2(x: Fraction) -> int:
     """e with 2^e <= x < 2^(e+1), for x > 0."""
     e = x.numerator.bit_length() - x.denominator.bit_length()
-    return e - 1 if x < TWO**e else e
+    num, den = scaled(x, e)
+    return e - 1 if num < den else e
 
 
-def round_half_even(x: Fraction) -> int:
-    whole = math.floor(x)
-    rest = x - whole
-    return whole + 1 if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and whole % 2) else whole
+def round_half_even(num: int, den: int) -> int:
+    """num / den (den > 0) rounded to the nearest integer, ties to even."""
+    whole, rest = divmod(num, den)
+    return whole + 1 if 2 * rest > den or (2 * rest == den and whole % 2) else whole
 
 
 def round_to(x: Fraction, fmt: Format, negative_zero: bool = False) -> int:
@@ -137,7 +146,7 @@ def round_to(x: Fraction, fmt: Format, negative_zero: bool = False) -> int:
     if magnitude == 0:
         return sign
     quantum = max(floor_log2(magnitude), fmt.min_exp) - fmt.man_bits
-    n = round_half_even(magnitude / TWO**quantum)
+    n = round_half_even(*scaled(magnitude, quantum))
     if n == 1 << (fmt.man_bits + 1):  # rounded up into the next binade
         n, quantum = n >> 1, quantum + 1
     if n < 1 << fmt.man_bits:  # subnormal (or zero)
@@ -150,12 +159,14 @@ def round_to(x: Fraction, fmt: Format, negative_zero: bool = False) -> int:
 
 def trunc_to(x: Fraction, q: int) -> Fraction:
     """x truncated toward zero to a multiple of 2^q."""
-    return int(x / TWO**q) * TWO**q
+    num, den = scaled(x, q)
+    return Fraction(abs(num) // den * (1 if num >= 0 else -1)) * TWO**q
 
 
 def floor_to(x: Fraction, q: int) -> Fraction:
     """x rounded down (toward -inf) to a multiple of 2^q."""
-    return math.floor(x / TWO**q) * TWO**q
+    num, den = scaled(x, q)
+    return Fraction(num // den) * TWO**q
 
 
 # --- IEEE operations (families 1 and 2) -----------------------------------------------------
