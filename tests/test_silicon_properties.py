@@ -187,9 +187,25 @@ def kind_zeros(rng, instr, sa, sb, sc):
             sparse(sc, instr.c_format))
 
 
+def kind_inf_times_zero(rng, instr, sa, sb, sc):
+    """`normal` with +-inf in A meeting +-0 or a subnormal in B at the same k: NaN (inf * 0;
+    CDNA2 flushes the subnormal first), and inf beside finite products elsewhere; a few
+    +-smallest normals in A and B (the edge of CDNA2's input flush)."""
+    a, b, c = kind_normal(rng, instr, sa, sb, sc)
+    fa, fb = instr.a_format, instr.b_format
+    infs = encode(rng.choice([-np.inf, np.inf], sa), fa)
+    a = np.where(rng.random(sa) < 0.1, infs, a).astype(a.dtype)
+    zeros = np.array([0, 1, 1 | fb.sign_bit] + ([] if fb.fnuz else [fb.sign_bit]), b.dtype)
+    b = np.where(rng.random(sb) < 0.4, rng.choice(zeros, sb), b).astype(b.dtype)
+    for x, fmt in ((a, fa), (b, fb)):
+        edge = rng.random(x.shape) < 0.05
+        x[edge] = rng.choice([1 << fmt.man_bits, 1 << fmt.man_bits | fmt.sign_bit], int(edge.sum()))
+    return a, b, c
+
+
 KINDS = {"normal": kind_normal, "wide": kind_wide, "ties": kind_ties,
          "subnormal": kind_subnormal, "cancel": kind_cancel, "huge": kind_huge,
-         "special": kind_special, "zeros": kind_zeros}
+         "special": kind_special, "inf_times_zero": kind_inf_times_zero, "zeros": kind_zeros}
 
 
 def make_data(instr: R.Instruction, kind: str, seed: int):
@@ -327,6 +343,23 @@ def test_every_kind_of_data(arch, builtin, kind):
 def test_f64_neg_modifier(arch, builtin, blgp):
     """gfx942 f64 BLGP is NEG: the signs of A (bit 0), B (bit 1), C (bit 2) flip first."""
     check(arch, builtin, "ties", seed=1, blgp=blgp)
+
+
+@pytest.mark.parametrize("arch", ["gfx908", "gfx90a"])
+def test_inf_times_zero_beside_smallest_normals(arch):
+    """4x4x2bf16, A = B = 1, C = 0, except A[7,3,1] = -inf, B[7,1,0] = +0 (so D[7,3,0] is
+    -inf * 0 + 1 = NaN), and, in other blocks, A[13,2,0] = -2^-126 and B[15,0,1] = 2^-126:
+    the smallest normals must leave block 7 alone (found by hypothesis, then minimised)."""
+    builtin = "mfma_f32_4x4x2bf16"
+    instr = R.instruction(builtin, arch)
+    one = int(encode(1.0, R.BF16))
+    a = np.full((16, 4, 2), one, np.uint16)
+    b = np.full((16, 2, 4), one, np.uint16)
+    c = np.zeros((16, 4, 4), np.uint32)
+    a[7, 3, 1], b[7, 1, 0], a[13, 2, 0], b[15, 0, 1] = 0xFF80, 0x0000, 0x8080, 0x0080
+    d = run_builtin(arch, builtin, a, b, c)
+    assert int(d[7, 3, 0]) & 0x7FFFFFFF > 0x7F800000  # NaN
+    assert not mismatches(instr, a, b, c, d)
 
 
 # --- launched from a kernel, on both engines ---------------------------------------------------
