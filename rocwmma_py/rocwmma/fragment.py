@@ -19,6 +19,7 @@ from .. import types as T
 from ..arch import Arch
 from ..runtime import current_arch
 from ..runtime.errors import InitCheckError
+from ..runtime.lanes import Lanes, as_lanes, lanes_for_kernel
 from ..runtime.state import current_context_or_none, where_text
 from .errors import FragmentError
 from .fragment_layout import FragmentMap, Geometry, LayoutError, fragment_map, padded_dims
@@ -141,7 +142,12 @@ class fragment:  # noqa: N801 - rocWMMA spelling
     @property
     def x(self) -> np.ndarray:
         """The registers, (num_elements, lanes). Any access counts as filling them for
-        initcheck and drops the mma_sync cache (kernel code may write through it)."""
+        initcheck and drops the mma_sync cache (kernel code may write through it). Kernel
+        code gets them as Lanes (lane axis last), which keep a batch's other waves out of
+        reach; this package's code gets the plain array."""
+        return lanes_for_kernel(self._registers())
+
+    def _registers(self) -> np.ndarray:
         if self._stale:  # written by mma_sync: scatter its values into the registers
             wave = self.traits(self.arch).wave_size
             self._x[...] = from_waves(self._values, type(self).map(self.arch).flat, wave)
@@ -152,6 +158,7 @@ class fragment:  # noqa: N801 - rocWMMA spelling
 
     @x.setter
     def x(self, value: np.ndarray) -> None:
+        value = value.view(np.ndarray) if isinstance(value, Lanes) else value
         self._x, self._values, self._stale, self.filled = value, None, False, True
 
     def values(self, decode) -> np.ndarray:
@@ -178,19 +185,20 @@ class fragment:  # noqa: N801 - rocWMMA spelling
         return self.data_type
 
     def __getitem__(self, i):
-        return self.x[i]
+        return as_lanes(self._registers())[i]
 
     def __setitem__(self, i, value) -> None:
-        self.x[i] = value
+        as_lanes(self._registers())[i] = value
 
     @property
     def packed(self) -> np.ndarray:
         """The packed 32-bit register view (`*frag`): (lanes, registers) uint32 words."""
-        return T.pack(np.ascontiguousarray(self.x.T), self.data_type)
+        return lanes_for_kernel(T.pack(np.ascontiguousarray(self._registers().T),
+                                       self.data_type), -2)
 
     @packed.setter
     def packed(self, words) -> None:
-        self.x[...] = T.unpack(np.asarray(words), self.data_type).T
+        self._registers()[...] = T.unpack(np.asarray(words), self.data_type).T
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} on {self.arch.name}>"

@@ -36,7 +36,7 @@ import numpy as np
 from ..arch import Arch
 from .checks import Checks
 from .dims import Dim3
-from .lanes import Lanes
+from .lanes import Lanes, weak_lanes
 from .lds import BlockLds
 from .scheduler import WaveScheduler
 from .state import BatchSplit, NeedsPerWave, WaveContext, enter_wave, note_where
@@ -185,7 +185,7 @@ def _run_batch(grid: Grid, blocks: np.ndarray, journal: Journal) -> None:
     lanes_per_block = wpb * width
 
     def spread(per_block: np.ndarray) -> Lanes:
-        return np.repeat(per_block, lanes_per_block).view(Lanes)
+        return weak_lanes(np.repeat(per_block, lanes_per_block))  # Python ints per wave
 
     tx, ty, tz = (np.tile(t, k).view(Lanes) for t in grid.thread_indices())
     ctx = WaveContext(
@@ -210,6 +210,7 @@ def _run_batch(grid: Grid, blocks: np.ndarray, journal: Journal) -> None:
     previous = enter_wave(ctx)
     try:
         grid.body()
+        ctx.raise_if_tainted()  # kernel code caught an error or an engine signal
         ctx.lds.next_epoch()  # the last epoch's race check
         _stats.batched_blocks += k
         return
