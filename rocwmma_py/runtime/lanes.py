@@ -664,8 +664,9 @@ def _advanced_plan(x: Lanes, index, expanded, lane: int, lanes: int, spans: bool
         g = gathers[0]
         idx = expanded[g]
         if (isinstance(idx, Lanes) and idx.ndim == 1 and idx.dtype.kind in "iu"
-                and idx._lane_count() == lanes and all(_full(p) or p is None or _is_int(p)
-                                                       for p in expanded)):
+                and idx._lane_count() == lanes
+                and all(_full(p) or p is None or _is_int(p)
+                        for i, p in enumerate(expanded) if i != g)):
             trailing = sum(p is None or isinstance(p, slice) for p in expanded[arrays[-1] + 1:])
             plain = [_plain(p) for p in expanded]
             if spans:
