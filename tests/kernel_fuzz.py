@@ -127,7 +127,7 @@ class _Writer:
             f"src[i] / (blockIdx.x - {d})",
             f"(blockIdx.x * {c}) / (blockIdx.x - {d})",
             f"{c}.5 // (blockIdx.x - {d})",
-            f"isrc[i] // (blockIdx.x + 1)",
+            "isrc[i] // (blockIdx.x + 1)",
             f"src[i] % (blockIdx.x + {d} + 0.5)",
             f"2 ** (blockIdx.x - {d})",
             f"(blockIdx.x - {d}) ** -1",
@@ -244,7 +244,7 @@ class _Writer:
             "LOG.append(int(lane[0]))",
             "COUNTS[blockIdx.x] = COUNTS.get(blockIdx.x, 0) + 1",
             "HOST[blockIdx.x % 8] += 1",
-            "HOST[0] = blockIdx.x",
+            "HOST[blockIdx.x % 8] = src[0] + blockIdx.x",
         ]))
         self.fold(self.pick(["HOST[blockIdx.x % 8]", "TABLE[blockIdx.x % 8]", "len(LOG)",
                              "TABLE[lane % 8]"]))

@@ -168,32 +168,36 @@ def where_text() -> str:
 
 def enter_wave(ctx: WaveContext | None) -> WaveContext | None:
     """Make `ctx` this thread's running wave(s); returns the previous one for `enter_wave(prev)`.
-    While a batch runs, the launch's guarded host arrays are read-only."""
+    While code that may still be undone runs (a batch, or waves rerun inside a batch's
+    attempt), the launch's guarded host arrays are read-only."""
     previous = getattr(_local, "wave", None)
     _local.wave = ctx
-    guarded = getattr(_local, "guarded", None)
-    if guarded:
-        batched = ctx is not None and ctx.batched
-        for array, writeable in guarded:
+    if _guarded:
+        undoable = ctx is not None and (ctx.batched or ctx.journal is not None)
+        for array, writeable in _guarded:
             if writeable:
-                array.flags.writeable = not batched
+                array.flags.writeable = not undoable
     return previous
+
+
+_guarded: list[tuple[np.ndarray, bool]] = []  # (array, was writeable) of the running launch
 
 
 @contextmanager
 def guard_host_arrays(arrays: list[np.ndarray]) -> Iterator[None]:
     """Make `arrays` (host arrays a kernel reaches through globals or closures, not through
-    a pointer argument) read-only whenever a batch runs during the block: a batch writing
-    one fails and reruns wave by wave, where the array is writable again."""
-    previous = getattr(_local, "guarded", None)
-    _local.guarded = [(a, bool(a.flags.writeable)) for a in arrays]
+    a pointer argument) read-only whenever code runs that the engine may still undo (see
+    `enter_wave`): writing one there fails, the engine undoes the batch and reruns its blocks
+    wave by wave, where the arrays are writable, so they see exactly the per-wave writes."""
+    previous = list(_guarded)
+    _guarded[:] = [(a, bool(a.flags.writeable)) for a in arrays]
     try:
         yield
     finally:
-        for array, writeable in _local.guarded:
+        for array, writeable in _guarded:
             if writeable:
                 array.flags.writeable = True
-        _local.guarded = previous
+        _guarded[:] = previous
 
 
 def taint_running_batch(ctx: WaveContext | None = None, split: BatchSplit | None = None) -> None:
