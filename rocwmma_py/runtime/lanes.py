@@ -48,24 +48,67 @@ _PACKAGES = ("rocwmma_py", "numpy", "ml_dtypes")  # callers that see a batch's r
 
 class Lanes(np.ndarray):
     """One value per lane along `lane_axis` (negative: -1 = last); numpy on it returns Lanes
-    where the result still has that lane axis. `weak`: a batch's blockIdx-derived value that
-    stands for a Python int/float/bool of the per-wave engine."""
+    where the result still has that lane axis (`WeakLanes`: a batch's blockIdx values)."""
 
     lane_axis: int = -1
     weak: bool = False
 
     def __array_finalize__(self, obj) -> None:
-        if isinstance(obj, Lanes) and obj.ndim == self.ndim:
-            self.lane_axis, self.weak = obj.lane_axis, obj.weak
-        else:
-            self.lane_axis, self.weak = -1, False
+        # views and copies of a Lanes keep its lane axis (the class default otherwise)
+        if isinstance(obj, Lanes) and obj.lane_axis != -1 and obj.ndim == self.ndim:
+            self.lane_axis = obj.lane_axis
 
     # --- numpy protocols ------------------------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if method == "__call__" and not kwargs and ufunc.nout == 1:
+            # the hot path: element-wise on Lanes (not weak) that share the lane axis
+            axis = self.lane_axis
+            plain = []
+            for x in inputs:
+                if isinstance(x, Lanes):
+                    if x.weak or x.lane_axis != axis:
+                        break
+                    plain.append(x.view(np.ndarray))
+                else:
+                    plain.append(x)
+            else:
+                if ufunc.signature is None:
+                    try:
+                        result = ufunc(*plain)
+                    except Exception:
+                        taint_running_batch()
+                        raise
+                    lanes = np.ndarray.shape.__get__(self)[axis] if self.ndim >= -axis else -1
+                    if (type(result) is np.ndarray and result.ndim >= -axis
+                            and result.shape[axis] == lanes):
+                        result = result.view(Lanes)
+                        if axis != -1:
+                            result.lane_axis = axis
+                    return result
         with _batch_errors_taint() as batch:
             return _ufunc(ufunc, method, inputs, kwargs, batch)
 
     def __array_function__(self, func, types, args, kwargs):
+        if func in _ELEMENTWISE and not kwargs and len(args) > 1:
+            # the hot path (np.where & co. on Lanes that share the lane axis, none weak)
+            axis = self.lane_axis
+            plain = []
+            for x in args:
+                if isinstance(x, Lanes):
+                    if x.weak or x.lane_axis != axis:
+                        break
+                    plain.append(x.view(np.ndarray))
+                elif isinstance(x, (list, tuple)):
+                    break
+                else:
+                    plain.append(x)
+            else:
+                try:
+                    result = func(*plain)
+                except Exception:
+                    taint_running_batch()
+                    raise
+                return _wrap(result, axis, self._lane_count())
         with _batch_errors_taint() as batch:
             return _function(func, args, kwargs, batch)
 
@@ -254,81 +297,72 @@ class Lanes(np.ndarray):
             raise TypeError(f"Lanes of {self.dtype} cannot be used as an index; integers only")
         return int(self._uniform_value("use as an index"))
 
+
+
+class WeakLanes(Lanes):
+    """A batch's stand-in for a per-wave Python int/float/bool (blockIdx and what Python
+    operators compute from it with Python scalars): Python's rules (`weak_ops.py`)."""
+
+    weak = True
+
     def __hash__(self) -> int:
-        if not self.weak:
-            raise TypeError("unhashable type: 'Lanes'")
         return hash(self._uniform_value("hash()").item())
 
     def __round__(self, ndigits=None):
-        if not self.weak:
-            return np.round(self, ndigits or 0)
         with _batch_errors_taint():
             return weak_ops.python_round(self, ndigits)
 
+    def __divmod__(self, other):
+        if weak_ops.is_weak(other):
+            with _batch_errors_taint():
+                return weak_ops.python_binary("divmod", self, other)
+        return np.divmod(self, other)
+
+    def __rdivmod__(self, other):
+        if weak_ops.is_weak(other):
+            with _batch_errors_taint():
+                return weak_ops.python_binary("divmod", other, self)
+        return np.divmod(other, self)
+
 
 def _python_operator(dunder: str, reflected: bool = False, inplace: bool = False):
-    """A binary operator of Lanes: Python's rules when a weak value meets a weak value or a
-    Python scalar, numpy's otherwise (with weak values promoting like Python scalars)."""
-    prefix = "i" if inplace else "r" if reflected else ""
-    numpy_op = getattr(np.ndarray, f"__{prefix}{dunder}__")
+    """A binary operator of WeakLanes: Python's rules when it meets a weak value or a Python
+    scalar, numpy's otherwise (the weak value promoting like a Python scalar)."""
+    prefix = "r" if reflected else ""
+    numpy_op = getattr(np.ndarray, f"__{prefix}{dunder}__")  # in place: rebinds, as for int
 
     def op(self, other):
-        if self.weak and weak_ops.is_weak(other):
+        if weak_ops.is_weak(other):
             with _batch_errors_taint():
                 a, b = (other, self) if reflected else (self, other)
                 return weak_ops.python_binary(dunder, a, b)
-        if inplace and self.weak:  # `bx += array` rebinds, as for a Python int
-            return getattr(np.ndarray, f"__{dunder}__")(self, other)
         return numpy_op(self, other)
 
-    op.__name__ = f"__{prefix}{dunder}__"
+    op.__name__ = f"__{'i' if inplace else prefix}{dunder}__"
     return op
 
 
 def _python_unary(name: str):
-    numpy_op = getattr(np.ndarray, f"__{name}__")
-
     def op(self):
-        if self.weak:
-            with _batch_errors_taint():
-                return weak_ops.python_unary(name, self)
-        return numpy_op(self)
+        with _batch_errors_taint():
+            return weak_ops.python_unary(name, self)
 
     op.__name__ = f"__{name}__"
     return op
 
 
 for _dunder in weak_ops.OPERATORS:
-    setattr(Lanes, f"__{_dunder}__", _python_operator(_dunder))
+    setattr(WeakLanes, f"__{_dunder}__", _python_operator(_dunder))
     if _dunder not in weak_ops.COMPARISONS:
-        setattr(Lanes, f"__r{_dunder}__", _python_operator(_dunder, reflected=True))
-        setattr(Lanes, f"__i{_dunder}__", _python_operator(_dunder, inplace=True))
+        setattr(WeakLanes, f"__r{_dunder}__", _python_operator(_dunder, reflected=True))
+        setattr(WeakLanes, f"__i{_dunder}__", _python_operator(_dunder, inplace=True))
 for _unary in ("neg", "pos", "abs", "invert"):
-    setattr(Lanes, f"__{_unary}__", _python_unary(_unary))
+    setattr(WeakLanes, f"__{_unary}__", _python_unary(_unary))
 
 
-def _divmod(self, other):
-    if self.weak and weak_ops.is_weak(other):
-        with _batch_errors_taint():
-            return weak_ops.python_binary("divmod", self, other)
-    return np.divmod(self, other)
-
-
-def _rdivmod(self, other):
-    if self.weak and weak_ops.is_weak(other):
-        with _batch_errors_taint():
-            return weak_ops.python_binary("divmod", other, self)
-    return np.divmod(other, self)
-
-
-Lanes.__divmod__, Lanes.__rdivmod__ = _divmod, _rdivmod
-
-
-def weak_lanes(values: np.ndarray) -> Lanes:
-    """`values` (int64, one per lane) as a batch's stand-in for Python ints (blockIdx)."""
-    out = np.asarray(values).view(Lanes)
-    out.weak = True
-    return out
+def weak_lanes(values: np.ndarray) -> WeakLanes:
+    """`values` (one per lane) as a batch's stand-in for Python ints (blockIdx)."""
+    return np.asarray(values).view(WeakLanes)
 
 
 # --- the batch guard ------------------------------------------------------------------------
@@ -388,7 +422,7 @@ def _wrap(result, axis: int | None, lanes: int):
             or result.shape[axis] != lanes):
         return result
     out = result.view(Lanes)
-    out.lane_axis, out.weak = axis, False
+    out.lane_axis = axis
     return out
 
 
@@ -723,7 +757,7 @@ def as_lanes(value: np.ndarray, lane_axis: int = -1) -> Lanes:
     """A view of per-lane data (a fragment's registers, register vectors, builtin results)
     as Lanes with its lane axis (-1: last, -2: rows are lanes)."""
     out = value.view(Lanes)
-    out.lane_axis, out.weak = lane_axis, False
+    out.lane_axis = lane_axis
     return out
 
 

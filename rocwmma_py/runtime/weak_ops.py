@@ -40,11 +40,10 @@ def is_weak(value: object) -> bool:
 
 
 def _weak(values: np.ndarray, like: np.ndarray | None = None):
-    from .lanes import Lanes  # lanes.py imports this module
+    from .lanes import Lanes, WeakLanes  # lanes.py imports this module
 
-    out = np.asarray(values).view(Lanes)
+    out = np.asarray(values).view(WeakLanes)
     out.lane_axis = like.lane_axis if isinstance(like, Lanes) else -1
-    out.weak = True
     return out
 
 
