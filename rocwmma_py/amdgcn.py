@@ -118,7 +118,7 @@ def global_load_tr_b128_v8i16(ptr: Pointer) -> np.ndarray:
             f"__builtin_amdgcn_global_load_tr_b128_v8i16 is not available on {arch.name}; "
             "it exists on gfx1200, gfx1201"
         )
-    rows = ptr.cast(np.int16).load(8)  # (lanes, 8)
+    rows = np.asarray(ptr.cast(np.int16).load(8))  # (lanes, 8)
     lanes = rows.shape[0]
     return as_lanes(rows.reshape(lanes // 8, 8, 8).transpose(0, 2, 1).reshape(lanes, 8), -2)
 

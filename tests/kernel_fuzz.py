@@ -3,11 +3,12 @@
 `generate(seed)` writes the Python source of one kernel that mixes the constructs where a
 batch of waves could see something a single wave does not: blockIdx arithmetic next to
 numpy values (number promotion), integer and float division (by zero in some blocks),
-reductions, positions and lane gathers on per-lane values (pointer gathers, `frag.x`,
-register vectors, builtin results, numpy results), errors caught inside the kernel (out of
-bounds, division, bare `except:`), Python lists and host arrays reached through module
-globals, `where()`, block-dependent branches and loops, LDS with barriers in multi-wave
-blocks, and fragment load / mma / store. `run_case(case, engine)` executes the source in a
+reductions, positions and lane gathers on per-lane values (pointer gathers and vector
+loads, `frag.x`, register vectors, builtin results, numpy results), errors caught inside the
+kernel (out of bounds, division, bare `except:`), Python lists and host arrays reached
+through module globals and device functions, `where()`, block-dependent branches and loops
+on 1-D and 2-D grids, LDS with barriers in multi-wave blocks, and fragment load / mma /
+store. `run_case(case, engine)` executes the source in a
 fresh module namespace (so globals start equal) and launches it; the result holds every
 output buffer, the globals the kernel can change, and the exception (type and message).
 Everything is seeded: the same seed gives the same kernel and inputs.
@@ -23,7 +24,7 @@ ARCHS = {"gfx942": 64, "gfx1100": 32}
 _PRELUDE = """\
 import numpy as np
 from rocwmma_py import *
-from rocwmma_py.runtime import (blockIdx, blockDim, threadIdx, lane_id, shared_array,
+from rocwmma_py.runtime import (blockIdx, blockDim, gridDim, threadIdx, lane_id, shared_array,
                                 synchronize_workgroup, where, vector_type)
 from rocwmma_py.errors import OutOfBoundsError
 from rocwmma_py import amdgcn
@@ -36,6 +37,15 @@ FragA = fragment[matrix_a, 16, 16, 16, float16, row_major]
 FragB = fragment[matrix_b, 16, 16, 16, float16, col_major]
 FragAcc = fragment[accumulator, 16, 16, 16, float32]
 Vec4 = vector_type(np.float32, 4)
+
+
+def device_scale(x, block):
+    return x * (block + 1) * 0.5
+
+
+def device_log(x):
+    LOG.append(1)
+    return x
 """
 
 
@@ -46,7 +56,7 @@ class Case:
     seed: int
     source: str
     arch: str
-    grid: int
+    grid: tuple[int, int]
     waves_per_block: int
     inputs: dict
 
@@ -56,7 +66,7 @@ class Case:
 
     @property
     def threads(self) -> int:
-        return self.grid * self.waves_per_block * self.wave
+        return self.grid[0] * self.grid[1] * self.waves_per_block * self.wave
 
 
 class _Writer:
@@ -117,6 +127,10 @@ class _Writer:
             f"abs(-blockIdx.x - {c}) * src[i]",
             f"divmod(blockIdx.x + {c}, 3)[1] * src[i]",
             f"round((blockIdx.x + {c}) / 4) * src[i]",
+            f"src[i] * (blockIdx.y * {c} + blockIdx.x) / 3",
+            f"device_scale(src[i], blockIdx.x + blockIdx.y)",
+            f"np.where(blockIdx.x == {c}, src[i], (blockIdx.x + 1) * 0.5)",
+            f"(blockIdx.x > {c}) + (blockIdx.y == 0) * src[i]",
         ]))
 
     def division(self) -> None:
@@ -239,8 +253,15 @@ class _Writer:
                       f"    {v} = np.float32(-4)")
         self.fold(v)
 
+    def vector_load(self) -> None:
+        rows = self.fresh()
+        self.emit(f"{rows} = (src + (i & ~1)).load(2)")
+        self.fold(self.pick([f"{rows}[:, 1]", f"{rows}[0, 0]", f"{rows}[lane ^ 1, 0]",
+                             f"{rows}.sum()", f"{rows}.sum(axis=1)", f"{rows}.T[0]"]))
+
     def globals_(self) -> None:
         self.emit(self.pick([
+            "r = device_log(r)",
             "LOG.append(int(lane[0]))",
             "COUNTS[blockIdx.x] = COUNTS.get(blockIdx.x, 0) + 1",
             "HOST[blockIdx.x % 8] += 1",
@@ -285,7 +306,7 @@ class _Writer:
 
 
 _CONSTRUCTS = ("promotion", "division", "cross_lane", "registers", "fragment_regs", "builtin",
-               "caught", "globals_", "branch", "masked", "barrier", "mma")
+               "caught", "globals_", "branch", "masked", "barrier", "mma", "vector_load")
 
 
 def generate(seed: int) -> Case:
@@ -293,9 +314,9 @@ def generate(seed: int) -> Case:
     rng = np.random.default_rng(seed)
     arch = str(rng.choice(list(ARCHS)))
     wpb = int(rng.choice([1, 1, 2, 4]))
-    grid = int(rng.integers(1, 7))
+    grid = (int(rng.integers(1, 7)), int(rng.choice([1, 1, 2])))
     w = _Writer(rng, arch, wpb)
-    w.emit("i = blockIdx.x * blockDim.x + threadIdx.x",
+    w.emit("i = (blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x",
            "lane = lane_id()",
            "r = src[i]")
     for _ in range(int(rng.integers(2, 6))):
@@ -303,7 +324,7 @@ def generate(seed: int) -> Case:
     w.emit("dst[i] = r")
     source = _PRELUDE + "\n\n@kernel\ndef fuzz(src, isrc, a16, dst, out, side, n):\n" + "\n".join(
         w.lines) + "\n"
-    threads = grid * wpb * ARCHS[arch]
+    threads = grid[0] * grid[1] * wpb * ARCHS[arch]
     inputs = {
         "src": rng.integers(-8, 9, threads).astype(np.float32) * np.float32(0.5),
         "isrc": rng.integers(-20, 21, threads).astype(np.int32),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from kernel_fuzz import generate, run_case
 
-DEFAULT_KERNELS = 240
+DEFAULT_KERNELS = 400
 EXTENDED_KERNELS = 5000
 
 
