@@ -128,7 +128,7 @@ class _Writer:
             f"divmod(blockIdx.x + {c}, 3)[1] * src[i]",
             f"round((blockIdx.x + {c}) / 4) * src[i]",
             f"src[i] * (blockIdx.y * {c} + blockIdx.x) / 3",
-            f"device_scale(src[i], blockIdx.x + blockIdx.y)",
+            "device_scale(src[i], blockIdx.x + blockIdx.y)",
             f"np.where(blockIdx.x == {c}, src[i], (blockIdx.x + 1) * 0.5)",
             f"(blockIdx.x > {c}) + (blockIdx.y == 0) * src[i]",
         ]))
