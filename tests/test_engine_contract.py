@@ -320,3 +320,55 @@ def test_global_host_array_written_per_wave_and_left_writable():
         assert HOST_COUNTS.tolist() == [2] * GRID
         assert dst.tobytes() == np.full(GRID * WAVE, 2.0).tobytes()  # wave 1 wrote last
         assert HOST_COUNTS.flags.writeable
+
+
+def test_closure_arrays_read_stay_batched_and_written_run_per_wave():
+    table = np.arange(GRID, dtype=np.float64) * 3
+    hits = np.zeros(GRID)
+
+    @kernel
+    def reads(dst):
+        dst[blockIdx.x * 64 + lane_id()] = table[blockIdx.x] + 1
+
+    @kernel
+    def writes(dst):
+        hits[blockIdx.x] += 1
+        dst[blockIdx.x * 64 + lane_id()] = hits[blockIdx.x]
+
+    results = launch_both(reads, lambda: [np.zeros(GRID * WAVE)])
+    assert results["batch"][0][0].tobytes() == np.repeat(table + 1, WAVE).tobytes()
+    assert_agree(results, stays_batched=True)
+    for engine in ("wave", "batch"):
+        hits[:] = 0
+        with use_engine(engine):
+            writes[GRID, WAVE, 0, "gfx942"](np.zeros(GRID * WAVE))
+        assert hits.tolist() == [1.0] * GRID and hits.flags.writeable
+
+
+SHARED = np.zeros(GRID * WAVE)
+
+
+@kernel
+def writes_its_argument(dst):
+    dst[blockIdx.x * 64 + lane_id()] = SHARED[blockIdx.x * 64 + lane_id()] + blockIdx.x
+
+
+def test_launch_argument_that_is_also_a_global_stays_batched():
+    SHARED[:] = 1
+    with use_engine("batch"):
+        writes_its_argument[GRID, WAVE, 0, "gfx942"](SHARED)
+    assert SHARED.tobytes() == (1 + np.repeat(np.arange(GRID, dtype=float), WAVE)).tobytes()
+    assert last_launch_stats().per_wave_blocks == 0
+
+
+@kernel
+def shape_inside(dst):
+    f = FragAcc()
+    fill_fragment(f, np.float32(1))
+    dst[blockIdx.x * 64 + lane_id()] = f.x.shape[1] * 1000 + len(lane_id()) + f.x.size
+
+
+def test_shapes_are_one_waves_and_stay_batched():
+    results = launch_both(shape_inside, lambda: [np.zeros(GRID * WAVE)])
+    assert results["batch"][0][0].tolist() == [64 * 1000 + 64 + 4 * 64] * (GRID * WAVE)
+    assert_agree(results, stays_batched=True)

@@ -454,6 +454,7 @@ def _ufunc(ufunc, method, inputs, kwargs, batch):
     inputs = weak_ops.resolve_weak(ufunc, inputs) if any(
         isinstance(x, Lanes) and x.weak for x in inputs) else inputs
     out = kwargs.get("out")
+    kwargs = {k: _plain(v) for k, v in kwargs.items()}
     if out is not None:
         kwargs["out"] = tuple(_plain(o) for o in out)
     axis, lanes = _lane_axes(inputs + (out or ()), batch)
@@ -536,6 +537,9 @@ _AXIS_FUNCTIONS = {
     np.nancumprod: (None, True), np.sort: (-1, True), np.argsort: (-1, True),
     np.diff: (-1, True), np.cumulative_sum: (None, True), np.cumulative_prod: (None, True),
 }
+# What a value is, not what it holds: answered as for the plain array.
+_METADATA = {np.result_type, np.can_cast, np.min_scalar_type, np.iscomplexobj, np.isrealobj,
+             np.may_share_memory, np.shares_memory}
 _SHAPE_QUERIES = {np.shape: lambda shape: shape, np.size: lambda shape: int(np.prod(shape)),
                   np.ndim: len}
 
@@ -545,6 +549,8 @@ def _function(func, args, kwargs, batch):
     if func in _SHAPE_QUERIES and len(args) == 1 and not kwargs and isinstance(first, Lanes):
         return _SHAPE_QUERIES[func](first._shape_for_caller(3))
     plain_args, plain_kwargs = _plain(args), {k: _plain(v) for k, v in kwargs.items()}
+    if func in _METADATA:
+        return func(*plain_args, **plain_kwargs)
     if func in _ELEMENTWISE and not (func is np.where and len(args) == 1):
         operands = args[1:] if func is np.where else args
         if any(isinstance(x, Lanes) and x.weak for x in operands):
