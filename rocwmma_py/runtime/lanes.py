@@ -160,6 +160,10 @@ class Lanes(np.ndarray):
             _only_per_wave(self)
         return (self[i] for i in range(np.ndarray.__len__(self)))
 
+    def __contains__(self, value) -> bool:
+        _only_per_wave(self)
+        return np.ndarray.__contains__(self, value)
+
     @property
     def flat(self):
         _only_per_wave(self)
