@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from rocwmma_py import (
+    FragmentError,
     OutOfBoundsError,
     accumulator,
     amdgcn,
@@ -20,9 +21,11 @@ from rocwmma_py import (
     float32,
     fragment,
     kernel,
+    matrix_a,
 )
 from rocwmma_py.runtime import (
     blockIdx,
+    current_wave,
     float4,
     lane_id,
     last_launch_stats,
@@ -372,3 +375,41 @@ def test_shapes_are_one_waves_and_stay_batched():
     results = launch_both(shape_inside, lambda: [np.zeros(GRID * WAVE)])
     assert results["batch"][0][0].tolist() == [64 * 1000 + 64 + 4 * 64] * (GRID * WAVE)
     assert_agree(results, stays_batched=True)
+
+
+@kernel
+def swallows_per_wave_signal(dst):
+    v = 1
+    try:
+        v = len(current_wave().thread_idx)  # NeedsPerWave in a batch
+    except:  # noqa: E722 - the construct under test
+        v = -1
+    dst[blockIdx.x * 64 + lane_id()] = v
+
+
+@kernel
+def catches_fragment_error(dst):
+    try:
+        v = 2 if blockIdx.x % 2 else fragment[matrix_a, 16, 16, 16, float32]  # no layout
+    except FragmentError:
+        v = -5
+    dst[blockIdx.x * 64 + lane_id()] = v
+
+
+@pytest.mark.parametrize("k, expect", [(swallows_per_wave_signal, [3] * GRID),
+                                       (catches_fragment_error, [-5, 2] * (GRID // 2))])
+def test_swallowed_signals_and_package_errors_rerun(k, expect):
+    results = launch_both(k, lambda: [np.zeros(GRID * WAVE)])
+    assert results["batch"][0][0].tolist() == np.repeat(expect, WAVE).tolist()
+    assert_agree(results)
+
+
+@kernel
+def vector_rows(src, dst):
+    i = blockIdx.x * 64 + lane_id()
+    rows = (src + (i & ~1)).load(2)
+    dst[i] = rows[:, 1] + rows[lane_id() ^ 1, 0] + rows[0, 0]
+
+
+def test_vector_load_rows_are_lanes():
+    assert_agree(launch_both(vector_rows, floats))
