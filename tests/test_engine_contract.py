@@ -29,6 +29,7 @@ from rocwmma_py.runtime import (
     float4,
     lane_id,
     last_launch_stats,
+    threadIdx,
     use_engine,
 )
 
@@ -413,3 +414,24 @@ def vector_rows(src, dst):
 
 def test_vector_load_rows_are_lanes():
     assert_agree(launch_both(vector_rows, floats))
+
+
+WAVE_COUNTS = np.zeros(GRID, np.int64)
+
+
+@kernel
+def counts_then_fails(src, dst):
+    i = blockIdx.x * 128 + threadIdx.x
+    if threadIdx.x // 64 == 1:  # the waves of a block differ: they run wave by wave
+        WAVE_COUNTS[blockIdx.x] += 1
+    dst[i] = 10 // (4 - blockIdx.x)  # block 4 raises (in wave 0, before wave 1 counts)
+
+
+def test_host_writes_of_undone_per_wave_reruns_are_not_repeated():
+    seen = {}
+    for engine in ("wave", "batch"):
+        WAVE_COUNTS[:] = 0
+        with use_engine(engine), pytest.raises(ZeroDivisionError):
+            counts_then_fails[GRID, 128, 0, "gfx942"](np.ones(GRID * 128), np.zeros(GRID * 128))
+        seen[engine] = WAVE_COUNTS.tolist()
+    assert seen["batch"] == seen["wave"] == [1, 1, 1, 1, 0, 0]

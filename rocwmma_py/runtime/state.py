@@ -168,19 +168,28 @@ def where_text() -> str:
 
 def enter_wave(ctx: WaveContext | None) -> WaveContext | None:
     """Make `ctx` this thread's running wave(s); returns the previous one for `enter_wave(prev)`.
-    While code that may still be undone runs (a batch, or waves rerun inside a batch's
-    attempt), the launch's guarded host arrays are read-only."""
+    While code that may still be undone runs in any thread (a batch, or waves rerun inside a
+    batch's attempt), the launch's guarded host arrays are read-only."""
+    global _undoable_running
     previous = getattr(_local, "wave", None)
     _local.wave = ctx
-    if _guarded:
-        undoable = ctx is not None and (ctx.batched or ctx.journal is not None)
-        for array, writeable in _guarded:
-            if writeable:
-                array.flags.writeable = not undoable
+    change = _undoable(ctx) - _undoable(previous)
+    if change:
+        with _guard_lock:
+            _undoable_running += change
+            for array, writeable in _guarded:
+                if writeable:
+                    array.flags.writeable = _undoable_running == 0
     return previous
 
 
+def _undoable(ctx: WaveContext | None) -> int:
+    return int(ctx is not None and (ctx.batched or ctx.journal is not None))
+
+
 _guarded: list[tuple[np.ndarray, bool]] = []  # (array, was writeable) of the running launch
+_guard_lock = threading.Lock()
+_undoable_running = 0  # threads whose running wave(s) may still be undone
 
 
 @contextmanager
