@@ -435,3 +435,32 @@ def test_host_writes_of_undone_per_wave_reruns_are_not_repeated():
             counts_then_fails[GRID, 128, 0, "gfx942"](np.ones(GRID * 128), np.zeros(GRID * 128))
         seen[engine] = WAVE_COUNTS.tolist()
     assert seen["batch"] == seen["wave"] == [1, 1, 1, 1, 0, 0]
+
+
+SCALES = [1.0, 2.0, 3.0]
+TALLY: dict = {}
+
+
+@kernel
+def reads_global_list(dst):
+    dst[blockIdx.x * 64 + lane_id()] = SCALES[blockIdx.x % 3]
+
+
+@kernel
+def stores_into_global_dict(dst):
+    TALLY[blockIdx.x] = 1
+    dst[blockIdx.x * 64 + lane_id()] = len(TALLY)
+
+
+def test_global_containers_read_stay_batched_changed_run_per_wave():
+    results = launch_both(reads_global_list, lambda: [np.zeros(GRID * WAVE)])
+    assert results["batch"][0][0].tolist() == np.repeat([1.0, 2.0, 3.0] * 2, WAVE).tolist()
+    assert_agree(results, stays_batched=True)
+    seen = []
+    for engine in ("wave", "batch"):
+        TALLY.clear()
+        dst = np.zeros(GRID * WAVE)
+        with use_engine(engine):
+            stores_into_global_dict[GRID, WAVE, 0, "gfx942"](dst)
+        seen.append(dst.tolist())
+    assert seen[0] == seen[1] == np.repeat(np.arange(1.0, GRID + 1), WAVE).tolist()

@@ -656,6 +656,8 @@ def _index_plan(x: Lanes, index, batch: bool):
     """(index for the plain array, lane axis of the result or None). In a batch an index
     that picks lanes by position raises NeedsPerWave, and a gather by a per-lane index is
     shifted to each wave's own lanes."""
+    if isinstance(index, str):  # a field of structured per-lane values (CUDA's int4 .x)
+        return index, x.lane_axis
     parts = index if isinstance(index, tuple) else (index,)
     ndim = x.ndim
     lane = ndim + x.lane_axis
