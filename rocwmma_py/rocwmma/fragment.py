@@ -5,7 +5,8 @@ parameter set, defined once at module level. Its arch-dependent traits (padded s
 `num_elements`, register map) resolve for the arch of the kernel that uses it, as one C++
 source compiles for many targets. An instance holds one wave's registers as `x`, shaped
 (num_elements, lanes): `frag.x[i]` is element i in every lane. (Run by the batched engine,
-the lanes axis spans every wave of the batch, wave-major.)
+the lanes axis spans every wave of the batch, wave-major; kernel code gets `x` as `Lanes`,
+which answer for one wave.)
 """
 
 from __future__ import annotations
@@ -147,7 +148,14 @@ class fragment:  # noqa: N801 - rocWMMA spelling
         reach; this package's code gets the plain array."""
         return lanes_for_kernel(self._registers())
 
+    @x.setter
+    def x(self, value: np.ndarray) -> None:
+        value = value.view(np.ndarray) if isinstance(value, Lanes) else value
+        self._x, self._values, self._stale, self.filled = value, None, False, True
+
     def _registers(self) -> np.ndarray:
+        """The plain register array, brought up to date with mma_sync's cached values; the
+        cache is dropped, since the caller may write the registers."""
         if self._stale:  # written by mma_sync: scatter its values into the registers
             wave = self.traits(self.arch).wave_size
             self._x[...] = from_waves(self._values, type(self).map(self.arch).flat, wave)
@@ -155,11 +163,6 @@ class fragment:  # noqa: N801 - rocWMMA spelling
         self._values = None
         self.filled = True
         return self._x
-
-    @x.setter
-    def x(self, value: np.ndarray) -> None:
-        value = value.view(np.ndarray) if isinstance(value, Lanes) else value
-        self._x, self._values, self._stale, self.filled = value, None, False, True
 
     def values(self, decode) -> np.ndarray:
         """Each wave's matrix block as exact values, (waves, height, width): `decode` of the
