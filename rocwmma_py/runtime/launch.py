@@ -249,10 +249,15 @@ def _may_change(fn: Callable[..., Any], name: str) -> bool:
     """Whether `fn` may change a container it reaches as global (or attribute) `name`: its
     code calls a method that changes containers, or assigns, deletes or augments an item of
     an expression naming `name`; without its source, assume so."""
-    if _names(fn.__code__) & _MUTATORS:
+    return _code_may_change(fn.__code__, name)
+
+
+@functools.lru_cache(maxsize=1024)
+def _code_may_change(code: types.CodeType, name: str) -> bool:
+    if _names(code) & _MUTATORS:
         return True
     try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+        tree = ast.parse(textwrap.dedent(inspect.getsource(code)))
     except (OSError, TypeError, SyntaxError):
         return True
     for node in ast.walk(tree):
