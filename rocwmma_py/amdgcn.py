@@ -21,7 +21,7 @@ from .arch import ARCH_NAMES, get_arch
 from .arch.execute import execute
 from .arch.instructions import Instruction
 from .errors import UnsupportedInstructionError
-from .runtime import Lanes, Pointer, VectorRegs, current_arch
+from .runtime import Pointer, VectorRegs, current_arch
 from .runtime.lane_ops import (  # noqa: F401 - the cross-lane builtins, re-exported
     CROSS_LANE_BUILTINS,
     ds_bpermute,
@@ -36,6 +36,7 @@ from .runtime.lane_ops import (  # noqa: F401 - the cross-lane builtins, re-expo
     readlane,
     update_dpp,
 )
+from .runtime.lanes import as_lanes
 from .runtime.state import current_context_or_none
 
 
@@ -69,12 +70,11 @@ def _waves() -> int:
 
 
 def _like(c, d: np.ndarray):
-    """D in C's form: the same vector type, a Lanes for per-lane scalars, else an array."""
+    """D in C's form: the same vector type, else Lanes (per-lane scalars, or rows that are
+    lanes), which keep a batch's other waves out of the kernel's reach."""
     if isinstance(c, VectorRegs):
         return type(c)(d)
-    if d.ndim == 1:
-        return d.view(Lanes)
-    return d
+    return as_lanes(d, -1 if d.ndim == 1 else -2)
 
 
 def _bind(signature: inspect.Signature, builtin: str, no_opsel: bool, args, kwargs) -> dict:
@@ -135,9 +135,9 @@ def global_load_tr_b128_v8i16(ptr: Pointer) -> np.ndarray:
             f"__builtin_amdgcn_global_load_tr_b128_v8i16 is not available on {arch.name}; "
             "it exists on gfx1200, gfx1201"
         )
-    rows = ptr.cast(np.int16).load(8)  # (lanes, 8)
+    rows = np.asarray(ptr.cast(np.int16).load(8))  # (lanes, 8)
     lanes = rows.shape[0]
-    return rows.reshape(lanes // 8, 8, 8).transpose(0, 2, 1).reshape(lanes, 8)
+    return as_lanes(rows.reshape(lanes // 8, 8, 8).transpose(0, 2, 1).reshape(lanes, 8), -2)
 
 
 __all__ = [*BUILTINS, *CROSS_LANE_BUILTINS, "CROSS_LANE_BUILTINS", "global_load_tr_b128_v8i16",

@@ -7,10 +7,25 @@ from the built-in exception that fits (`ValueError`, `TypeError`, `IndexError`,
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+_created_hooks: list[Callable[[BaseException], None]] = []
+
+
+def on_error_created(hook: Callable[[BaseException], None]) -> None:
+    """Call `hook(err)` whenever a RocwmmaError is created (the kernel runtime marks a running
+    batch with it: kernel code may catch the error, see runtime/state.py)."""
+    _created_hooks.append(hook)
+
 
 class RocwmmaError(Exception):
     """Base of every error rocwmma_py raises; the message names what was wrong and what is
     allowed."""
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        for hook in _created_hooks:
+            hook(self)
 
 
 # --- the kernel runtime: one class per kind of kernel bug ------------------------------------

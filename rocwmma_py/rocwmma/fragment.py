@@ -5,7 +5,8 @@ parameter set, defined once at module level. Its arch-dependent traits (padded s
 `num_elements`, register map) resolve for the arch of the kernel that uses it, as one C++
 source compiles for many targets. An instance holds one wave's registers as `x`, shaped
 (num_elements, lanes): `frag.x[i]` is element i in every lane. (Run by the batched engine,
-the lanes axis spans every wave of the batch, wave-major.)
+the lanes axis spans every wave of the batch, wave-major; kernel code gets `x` as `Lanes`,
+which answer for one wave.)
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .. import types as T
 from ..arch import Arch
 from ..runtime import current_arch
 from ..runtime.errors import InitCheckError
+from ..runtime.lanes import Lanes, as_lanes, lanes_for_kernel
 from ..runtime.state import current_context_or_none, where_text
 from .errors import FragmentError
 from .fragment_layout import FragmentMap, Geometry, LayoutError, fragment_map, padded_dims
@@ -141,7 +143,19 @@ class fragment:  # noqa: N801 - rocWMMA spelling
     @property
     def x(self) -> np.ndarray:
         """The registers, (num_elements, lanes). Any access counts as filling them for
-        initcheck and drops the mma_sync cache (kernel code may write through it)."""
+        initcheck and drops the mma_sync cache (kernel code may write through it). Kernel
+        code gets them as Lanes (lane axis last), which keep a batch's other waves out of
+        reach; this package's code gets the plain array."""
+        return lanes_for_kernel(self._registers())
+
+    @x.setter
+    def x(self, value: np.ndarray) -> None:
+        value = value.view(np.ndarray) if isinstance(value, Lanes) else value
+        self._x, self._values, self._stale, self.filled = value, None, False, True
+
+    def _registers(self) -> np.ndarray:
+        """The plain register array, brought up to date with mma_sync's cached values; the
+        cache is dropped, since the caller may write the registers."""
         if self._stale:  # written by mma_sync: scatter its values into the registers
             wave = self.traits(self.arch).wave_size
             self._x[...] = from_waves(self._values, type(self).map(self.arch).flat, wave)
@@ -149,10 +163,6 @@ class fragment:  # noqa: N801 - rocWMMA spelling
         self._values = None
         self.filled = True
         return self._x
-
-    @x.setter
-    def x(self, value: np.ndarray) -> None:
-        self._x, self._values, self._stale, self.filled = value, None, False, True
 
     def values(self, decode) -> np.ndarray:
         """Each wave's matrix block as exact values, (waves, height, width): `decode` of the
@@ -178,19 +188,20 @@ class fragment:  # noqa: N801 - rocWMMA spelling
         return self.data_type
 
     def __getitem__(self, i):
-        return self.x[i]
+        return as_lanes(self._registers())[i]
 
     def __setitem__(self, i, value) -> None:
-        self.x[i] = value
+        as_lanes(self._registers())[i] = value
 
     @property
     def packed(self) -> np.ndarray:
         """The packed 32-bit register view (`*frag`): (lanes, registers) uint32 words."""
-        return T.pack(np.ascontiguousarray(self.x.T), self.data_type)
+        return lanes_for_kernel(T.pack(np.ascontiguousarray(self._registers().T),
+                                       self.data_type), -2)
 
     @packed.setter
     def packed(self, words) -> None:
-        self.x[...] = T.unpack(np.asarray(words), self.data_type).T
+        self._registers()[...] = T.unpack(np.asarray(words), self.data_type).T
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} on {self.arch.name}>"

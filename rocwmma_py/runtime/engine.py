@@ -51,7 +51,7 @@ from .checks import Checks
 from .dims import Dim3
 from .interrupts import is_asynchronous, signal_exceptions_marked
 from .journal import Journal, JournalFull
-from .lanes import Lanes
+from .lanes import Lanes, weak_lanes
 from .lds import BlockLds
 from .progress import Progress
 from .races import GlobalRaces
@@ -283,11 +283,14 @@ class _Launch:
                     grid.body()
                 finally:
                     enter_wave(previous)
+                contexts[0].raise_if_tainted()  # kernel code caught an error or a signal
             else:
                 labels = [_label(g) for g in groups]
                 scheduler = WaveScheduler(len(groups), lds.next_epoch, grid.checks.synccheck,
                                           labels)
                 scheduler.run(contexts, grid.body)
+                if any(ctx.taint is not None for ctx in contexts):
+                    raise NeedsPerWave  # kernel code caught an error or a signal
             lds.next_epoch()  # the last epoch's race check
         except BatchSplit as split:
             journal.undo()
@@ -361,7 +364,7 @@ class _Launch:
             block_slots=np.repeat(np.arange(k), n),
             thread_idx=(tx, ty, tz),
             lane_ids=np.tile(np.arange(width, dtype=np.int64), k * n).view(Lanes),
-            block_idx=tuple(np.repeat(c, n * width).view(Lanes)
+            block_idx=tuple(weak_lanes(np.repeat(c, n * width))  # Python ints per wave
                             for c in grid.block_coords(blocks)),
             lds=lds,
             batched=True,

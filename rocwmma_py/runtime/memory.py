@@ -22,7 +22,7 @@ import operator
 import numpy as np
 
 from .errors import GlobalRaceError, InitCheckError, LdsRaceError, OutOfBoundsError
-from .lanes import Lanes
+from .lanes import Lanes, as_lanes
 from .races import EpochClock, EpochLog, RaceTracker, split_units
 from .state import (
     NeedsPerWave,
@@ -230,7 +230,7 @@ class Pointer:
         """Per-lane vector load: (lanes, n) array, each lane reading n elements from its own
         address."""
         offsets = self._vector_offsets(n, "load")
-        return np.ascontiguousarray(self.gather(offsets).T)
+        return as_lanes(np.ascontiguousarray(self.gather(offsets).T), -2)  # rows are lanes
 
     def store(self, regs: np.ndarray) -> None:
         """Per-lane vector store of regs (lanes, n): each lane writes its row at its own

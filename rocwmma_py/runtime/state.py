@@ -10,13 +10,18 @@ and the engines read this record; it imports none of them.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from ..errors import on_error_created
 from .dims import Dim3
 from .errors import NotInKernelError
+
+PER_WAVE = "per wave"  # WaveContext.taint of a batch that must rerun wave by wave
 
 
 class BatchSplit(BaseException):  # noqa: N818 - a control-flow signal, not an error
@@ -29,11 +34,16 @@ class BatchSplit(BaseException):  # noqa: N818 - a control-flow signal, not an e
     def __init__(self, values: np.ndarray) -> None:
         super().__init__("batch split")
         self.values = values
+        taint_running_batch(split=self)
 
 
 class NeedsPerWave(BaseException):  # noqa: N818 - a control-flow signal, not an error
     """The kernel did something that only the per-wave engine defines (current_wave(), a
     reduction across lanes, lanes diverging inside one wave): rerun those waves one by one."""
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        taint_running_batch()
 
 
 class NeedsBlockOrder(BaseException):  # noqa: N818 - a control-flow signal, not an error
@@ -64,7 +74,9 @@ class WaveContext:
     masks: list = field(default_factory=list)  # active `where(cond)` lane masks, innermost last
     checks: Any = None  # checks.Checks of the launch (None: all off)
     global_races: Any = None  # races.GlobalRaces of a launch under racecheck
+    taint: BatchSplit | str | None = None  # see taint_running_batch
     _position_waves: dict = field(default_factory=dict, repr=False)
+    _lane_bases: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def wave_size(self) -> int:
@@ -102,6 +114,22 @@ class WaveContext:
             waves = np.broadcast_to(per_lane, shape).reshape(-1)
             self._position_waves[shape] = waves
         return waves
+
+    def lane_bases(self) -> np.ndarray:
+        """Position of each lane's wave in a per-lane value: lane l of wave w -> w * W."""
+        if self._lane_bases is None:
+            width = self.wave_size
+            self._lane_bases = np.repeat(np.arange(self.n_waves) * width, width)
+        return self._lane_bases
+
+    def raise_if_tainted(self) -> None:
+        """A batch whose kernel code caught an error or an engine signal ran past a point
+        where its waves would not all have done the same: raise the signal that reruns it
+        (split by the values of a swallowed split, else wave by wave)."""
+        if isinstance(self.taint, BatchSplit):
+            raise BatchSplit(self.taint.values)
+        if self.taint is not None:
+            raise NeedsPerWave
 
     @property
     def initcheck(self) -> bool:
@@ -145,10 +173,68 @@ def where_text() -> str:
 
 
 def enter_wave(ctx: WaveContext | None) -> WaveContext | None:
-    """Make `ctx` this thread's running wave(s); returns the previous one for `enter_wave(prev)`."""
+    """Make `ctx` this thread's running wave(s); returns the previous one for `enter_wave(prev)`.
+    While code that may still be undone runs in any thread (a batch, or waves rerun inside a
+    batch's attempt), the launch's guarded host arrays are read-only."""
+    global _undoable_running
     previous = getattr(_local, "wave", None)
     _local.wave = ctx
+    change = _undoable(ctx) - _undoable(previous)
+    if change:
+        with _guard_lock:
+            _undoable_running += change
+            for array, writeable in _guarded:
+                if writeable:
+                    array.flags.writeable = _undoable_running == 0
     return previous
+
+
+def _undoable(ctx: WaveContext | None) -> int:
+    return int(ctx is not None and (ctx.batched or ctx.journal is not None))
+
+
+_guarded: list[tuple[np.ndarray, bool]] = []  # (array, was writeable) of the running launch
+_guard_lock = threading.Lock()
+_undoable_running = 0  # threads whose running wave(s) may still be undone
+
+
+@contextmanager
+def guard_host_arrays(arrays: list[np.ndarray]) -> Iterator[None]:
+    """Make `arrays` (host arrays a kernel reaches through globals or closures, not through
+    a pointer argument) read-only whenever code runs that the engine may still undo (see
+    `enter_wave`): writing one there fails, the engine undoes the batch and reruns its blocks
+    wave by wave, where the arrays are writable, so they see exactly the per-wave writes."""
+    previous = list(_guarded)
+    _guarded[:] = [(a, bool(a.flags.writeable)) for a in arrays]
+    try:
+        yield
+    finally:
+        for array, writeable in _guarded:
+            if writeable:
+                array.flags.writeable = True
+        _guarded[:] = previous
+
+
+def taint_running_batch(ctx: WaveContext | None = None, split: BatchSplit | None = None) -> None:
+    """Mark the running batch as needing a rerun: a BatchSplit (`split`, whose values tell
+    how to split), NeedsPerWave or an error (rerun wave by wave) was raised, and kernel code
+    may catch it. The engine checks the mark when the batch ends (`raise_if_tainted`), so a
+    caught error or a swallowed signal never gives the whole batch one block's path."""
+    if ctx is None:
+        ctx = getattr(_local, "wave", None)
+    if ctx is None or not ctx.batched:
+        return
+    if split is None:
+        ctx.taint = PER_WAVE
+    elif ctx.taint is None:
+        ctx.taint = split
+
+
+def _taint_on_error(err: BaseException) -> None:
+    taint_running_batch()
+
+
+on_error_created(_taint_on_error)
 
 
 def note_where(err: BaseException, ctx: WaveContext) -> None:

@@ -13,7 +13,7 @@ from typing import ClassVar, TypeVar
 
 import numpy as np
 
-from .lanes import Lanes, per_lane
+from .lanes import Lanes, lanes_for_kernel, per_lane
 from .memory import Pointer
 from .state import current_context
 
@@ -25,7 +25,7 @@ class VectorRegs:
 
     dtype: ClassVar[np.dtype]
     n: ClassVar[int]
-    __slots__ = ("regs",)
+    __slots__ = ("_regs",)
 
     def __init__(self, value: object = 0) -> None:
         """Zero-filled, or `value` broadcast: a scalar, one value per lane (W,), or (W, n)."""
@@ -39,8 +39,17 @@ class VectorRegs:
                 f"{type(self).__name__} takes a scalar, one value per lane ({width},) or "
                 f"registers ({width}, {self.n}); got shape {value.shape}"
             )
-        self.regs = np.empty((width, self.n), self.dtype)
-        self.regs[...] = value
+        self._regs = np.empty((width, self.n), self.dtype)
+        self._regs[...] = np.asarray(value)
+
+    @property
+    def regs(self) -> np.ndarray:
+        """(lanes, n) registers; kernel code gets them as Lanes (rows are lanes)."""
+        return lanes_for_kernel(self._regs, -2)
+
+    @regs.setter
+    def regs(self, value: np.ndarray) -> None:
+        self._regs = value.view(np.ndarray) if isinstance(value, Lanes) else value
 
     @classmethod
     def load(cls: type[V], ptr: Pointer) -> V:
@@ -51,15 +60,15 @@ class VectorRegs:
         else:
             raw = ptr.cast(np.uint8).load(nbytes)
         vec = cls.__new__(cls)
-        vec.regs = np.ascontiguousarray(raw).view(cls.dtype)
+        vec._regs = np.ascontiguousarray(raw).view(cls.dtype)
         return vec
 
     def store(self, ptr: Pointer) -> None:
         """Each lane writes its vector at its own address, reinterpreting as ptr's dtype."""
         if (self.n * self.dtype.itemsize) % ptr.dtype.itemsize == 0:
-            ptr.store(self.regs.view(ptr.dtype))
+            ptr.store(self._regs.view(ptr.dtype))
         else:
-            ptr.cast(np.uint8).store(self.regs.view(np.uint8))
+            ptr.cast(np.uint8).store(self._regs.view(np.uint8))
 
     def _element(self, i: int) -> int:
         i = operator.index(i)
@@ -69,22 +78,22 @@ class VectorRegs:
 
     def __getitem__(self, i: int) -> Lanes:
         """Element i of every lane's vector."""
-        return self.regs[:, self._element(i)].copy().view(Lanes)
+        return self._regs[:, self._element(i)].copy().view(Lanes)
 
     def __setitem__(self, i: int, value: object) -> None:
         """Set element i of every lane's vector to a scalar or one value per lane."""
-        self.regs[:, self._element(i)] = value
+        self._regs[:, self._element(i)] = np.asarray(value)
 
     def __len__(self) -> int:
         return self.n
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
-        if dtype is not None and np.dtype(dtype) != self.regs.dtype:
-            return self.regs.astype(dtype)
-        return self.regs.copy() if copy else self.regs
+        if dtype is not None and np.dtype(dtype) != self._regs.dtype:
+            return self._regs.astype(dtype)
+        return self._regs.copy() if copy else self._regs
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(regs of shape {self.regs.shape})"
+        return f"{type(self).__name__}(regs of shape {self._regs.shape})"
 
 
 def vector_type(dtype: object, n: int) -> type[VectorRegs]:
