@@ -14,7 +14,23 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from rocwmma_py import LdsRaceError, synchronize_workgroup
+from rocwmma_py import (
+    LdsRaceError,
+    accumulator,
+    col_major,
+    fill_fragment,
+    float16,
+    float32,
+    fragment,
+    load_matrix_sync,
+    matrix_a,
+    matrix_b,
+    mem_row_major,
+    mma_sync,
+    row_major,
+    store_matrix_sync,
+    synchronize_workgroup,
+)
 from rocwmma_py.runtime import (
     blockIdx,
     kernel,
@@ -432,6 +448,37 @@ def test_progress_moves_within_batches_and_on_the_per_wave_engine(engine, monkey
     assert abs(sum(counts) - 6) < 1e-9 and bar.closed
     # after the first unit (batch or block), the bar advances at barriers: fractions
     assert any(0 < c < (2 if engine == "batch" else 1) for c in counts)
+
+
+@kernel
+def k_loop_gemm(a, b, d):
+    """No barrier: only the mma_sync K steps can move the bar inside a batch."""
+    fa = fragment[matrix_a, 16, 16, 16, float16, row_major]()
+    fb = fragment[matrix_b, 16, 16, 16, float16, col_major]()
+    acc = fragment[accumulator, 16, 16, 16, float32]()
+    fill_fragment(acc, 0.0)
+    for k in range(0, 128, 16):
+        load_matrix_sync(fa, a + k, 128)
+        load_matrix_sync(fb, b + k, 128)
+        mma_sync(acc, fa, fb, acc)
+    store_matrix_sync(d + blockIdx.x * 256, acc, 16, mem_row_major)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_progress_moves_per_mma_sync_step(engine, monkeypatch):
+    monkeypatch.setenv("ROCWMMA_PY_PROGRESS", "on")
+    monkeypatch.setenv("ROCWMMA_PY_BATCH_LANES", "128")  # 2 one-wave blocks per batch
+    monkeypatch.setattr("tqdm.tqdm", RecordingBar)
+    RecordingBar.instances.clear()
+    a = np.ones((16, 128), np.float16)
+    d = np.zeros(6 * 256, np.float32)
+    with use_engine(engine):
+        k_loop_gemm[6, 64, 0, "gfx942"](a, a, d)
+    assert (d == 128).all()
+    (bar,) = RecordingBar.instances
+    counts = [u for u in bar.updates if not isinstance(u, str)]
+    assert abs(sum(counts) - 6) < 1e-9
+    assert any(0 < c < (2 if engine == "batch" else 1) for c in counts)  # moved mid-unit
 
 
 @pytest.mark.parametrize("value", ["off", "0", "false", "no", "OFF"])

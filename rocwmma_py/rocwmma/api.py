@@ -16,6 +16,7 @@ import numpy as np
 from .. import types as T
 from ..runtime import Lanes, Pointer, current_arch
 from ..runtime.lanes import describe_lanes
+from ..runtime.progress import note_step
 from ..runtime.state import current_context, current_context_or_none
 from .accessors import apply_transpose_t
 from .errors import FragmentError
@@ -161,6 +162,7 @@ def store_matrix_sync(data: Pointer, frag: fragment, ldm: int, layout=None) -> N
 def mma_sync(d: fragment, a: fragment, b: fragment, c: fragment) -> None:
     """D = A * B + C on the target's matrix cores (c may be d)."""
     mma(d, a, b, c)
+    note_step()  # a long batch's progress bar moves per K step
 
 
 # --- transforms ---------------------------------------------------------------------------

@@ -53,9 +53,9 @@ from .interrupts import is_asynchronous, signal_exceptions_marked
 from .journal import Journal, JournalFull
 from .lanes import Lanes, weak_lanes
 from .lds import BlockLds
-from .progress import Progress
+from .progress import Progress, step_listener
 from .races import GlobalRaces
-from .scheduler import WaveScheduler, barrier_listener
+from .scheduler import WaveScheduler
 from .state import (
     BatchSplit,
     NeedsBlockOrder,
@@ -186,7 +186,7 @@ def run(grid: Grid, per_wave: bool = False) -> None:
     stats = LaunchStats()
     _local.stats = stats
     progress = Progress(grid.blocks, grid.kernel_name)
-    token = barrier_listener.set(progress.step)
+    token = step_listener.set(progress.step)
     try:
         with signal_exceptions_marked():
             launch = _Launch(grid, stats, progress)
@@ -200,7 +200,7 @@ def run(grid: Grid, per_wave: bool = False) -> None:
             else:
                 launch.run_batched()
     finally:
-        barrier_listener.reset(token)
+        step_listener.reset(token)
         progress.close()
         _local.stats = stats  # a launch from kernel code must not replace this one's
 

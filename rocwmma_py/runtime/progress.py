@@ -1,8 +1,9 @@
 """The launch progress bar (tqdm on stderr): blocks done, rate, time left.
 
 It counts blocks on both engines and also moves inside a long batch or block: every barrier
-release is a step, and once a batch (or block) has finished, the next ones advance by their
-share of blocks per step (a kernel's batches take about the same number of barriers). Launches
+release and every `mma_sync` is a step (`note_step`), and once a batch (or block) has
+finished, the next ones advance by their share of blocks per step (a kernel's batches take
+about the same number of steps). Launches
 shorter than PROGRESS_DELAY_S never show it. $ROCWMMA_PY_PROGRESS: unset = show when stderr
 is a terminal; on/1/true/yes = show even when it is not (logs, CI); off/0/false/no = never.
 """
@@ -12,11 +13,23 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
+from contextvars import ContextVar
 
 PROGRESS_VAR = "ROCWMMA_PY_PROGRESS"
 PROGRESS_DELAY_S = 2.0  # launches shorter than this never show a bar
 _ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 _REFRESH_S = 0.2  # the fewest seconds between two step redraws
+
+step_listener: ContextVar[Callable[[], None] | None] = ContextVar(
+    "rocwmma_py_step_listener", default=None)  # the running launch's Progress.step
+
+
+def note_step() -> None:
+    """A step inside the running launch (a barrier release, an mma_sync): moves the bar."""
+    listener = step_listener.get()
+    if listener is not None:
+        listener()
 
 
 def progress_wanted() -> bool:
@@ -45,7 +58,7 @@ class Progress:
                              leave=False, file=sys.stderr)
         self._blocks = 0  # blocks of the running unit
         self._moved = 0.0  # of them already shown as done by steps
-        self._steps = 0  # barrier releases in the running unit
+        self._steps = 0  # barrier releases and mma_syncs in the running unit
         self._unit_steps = 0  # steps the last finished unit took
         self._shown = 0.0
 
@@ -54,7 +67,7 @@ class Progress:
         self._blocks, self._moved, self._steps = blocks, 0.0, 0
 
     def step(self) -> None:
-        """A barrier was released inside the running unit."""
+        """A barrier was released, or an mma_sync ran, inside the running unit."""
         self._steps += 1
         if self._bar is None:
             return
@@ -66,7 +79,7 @@ class Progress:
         now = time.monotonic()
         if now - self._shown > _REFRESH_S:
             self._shown = now
-            self._bar.set_postfix_str(f"barrier {self._steps}", refresh=True)
+            self._bar.set_postfix_str(f"step {self._steps}", refresh=True)
 
     def end(self) -> None:
         """The running unit is done: its remaining blocks count as done."""

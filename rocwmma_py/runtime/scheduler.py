@@ -22,25 +22,16 @@ from collections.abc import Callable, Sequence
 
 from .errors import BarrierError
 from .interrupts import stop_thread
+from .progress import note_step
 from .state import WaveContext, current_context, enter_wave, note_where
 
 _POLL_S = 0.05  # the launching thread's wait slice: signals are handled within this time
-
-barrier_listener: contextvars.ContextVar[Callable[[], None] | None] = contextvars.ContextVar(
-    "rocwmma_py_barrier_listener", default=None)  # the engine's progress bar
-
 
 class _Abort(BaseException):
     """Unwinds a wave whose block was stopped by another wave's exception or an interrupt.
 
     A BaseException so kernel code's `except Exception:` cannot swallow it.
     """
-
-
-def _barrier_released() -> None:
-    listener = barrier_listener.get()
-    if listener is not None:
-        listener()
 
 
 class WaveScheduler:
@@ -155,7 +146,7 @@ class WaveScheduler:
                 self._fail(self._partial_barrier(live), None)
                 return
             self._on_release()
-            _barrier_released()
+            note_step()
             self._at_barrier.clear()
             ready = live
         if ready:
@@ -194,7 +185,7 @@ def synchronize_workgroup() -> None:
     ctx = current_context("synchronize_workgroup()")
     if ctx.scheduler is None:  # one wave, or a batch running its waves in lockstep
         ctx.lds.next_epoch()
-        _barrier_released()
+        note_step()
     else:
         ctx.scheduler.barrier(ctx)
 
