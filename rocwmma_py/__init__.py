@@ -4,6 +4,8 @@
     from rocwmma_py import amdgcn       # the matrix-core builtins (__builtin_amdgcn_*)
 """
 
+from typing import TYPE_CHECKING
+
 from . import amdgcn, types
 from ._version import __version__
 from .arch import ARCH_NAMES, Arch, get_arch
@@ -58,7 +60,12 @@ from .rocwmma.cross_lane import (
     Swizzle,
     SwizzleImpl,
 )
-from .rocwmma.fragment import fragment, fragment_traits
+from .rocwmma.fragment import fragment_traits
+
+if TYPE_CHECKING:  # `FragA = fragment[...]` is a class-valued variable, not a type alias
+    from .rocwmma.fragment import template as fragment
+else:
+    from .rocwmma.fragment import fragment
 from .rocwmma.layout_traits import (
     is_layout_orthogonal,
     is_layout_same,

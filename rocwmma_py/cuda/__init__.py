@@ -85,7 +85,8 @@ for _name in ("add", "sub", "mul", "floordiv", "truediv", "mod", "lshift", "rshi
     setattr(_WarpSize, f"__r{_name}__", _binary(_op, True))
 for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
     setattr(_WarpSize, f"__{_name}__", _binary(getattr(operator, _name), False))
-_WarpSize.__hash__ = None  # compares by value, like the int it stands for
+# compares by value, like the int it stands for (typeshed types __hash__ as a method)
+_WarpSize.__hash__ = None  # type: ignore[assignment, method-assign]
 
 warpSize = _WarpSize()  # noqa: N816 - CUDA spelling
 

@@ -24,6 +24,7 @@ import numpy as np
 from .. import types as T
 from ..arch import get_arch
 from ..errors import LayoutQueryError
+from ..rocwmma.fragment import fragment
 from ..rocwmma.tags import accumulator, col_major, matrix_a, matrix_b, row_major
 
 COLUMNS = ("block", "row", "col", "lane", "vgpr", "bit_lo", "bit_hi")
@@ -145,17 +146,18 @@ def fragment_class(matrix: str, shape: tuple[int, int, int], dtype, layout: str 
     raise LayoutQueryError(f"api must be rocwmma or wmma; got {api!r}")
 
 
-def fragment_layout(frag_cls: type, arch: str) -> Layout:
+def fragment_layout(frag_cls: type[fragment], arch: str) -> Layout:
     """The register map of a fragment class on `arch` (padding elements left out)."""
     target = get_arch(arch)
     fmap = frag_cls.map(target)
-    height, width = {matrix_a: (frag_cls.frag_m, frag_cls.frag_k),
-                     matrix_b: (frag_cls.frag_k, frag_cls.frag_n)}.get(
-        frag_cls.matrix, (frag_cls.frag_m, frag_cls.frag_n))
+    dims: dict[type, tuple[int, int]] = {matrix_a: (frag_cls.frag_m, frag_cls.frag_k),
+                                         matrix_b: (frag_cls.frag_k, frag_cls.frag_n)}
+    height, width = dims.get(frag_cls.matrix, (frag_cls.frag_m, frag_cls.frag_n))
     element, lane = np.nonzero((fmap.row < height) & (fmap.col < width))
     entries = _entries(0, fmap.row[element, lane], fmap.col[element, lane], lane, element,
                        T.bits(frag_cls.data_type))
-    key = {matrix_a: "A", matrix_b: "B"}.get(frag_cls.matrix, "C")
+    keys: dict[type, str] = {matrix_a: "A", matrix_b: "B"}
+    key = keys.get(frag_cls.matrix, "C")
     return Layout(f"{frag_cls.__name__} on {target.name} (wave{target.wave_size})", key,
                   (1, height, width), target.wave_size, entries)
 

@@ -68,7 +68,7 @@ def _io_plan(cls: type[fragment], arch, ldm: int, layout, n: int, shares: bytes 
     mask = (inside[pick] & active[:, None, None]).transpose(1, 0, 2).reshape(offsets.shape)
     lanes = None if active.all() else np.flatnonzero(np.repeat(active, wave))
     if mask.all():
-        mask = None
+        mask = None  # type: ignore[assignment] # numpy typing: no optional arrays
     chosen = offsets if mask is None else offsets[mask]
     span = (int(chosen.min()), int(chosen.max())) if chosen.size else (0, 0)
     for a in (offsets, mask, lanes):
@@ -180,6 +180,7 @@ def _remap(src: fragment, dst_cls: type[fragment]) -> fragment:
         share_of = np.zeros(_waves(src), np.int64)
     else:
         shares = _wave_shares(src, current_context("a cooperative fragment transform"))
+        assert shares is not None  # a cooperative scheduler has shares
         share_of = np.where(shares < cls.traits(src.arch).wave_count, shares, 0)
     out = dst_cls()
     index = _remap_index(cls, dst_cls, src.arch, share_of.astype(np.int64).tobytes())
@@ -242,8 +243,8 @@ class _LayoutTransform:
 
     def __call__(self, frag: fragment, layout) -> fragment:
         layout = layout_of(layout)
-        cls = fragment[frag.matrix, frag.frag_m, frag.frag_n, frag.frag_k, frag.data_type,
-                       layout, frag.scheduler]
+        cls: type[fragment] = fragment[frag.matrix, frag.frag_m, frag.frag_n, frag.frag_k,
+                                       frag.data_type, layout, frag.scheduler]
         return _remap(frag, cls)
 
 

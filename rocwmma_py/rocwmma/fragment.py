@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -66,8 +67,41 @@ def _check_params(matrix, m, n, k, dtype, layout, scheduler) -> None:
         raise FragmentError(f"Scheduler must come from fragment_scheduler; got {scheduler!r}")
 
 
-class fragment:  # noqa: N801 - rocWMMA spelling
-    """One wave's share of a matrix block in registers; see the module docstring."""
+if TYPE_CHECKING:
+    class _FragmentMeta(type):
+        """Type checkers' view of `fragment[...]` (at run time `__class_getitem__`)."""
+
+        def __getitem__(cls, params: Any) -> type[fragment]: ...
+
+    class FragmentTemplate(Protocol):
+        """What type checkers see as `rocwmma_py.fragment`: a value whose subscript is a
+        fragment class, so `FragA = fragment[matrix_a, 16, 16, 16, float16, row_major]` is
+        a class-valued variable rather than an (invalid) type alias."""
+
+        def __getitem__(self, params: Any) -> type[fragment]: ...
+
+    template: FragmentTemplate
+else:
+    _FragmentMeta = type
+
+
+class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
+    """One wave's share of a matrix block in registers; see the module docstring.
+
+    `fragment[MatrixT, FragM, FragN, FragK, DataT, DataLayoutT=None, Scheduler]` is the
+    class for one parameter set (cached); instances hold `x`, shaped (num_elements, lanes).
+
+    Raises:
+        FragmentError: bad template arguments, a data type the target lacks, or a shape
+            the layouts cannot hold (when an instance is created on the target).
+
+    Example:
+        >>> from rocwmma_py import fragment, matrix_a, row_major, float16, use_arch
+        >>> FragA = fragment[matrix_a, 16, 16, 16, float16, row_major]
+        >>> with use_arch("gfx942"):
+        ...     FragA().x.shape, FragA.size()
+        ((4, 64), 4)
+    """
 
     matrix: type
     frag_m: int
@@ -144,7 +178,8 @@ class fragment:  # noqa: N801 - rocWMMA spelling
         initcheck and drops the mma_sync cache (kernel code may write through it)."""
         if self._stale:  # written by mma_sync: scatter its values into the registers
             wave = self.traits(self.arch).wave_size
-            self._x[...] = from_waves(self._values, type(self).map(self.arch).flat, wave)
+            self._x[...] = from_waves(self._values,  # type: ignore[arg-type] # stale: values set
+                                      type(self).map(self.arch).flat, wave)
             self._stale = False
         self._values = None
         self.filled = True

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .errors import DivergenceError
 from .state import (
@@ -126,7 +127,7 @@ def per_lane(value: object, ctx: WaveContext) -> np.ndarray:
     return value
 
 
-def select(cond: object, a: object, b: object) -> Lanes:
+def select(cond: ArrayLike, a: ArrayLike, b: ArrayLike) -> Lanes:
     """Per-lane ternary `cond ? a : b` (np.where), the escape hatch for divergent choices."""
     result = np.where(np.asarray(cond, dtype=bool), a, b)
     ctx = current_context_or_none()

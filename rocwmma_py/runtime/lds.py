@@ -12,6 +12,7 @@ from __future__ import annotations
 import operator
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ..arch import Arch
 from .errors import LdsLimitError, LdsRaceError
@@ -42,7 +43,7 @@ class BlockLds:
         self.epoch += 1
         if self.deferred:
             for buffer in (*self.static, self.dynamic):
-                if buffer.tracker.close_epoch():
+                if buffer.tracker.close_epoch():  # type: ignore[union-attr] # deferred: EpochLog
                     raise LdsRaceError(f"LDS race in buffer '{buffer.name}' of kernel "
                                        f"'{self.kernel_name}' (found in a batch)")
 
@@ -81,7 +82,7 @@ def check_lds_budget(arch: Arch, static_bytes: int, dynamic_bytes: int, kernel_n
         )
 
 
-def shared_array(dtype: object, n: int) -> Pointer:
+def shared_array(dtype: DTypeLike, n: int) -> Pointer:
     """Static LDS array of n elements (HIP `__shared__ T x[n]`); all waves share the k-th call's.
 
     Call it once per array at the top of the kernel, not in a loop: each call allocates.
@@ -96,7 +97,7 @@ def shared_array(dtype: object, n: int) -> Pointer:
     return Pointer(ctx.lds.static_buffer(index, dtype, n, ctx.wave_index), 0, dtype)
 
 
-def dynamic_shared(dtype: object) -> Pointer:
+def dynamic_shared(dtype: DTypeLike) -> Pointer:
     """Pointer to the dynamic LDS region (HIP `extern __shared__`), sized by the launch."""
     ctx = current_context("dynamic_shared()")
     return Pointer(ctx.lds.dynamic, 0, np.dtype(dtype))

@@ -12,6 +12,7 @@ import operator
 from typing import ClassVar, TypeVar
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from .lanes import Lanes, per_lane
 from .memory import Pointer
@@ -87,7 +88,7 @@ class VectorRegs:
         return f"{type(self).__name__}(regs of shape {self.regs.shape})"
 
 
-def vector_type(dtype: object, n: int) -> type[VectorRegs]:
+def vector_type(dtype: DTypeLike, n: int) -> type[VectorRegs]:
     """The (cached) n x dtype per-lane vector class: vector_type(np.float16, 8) is half8."""
     n = operator.index(n)
     if n < 1:
