@@ -1,0 +1,84 @@
+"""Typing: the package is mypy-clean, a README-style user script type-checks, the amdgcn
+stub matches the instruction tables, and mypy really reports a wrong launch."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tools import gen_amdgcn_stub
+
+ROOT = Path(__file__).resolve().parents[1]
+USER_SCRIPT = ROOT / "tests" / "typing_user_script.py"
+
+
+def _mypy(tmp_path_factory, *targets: str) -> subprocess.CompletedProcess:
+    pytest.importorskip("mypy", reason="mypy is not installed (pip install '.[test]')")
+    cache = tmp_path_factory.getbasetemp() / "mypy-cache"
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "--no-color-output",
+         *targets], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_amdgcn_stub_is_current():
+    assert (ROOT / "rocwmma_py" / "amdgcn.pyi").read_text() == gen_amdgcn_stub.render(), \
+        "rocwmma_py/amdgcn.pyi is stale: run python tools/gen_amdgcn_stub.py"
+
+
+def test_stub_declares_every_builtin_with_its_arguments():
+    from rocwmma_py import amdgcn
+    from rocwmma_py.arch import ARCH_NAMES, get_arch
+
+    stub = (ROOT / "rocwmma_py" / "amdgcn.pyi").read_text()
+    for arch in ARCH_NAMES:
+        for name, instr in get_arch(arch).instructions.items():
+            head = stub[stub.index(f"\ndef {name}(\n") + 1:]
+            params = head[:head.index(") ->")].split("\n")[1:-1]
+            assert [p.strip().split(":")[0] for p in params] == list(instr.args)
+    for name in amdgcn.CROSS_LANE_BUILTINS:
+        assert f"import {name} as {name}" in stub
+    assert "a: (64, 4) float16" in stub    # mfma_f32_16x16x16f16: half4 per lane
+    assert "c: (32, 8) float32" in stub    # gfx11 wmma f32 accumulator, wave32
+
+
+def test_package_ships_py_typed():
+    assert (ROOT / "rocwmma_py" / "py.typed").exists()
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert '"py.typed", "amdgcn.pyi"' in pyproject
+
+
+def test_mypy_accepts_package_and_user_script(tmp_path_factory):
+    result = _mypy(tmp_path_factory, "rocwmma_py", str(USER_SCRIPT))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_rejects_wrong_kernel_arguments(tmp_path_factory, tmp_path):
+    bad = tmp_path / "bad_launch.py"
+    bad.write_text(
+        "import numpy as np\n"
+        "from rocwmma_py import amdgcn, kernel\n"
+        "@kernel\n"
+        "def axpy(x, y, a: float) -> None: ...\n"
+        "axpy[1, 64](np.zeros(64), np.zeros(64))\n"           # missing `a`
+        "amdgcn.mfma_f32_16x16x4f32(1, 2, 3)\n"                 # missing cbsz/abid/blgp
+        "amdgcn.no_such_builtin()\n")
+    result = _mypy(tmp_path_factory, str(bad))
+    assert result.returncode == 1
+    for line, word in ((5, "Missing positional argument"), (6, "Missing positional"),
+                       (7, "Module has no attribute")):
+        assert f"bad_launch.py:{line}: error: {word}" in result.stdout, result.stdout
+
+
+def test_user_script_runs():
+    subprocess.run([sys.executable, str(USER_SCRIPT)], cwd=ROOT, check=True, timeout=300)
+
+
+def test_generator_check_mode(tmp_path, monkeypatch):
+    monkeypatch.setattr(gen_amdgcn_stub, "STUB", tmp_path / "amdgcn.pyi")
+    (tmp_path / "amdgcn.pyi").write_text("stale\n")
+    assert gen_amdgcn_stub.main(["--check"]) == 1
+    assert gen_amdgcn_stub.main([]) == 0
+    assert gen_amdgcn_stub.main(["--check"]) == 0
+
+
