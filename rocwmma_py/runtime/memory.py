@@ -131,7 +131,32 @@ def _as_offset(value: Any, what: str = "pointer arithmetic") -> int | Lanes:
 
 
 class Pointer:
-    """Typed device pointer (buffer, element offset, dtype) with C arithmetic and checks."""
+    """Typed device pointer (buffer, element offset, dtype) with C arithmetic and checks.
+
+    Kernels receive one per numpy-array argument (named after the parameter). `p + i`,
+    `p - i` (i an int or one offset per lane), `p - q` (element difference), `p[i]` (a
+    read: a scalar when every lane reads one address, else a gather returning `Lanes`),
+    `p[i] = v` (a scatter), `p.cast(dtype)` (reinterpret_cast), `p.load(n)` / `p.store(regs)`
+    (per-lane vectors). Every access is bounds-checked before anything is written.
+
+    Raises:
+        OutOfBoundsError: an access outside the buffer (names buffer, offset, lane, block,
+            wave).
+        TypeError: a float or boolean offset; pointers into different buffers subtracted.
+        ValueError: `cast` to a type the byte offset is not aligned for; a write to a
+            read-only array.
+
+    Example:
+        >>> import numpy as np
+        >>> from rocwmma_py import kernel, threadIdx
+        >>> @kernel
+        ... def reverse(src, dst):
+        ...     dst[63 - threadIdx.x] = (src + 1)[threadIdx.x - 1]
+        >>> src, dst = np.arange(64.0), np.zeros(64)
+        >>> reverse[1, 64, 0, "gfx942"](src, dst)
+        >>> float(dst[0]), float(dst[63])
+        (63.0, 0.0)
+    """
 
     __slots__ = ("buffer", "offset", "dtype")
 

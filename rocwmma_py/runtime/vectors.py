@@ -89,7 +89,24 @@ class VectorRegs:
 
 
 def vector_type(dtype: DTypeLike, n: int) -> type[VectorRegs]:
-    """The (cached) n x dtype per-lane vector class: vector_type(np.float16, 8) is half8."""
+    """The (cached) n x dtype per-lane vector class: vector_type(np.float16, 8) is half8.
+
+    An instance holds one n-vector per lane (`regs`, shaped (lanes, n)); `v[i]` is element i
+    in every lane. Pass them to amdgcn builtins, `p.load(n)` / `p.store(v)`.
+
+    Args:
+        dtype: element type. n: elements per lane, positive.
+
+    Raises:
+        ValueError: n < 1.
+
+    Example:
+        >>> import numpy as np
+        >>> from rocwmma_py import vector_type
+        >>> half4 = vector_type(np.float16, 4)
+        >>> half4 is vector_type(np.float16, 4)
+        True
+    """
     n = operator.index(n)
     if n < 1:
         raise ValueError(f"vector_type needs a positive length, got {n}")
