@@ -13,9 +13,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = ["rocwmma_py", "rocwmma_py.amdgcn", "rocwmma_py.runtime", "rocwmma_py.cuda",
            "rocwmma_py.cuda.wmma"]
-BUILD = ["rocwmma_py", "rocwmma_py.runtime", "rocwmma_py.cuda"]  # the README's command
+BUILD = ["rocwmma_py", "rocwmma_py.runtime", "rocwmma_py.cuda"]  # as in the README
 # "seed 004", "seed 000", "rocwmma-notes §2.4", "issue 17": notes of the developers, not of users
-INTERNAL = re.compile(r"\bseeds? \d{3}\b|rocwmma-notes|§\s*\d|\bissue \d+\b", re.I)
+# (IEEE 754 §6.3 is a public standard's section and stays)
+INTERNAL = re.compile(r"\bseeds? \d{3}\b|rocwmma-notes|(?<!754 )§\s*\d|\bissue \d+\b", re.I)
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +24,8 @@ def api_html(tmp_path_factory):
     pytest.importorskip("pdoc", reason="pdoc is not installed (pip install '.[docs]')")
     out = tmp_path_factory.mktemp("api")
     result = subprocess.run(
-        [sys.executable, "-W", "error::UserWarning", "-m", "pdoc", *BUILD, "-o", str(out)],
+        [sys.executable, "-W", "error::UserWarning", "-m", "pdoc", *BUILD, "--no-show-source",
+         "-o", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     assert "Warn" not in result.stderr and "Error" not in result.stderr, result.stderr
@@ -64,7 +66,21 @@ def test_no_internal_references_in_user_facing_text():
 def test_internal_reference_pattern_catches_them():
     for text in ("(seed 004)", "rocwmma-notes §1.4", "see issue 17", "§6.1"):
         assert INTERNAL.search(text), text
-    assert not INTERNAL.search("gfx942 16x16x4 (4 blocks), 2**cbsz")
+    for text in ("gfx942 16x16x4 (4 blocks), 2**cbsz", "IEEE 754 §6.3", "--seed 7"):
+        assert not INTERNAL.search(text), text
+
+
+def test_api_reference_has_no_internal_references(api_html):
+    hits = [f"{page.relative_to(api_html)}: {m.group(0)}" for page in api_html.rglob("*.html")
+            for m in INTERNAL.finditer(re.sub(r"<[^>]+>", "", page.read_text()))]
+    assert not hits, "internal references in the API reference:\n" + "\n".join(hits)
+
+
+def test_sample_help_has_no_internal_references():
+    hits = [f"{path.relative_to(ROOT)}: {m.group(0)}" for path in (ROOT / "samples").rglob("*.py")
+            for m in INTERNAL.finditer(path.read_text().split('"""')[1] if '"""' in
+                                       path.read_text() else "")]
+    assert not hits, "internal references in the samples' descriptions:\n" + "\n".join(hits)
 
 
 def test_docstring_examples_run():

@@ -73,7 +73,7 @@ def test_named_samples_and_readme_command_lines_exist():
         if name.isupper():  # a placeholder such as NAME
             continue
         assert (ROOT / "samples" / (name.replace(".", "/") + ".py")).exists(), name
-    api = re.search(r"python -m pdoc ([\w. ]+) -o", README)
+    api = re.search(r"python -m pdoc ([\w. ]+?) (?:--[\w-]+ )*-o", README)
     assert api, "README shows the API reference command"
     for module in api.group(1).split():
         assert importlib.util.find_spec(module) is not None, module

@@ -117,7 +117,7 @@ class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
     # --- arch-resolved traits -----------------------------------------------------------
     @classmethod
     def block_dims(cls, wave: int) -> tuple[int, int, int]:
-        """BlockM/N/K: FragM/N/K padded as rocWMMA pads a partial fragment (§6.1)."""
+        """BlockM/N/K: FragM/N/K padded as rocWMMA pads a partial fragment (IOTile)."""
         return padded_dims(cls.frag_m, cls.frag_n, cls.frag_k, cls.data_type, wave)
 
     @classmethod
