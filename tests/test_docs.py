@@ -99,3 +99,15 @@ def test_docstring_examples_run():
                 runner.run(test)
     assert runner.failures == 0
     assert ran > 0
+
+
+def test_every_public_function_and_class_has_a_docstring():
+    missing = []
+    for module in MODULES:
+        mod = importlib.import_module(module)
+        for name in mod.__all__:
+            obj = getattr(mod, name)
+            own = str(getattr(obj, "__module__", "")).startswith("rocwmma_py")
+            if own and callable(obj) and not (getattr(obj, "__doc__", None) or "").strip():
+                missing.append(f"{module}.{name}")
+    assert not missing, f"public names without a docstring: {missing}"

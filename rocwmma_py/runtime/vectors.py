@@ -115,7 +115,9 @@ def vector_type(dtype: DTypeLike, n: int) -> type[VectorRegs]:
 
 @functools.cache
 def _vector_class(dtype: np.dtype, n: int) -> type[VectorRegs]:
-    attrs = {"dtype": dtype, "n": n, "__slots__": (), "__module__": __name__}
+    attrs = {"dtype": dtype, "n": n, "__slots__": (), "__module__": __name__,
+             "__doc__": f"{n} x {dtype.name} per lane (HIP's ext_vector_type); `v[i]` is "
+                        "element i in every lane. See `vector_type`."}
     return type(f"{dtype.name}x{n}", (VectorRegs,), attrs)
 
 
