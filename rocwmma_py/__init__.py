@@ -207,3 +207,5 @@ __all__ = [
 
 # HIP's half-precision intrinsics and float fast math (`rocwmma_py.runtime.half_math`)
 globals().update({name: getattr(half_math, name) for name in half_math.HALF_MATH_NAMES})
+if TYPE_CHECKING:  # the same names for type checkers (a generated stub)
+    from .runtime._half_math_exports import *  # noqa: F403
