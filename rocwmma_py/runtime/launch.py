@@ -65,8 +65,9 @@ class Kernel(Generic[P]):
         (default: `default_arch()`).
 
         Raises:
-            TypeError: not 2 to 4 entries, or a non-int `shared_bytes`.
-            ValueError: a negative `shared_bytes`; bad grid/block dimensions.
+            TypeError: not 2 to 4 entries; non-int grid/block entries or `shared_bytes`.
+            ValueError: a negative `shared_bytes`; grid/block dimensions that are not 1 to
+                3 positive ints.
 
         Example:
             >>> axpy[(4,), (256,)](x, y, 2.0)                           # doctest: +SKIP
