@@ -4,6 +4,8 @@
     from rocwmma_py import amdgcn       # the matrix-core builtins (__builtin_amdgcn_*)
 """
 
+from typing import TYPE_CHECKING
+
 from . import amdgcn, types
 from ._version import __version__
 from .arch import ARCH_NAMES, Arch, get_arch
@@ -59,7 +61,12 @@ from .rocwmma.cross_lane import (
     Swizzle,
     SwizzleImpl,
 )
-from .rocwmma.fragment import fragment, fragment_traits
+from .rocwmma.fragment import fragment_traits
+
+if TYPE_CHECKING:  # `FragA = fragment[...]` is a class-valued variable, not a type alias
+    from .rocwmma.fragment import template as fragment
+else:
+    from .rocwmma.fragment import fragment
 from .rocwmma.layout_traits import (
     is_layout_orthogonal,
     is_layout_same,
@@ -201,3 +208,5 @@ __all__ = [
 
 # HIP's half-precision intrinsics and float fast math (`rocwmma_py.runtime.half_math`)
 globals().update({name: getattr(half_math, name) for name in half_math.HALF_MATH_NAMES})
+if TYPE_CHECKING:  # the same names for type checkers (a generated stub)
+    from .runtime._half_math_exports import *  # noqa: F403

@@ -127,7 +127,8 @@ BUILTINS: list[str] = _register()
 
 
 def global_load_tr_b128_v8i16(ptr: Pointer) -> np.ndarray:
-    """gfx12 transposing load (seed 003): each lane loads 8 x 16-bit from its own address,
+    """gfx12 transposing load (AMD's "Accelerating Generative AI on AMD Radeon GPUs"): each
+    lane loads 8 x 16-bit from its own address,
     then every group of 8 lanes transposes its 8x8 block: out[8q+i][e] = in[8q+e][i]."""
     arch = current_arch()
     if arch.family != "gfx12":

@@ -15,8 +15,12 @@ float16 = np.float16
 bfloat16 = ml_dtypes.bfloat16
 float32 = np.float32
 float64 = np.float64
-int8, uint8, int32, uint32 = np.int8, np.uint8, np.int32, np.uint32
-int4, uint4 = ml_dtypes.int4, ml_dtypes.uint4
+int8 = np.int8
+uint8 = np.uint8
+int32 = np.int32
+uint32 = np.uint32
+int4 = ml_dtypes.int4
+uint4 = ml_dtypes.uint4
 float8 = ml_dtypes.float8_e4m3fn  # OCP e4m3 (gfx950, gfx12)
 bfloat8 = ml_dtypes.float8_e5m2  # OCP e5m2
 float8_fnuz = ml_dtypes.float8_e4m3fnuz  # NANOO e4m3 (gfx942)
@@ -30,10 +34,20 @@ class xfloat32:
     """
 
 
-float16_t = hfloat16_t = float16
-bfloat16_t, float32_t, float64_t = bfloat16, float32, float64
-int8_t, uint8_t, int32_t, uint32_t = int8, uint8, int32, uint32
-float8_t, bfloat8_t, float8_fnuz_t, bfloat8_fnuz_t = float8, bfloat8, float8_fnuz, bfloat8_fnuz
+# one alias per line, so type checkers take them as types (`alpha: float32_t`)
+float16_t = float16
+hfloat16_t = float16
+bfloat16_t = bfloat16
+float32_t = float32
+float64_t = float64
+int8_t = int8
+uint8_t = uint8
+int32_t = int32
+uint32_t = uint32
+float8_t = float8
+bfloat8_t = bfloat8
+float8_fnuz_t = float8_fnuz
+bfloat8_fnuz_t = bfloat8_fnuz
 xfloat32_t = xfloat32
 index_t = int32
 

@@ -1,4 +1,4 @@
-"""AMD lab notes "AMD matrix cores" (seed 004), examples 1-3, on one wave64 of CDNA.
+"""AMD lab notes "AMD matrix cores", examples 1-3, on one wave64 of CDNA.
 
 1. __builtin_amdgcn_mfma_f32_16x16x4f32: D (16x16) = A (16x4) * B (4x16), one block.
 2. __builtin_amdgcn_mfma_f32_16x16x1f32: four independent 16x16x1 products (4 blocks).

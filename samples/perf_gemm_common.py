@@ -1,5 +1,5 @@
 """The kernel and host code of rocWMMA's perf_hgemm / perf_sgemm / perf_dgemm / perf_i8gemm,
-which share one design and differ in types and tile parameters (rocwmma-notes §4.2).
+which share one design and differ in types and tile parameters (as rocWMMA's samples do).
 
 Design (the perf_hgemm.cpp header comment): each wave computes a warp tile of
 BLOCKS_M x BLOCKS_N blocks with single wave-tile fragments; the waves of a workgroup

@@ -1,4 +1,4 @@
-"""RDNA3 WMMA hello world (seed 000): C = A*B + C, 16x16x16 f16 in one wave32.
+"""RDNA3 WMMA hello world: C = A*B + C, 16x16x16 f16 in one wave32.
 
 Port of the GPUOpen blog "How to accelerate AI applications on RDNA 3 using WMMA": the
 kernel loads a row of A and a column of B into each lane (replicated in lanes 16-31), calls

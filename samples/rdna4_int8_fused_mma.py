@@ -1,4 +1,4 @@
-"""RDNA4 wide-K int8 WMMA (seed 001): `fused_mma_TN`, a 16x16x32 step from two 16x16x16 WMMAs.
+"""RDNA4 wide-K int8 WMMA: `fused_mma_TN`, a 16x16x32 step from two 16x16x16 WMMAs.
 
 Port of "WMMA guide for AMD RDNA 4 architecture GPUs - part 2": each lane loads 16
 contiguous int8 of K (one 128-bit load) and feeds the first 8 to one

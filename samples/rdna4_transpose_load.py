@@ -1,4 +1,4 @@
-"""RDNA4 transpose load (seed 003): the gfx12 hello world with a row-major B.
+"""RDNA4 transpose load: the gfx12 hello world with a row-major B.
 
 B is read with __builtin_amdgcn_global_load_tr_b128_v8i16: every lane loads 8 consecutive
 f16 of one row of B (a 128-bit load), and each octant of 8 lanes transposes its 8x8 block

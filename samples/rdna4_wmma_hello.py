@@ -1,4 +1,4 @@
-"""RDNA4 WMMA hello world (seed 003): C = A*B, 16x16x16 f16 in one wave32 on gfx12.
+"""RDNA4 WMMA hello world: C = A*B, 16x16x16 f16 in one wave32 on gfx12.
 
 Port of the end-to-end example of the GPUOpen blog "Accelerating Generative AI on AMD Radeon
 GPUs": A is row-major and B column-major in memory, each lane loads two runs of 4 K-values

@@ -1,5 +1,5 @@
 """rocWMMA's simple_dlrm in Python: the DLRM interaction ("dot") layer, forward and backward,
-f16 data with f32 accumulation, TILE_DIM 16, 128-thread blocks, no LDS (rocwmma-notes §4.2).
+f16 data with f32 accumulation, TILE_DIM 16, 128-thread blocks, no LDS (as rocWMMA's sample).
 
 Forward: D[b] = A[b] x A[b]^T per batch (A m x k row-major, the same buffer read col-major as
 B), stored to an f32 m x m scratch; lanes then copy its strictly lower triangle after the

@@ -1,5 +1,5 @@
 """The kernel and host code of rocWMMA's simple_sgemm / simple_dgemm / simple_hgemm (and the
-host side of hipRTC_gemm), which differ only in their types (rocwmma-notes §4.2).
+host side of hipRTC_gemm), which differ only in their types (as rocWMMA's samples do).
 
 One wave computes one 16x16 block of D = alpha * A x B + beta * C: A row-major m x k,
 B col-major k x n, C and D row-major m x n, no LDS. The thread block is (4W, 4): sixteen

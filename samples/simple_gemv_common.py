@@ -1,5 +1,5 @@
 """The kernel and host code of rocWMMA's simple_sgemv / simple_dgemv, which differ only in
-their type (rocwmma-notes §4.2): y = alpha * A x + beta * y, A col-major m x k.
+their type (as rocWMMA's samples do): y = alpha * A x + beta * y, A col-major m x k.
 
 Like the original, x is loaded as a 16-column matrix_b (col-major, ldb = k) and y as a
 16-column accumulator (col-major, ldc = m) updated in place, so the kernel touches

@@ -36,7 +36,7 @@ def _check(instr: Instruction, name: str, value, allowed: range) -> int:
             f"__builtin_amdgcn_{instr.builtin}: {name}={value!r} is not allowed "
             f"(allowed: {legal})"
         )
-    return number
+    return number  # type: ignore[return-value] # None is not in `allowed`: raised above
 
 
 def _elements(instr: Instruction, regs, t, layout: L.OperandLayout, what: str,

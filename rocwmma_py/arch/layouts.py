@@ -35,7 +35,7 @@ class OperandLayout:
         return self.block.shape[1]
 
     @cached_property
-    def written(self) -> tuple[np.ndarray, np.ndarray]:
+    def written(self) -> tuple[np.ndarray, ...]:
         """(lane, slot) of every slot the instruction uses, lane-major."""
         return np.nonzero(self.block >= 0)
 
@@ -76,7 +76,7 @@ def _build(lanes, slots, bits, shape, b, r, c, lane, slot) -> OperandLayout:
     maps = [np.full((lanes, slots), -1, dtype=np.int64) for _ in range(3)]
     for m, v in zip(maps, (b, r, c), strict=True):
         m[lane, slot] = v
-    return OperandLayout(*maps, bits=bits, shape=shape)
+    return OperandLayout(maps[0], maps[1], maps[2], bits=bits, shape=shape)
 
 
 def _grid(*sizes):
@@ -147,7 +147,7 @@ def _to_wave64(lay: OperandLayout) -> OperandLayout:
             half = lay.slots // 2
             wide = np.concatenate([m[:, :half], m[:, half:]])
         maps.append(wide)
-    return OperandLayout(*maps, bits=lay.bits, shape=lay.shape)
+    return OperandLayout(maps[0], maps[1], maps[2], bits=lay.bits, shape=lay.shape)
 
 
 def wmma12_input(wave: int, k: int, bits: int, is_b: bool) -> OperandLayout:

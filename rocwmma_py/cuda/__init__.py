@@ -15,6 +15,7 @@ wrong (README "Porting CUDA wmma code").
 from __future__ import annotations
 
 import operator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -85,7 +86,8 @@ for _name in ("add", "sub", "mul", "floordiv", "truediv", "mod", "lshift", "rshi
     setattr(_WarpSize, f"__r{_name}__", _binary(_op, True))
 for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
     setattr(_WarpSize, f"__{_name}__", _binary(getattr(operator, _name), False))
-_WarpSize.__hash__ = None  # compares by value, like the int it stands for
+# compares by value, like the int it stands for (typeshed types __hash__ as a method)
+_WarpSize.__hash__ = None  # type: ignore[assignment, method-assign]
 
 warpSize = _WarpSize()  # noqa: N816 - CUDA spelling
 
@@ -100,3 +102,6 @@ __all__ = ["__all_sync", "__any_sync", "__ballot_sync", "__global__", "__shared_
 globals().update({n: getattr(half_math, n) for n in half_math.HALF_MATH_NAMES})
 globals().update(vectors.VECTOR_TYPES | vectors.MAKERS)
 __all__ += ["SharedArray", *half_math.HALF_MATH_NAMES, *vectors.VECTOR_TYPES, *vectors.MAKERS]
+if TYPE_CHECKING:  # the same names for type checkers (generated stubs)
+    from ..runtime._half_math_exports import *  # noqa: F403
+    from ._vector_exports import *  # noqa: F403

@@ -13,6 +13,7 @@ import operator
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ..runtime import dynamic_shared, shared_array
 from ..runtime.memory import Pointer
@@ -60,14 +61,14 @@ class _Shared:
     """`__shared__(T, a, b)` for `__shared__ T x[a][b]`; `__shared__.extern(T)` for
     `extern __shared__ T x[]`."""
 
-    def __call__(self, dtype: object, *shape: int) -> SharedArray:
+    def __call__(self, dtype: DTypeLike, *shape: int) -> SharedArray:
         if not shape:
             raise TypeError("__shared__(T, n, ...) needs at least one dimension")
         dims = tuple(operator.index(s) for s in shape)
         return SharedArray(shared_array(dtype, int(np.prod(dims, dtype=np.int64))), dims)
 
     @staticmethod
-    def extern(dtype: object) -> Pointer:
+    def extern(dtype: DTypeLike) -> Pointer:
         """The dynamic shared memory (bytes from the launch's third argument) as `dtype`."""
         return dynamic_shared(dtype)
 

@@ -159,7 +159,7 @@ def _fragment_class(use, m, n, k, dtype, layout) -> type[WmmaFragment]:
     if use is not accumulator and layout not in (row_major, col_major):
         raise FragmentError(f"wmma {use.__name__} needs Layout row_major or col_major; "
                             f"got {layout!r}")
-    base = _rocwmma_fragment[use, m, n, k, dtype, layout]  # parameter checks
+    base: type[_rocwmma_fragment] = _rocwmma_fragment[use, m, n, k, dtype, layout]  # checks
     name = "wmma." + base.__name__.rsplit(",", 1)[0] + "]"
     attrs = {a: getattr(base, a) for a in ("matrix", "frag_m", "frag_n", "frag_k", "data_type",
                                             "layout", "scheduler")}

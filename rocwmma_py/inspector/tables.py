@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import types as T
 from ..errors import LayoutQueryError
+from ..rocwmma.fragment import fragment
 from ..rocwmma.tags import accumulator, col_major, matrix_a, matrix_b, row_major
 from . import names
 from .details import details_text, instruction_details, list_instructions
@@ -124,17 +125,18 @@ def fragment_class(matrix: str, shape: tuple[int, int, int], dtype, layout: str 
     return template[params]
 
 
-def fragment_layout(frag_cls: Any, arch: str) -> Layout:
+def fragment_layout(frag_cls: type[fragment], arch: str) -> Layout:
     """The register map of a fragment class on `arch` (padding elements left out)."""
     target = names.arch(arch)
     fmap = frag_cls.map(target)
-    height, width = {matrix_a: (frag_cls.frag_m, frag_cls.frag_k),
-                     matrix_b: (frag_cls.frag_k, frag_cls.frag_n)}.get(
-        frag_cls.matrix, (frag_cls.frag_m, frag_cls.frag_n))
+    dims: dict[type, tuple[int, int]] = {matrix_a: (frag_cls.frag_m, frag_cls.frag_k),
+                                         matrix_b: (frag_cls.frag_k, frag_cls.frag_n)}
+    height, width = dims.get(frag_cls.matrix, (frag_cls.frag_m, frag_cls.frag_n))
     element, lane = np.nonzero((fmap.row < height) & (fmap.col < width))
     entries = _entries(0, fmap.row[element, lane], fmap.col[element, lane], lane, element,
                        T.bits(frag_cls.data_type))
-    key = {matrix_a: "A", matrix_b: "B"}.get(frag_cls.matrix, "C")
+    keys: dict[type, str] = {matrix_a: "A", matrix_b: "B"}
+    key = keys.get(frag_cls.matrix, "C")
     return Layout(f"{frag_cls.__name__} on {target.name} (wave{target.wave_size})", key,
                   (1, height, width), target.wave_size, entries)
 

@@ -43,7 +43,8 @@ class _ApplyTranspose:
                                 "only matrix_a and matrix_b fragments transpose")
         other = matrix_b if cls.matrix is matrix_a else matrix_a
         return fragment[other, cls.frag_n, cls.frag_m, cls.frag_k, cls.data_type,
-                        orthogonal_layout(cls.layout), cls.scheduler]
+                        orthogonal_layout(cls.layout),  # type: ignore[arg-type] # A/B: set
+                        cls.scheduler]
 
 
 class _ApplyDataLayout:

@@ -26,7 +26,36 @@ from .tags import layout_of, matrix_a, matrix_b, row_major
 
 
 def fill_fragment(frag: fragment, value) -> None:
-    """Broadcast `value` (converted like a C++ cast) to every element, padding included."""
+    """Broadcast `value` (converted like a C++ cast) to every element, padding included.
+
+    Args:
+        frag: the fragment to fill (any matrix context).
+        value: a scalar, converted to the fragment's element type as C++ would.
+
+    Raises:
+        TypeError: `value` is not a number (a string, None).
+
+    Example (one wave, one 16x16x16 tile, D = A·B):
+        >>> import numpy as np
+        >>> from rocwmma_py import *
+        >>> FA = fragment[matrix_a, 16, 16, 16, float16, row_major]
+        >>> FB = fragment[matrix_b, 16, 16, 16, float16, col_major]
+        >>> FC = fragment[accumulator, 16, 16, 16, float32]
+        >>> @kernel
+        ... def tile(a, b, d):
+        ...     fa, fb, fc = FA(), FB(), FC()
+        ...     fill_fragment(fc, 0.0)
+        ...     load_matrix_sync(fa, a, 16)
+        ...     load_matrix_sync(fb, b, 16)
+        ...     mma_sync(fc, fa, fb, fc)
+        ...     store_matrix_sync(d, fc, 16, mem_row_major)
+        >>> a = np.arange(256).reshape(16, 16).astype(np.float16) % 5
+        >>> b = np.eye(16, dtype=np.float16)      # column-major B = I
+        >>> d = np.zeros((16, 16), np.float32)
+        >>> tile[1, 64, 0, "gfx942"](a, b, d)
+        >>> bool((d == a).all())
+        True
+    """
     frag.x[...] = T.convert(value, frag.data_type)
 
 
@@ -69,7 +98,7 @@ def _io_plan(cls: type[fragment], arch, ldm: int, layout, n: int, shares: bytes 
     mask = (inside[pick] & active[:, None, None]).transpose(1, 0, 2).reshape(offsets.shape)
     lanes = None if active.all() else np.flatnonzero(np.repeat(active, wave))
     if mask.all():
-        mask = None
+        mask = None  # type: ignore[assignment] # numpy typing: no optional arrays
     chosen = offsets if mask is None else offsets[mask]
     span = (int(chosen.min()), int(chosen.max())) if chosen.size else (0, 0)
     for a in (offsets, mask, lanes):
@@ -143,7 +172,26 @@ def _unpadded(frag: type[fragment] | fragment) -> tuple[int, int]:
 
 def load_matrix_sync(frag: fragment, data: Pointer, ldm: int, layout=None) -> None:
     """Load the fragment from `data` (leading dimension `ldm`); elements outside a partial
-    fragment read as 0 and are not touched in memory."""
+    fragment read as 0 and are not touched in memory.
+
+    Args:
+        frag: the destination fragment; its data layout (row_major/col_major) says how
+            memory is read. An accumulator without one needs `layout`.
+        data: a device pointer (a kernel argument, `p + offset`, LDS) of the fragment's
+            element type, the same address in every lane of a wave.
+        ldm: leading dimension in elements, at least the fragment's width (row_major) or
+            height (col_major).
+        layout: `mem_row_major` / `mem_col_major` for a layout-less accumulator.
+
+    Raises:
+        TypeError: `data` is not a pointer or has another element type; `ldm` not an int.
+        ValueError: `ldm` too small; the pointer differs between lanes of a wave.
+        FragmentError: an accumulator without a data layout and no `layout`.
+        OutOfBoundsError: the footprint leaves the buffer (nothing is read).
+        NotInKernelError: called outside a kernel.
+
+    See `fill_fragment` for a complete example.
+    """
     plan = _io(frag, data, ldm, layout, "load_matrix_sync")
     values = data.gather(plan.offsets, plan.mask, plan.span)
     if plan.lanes is None:
@@ -153,14 +201,33 @@ def load_matrix_sync(frag: fragment, data: Pointer, ldm: int, layout=None) -> No
 
 
 def store_matrix_sync(data: Pointer, frag: fragment, ldm: int, layout=None) -> None:
-    """Store the fragment to `data`; nothing outside the (unpadded) footprint is written."""
+    """Store the fragment to `data`; nothing outside the (unpadded) footprint is written.
+
+    Args and raises as `load_matrix_sync`; additionally, under initcheck a fragment never
+    filled, loaded or computed raises `InitCheckError`. See `fill_fragment` for an example.
+    """
     check_filled(frag, "the fragment", "store_matrix_sync")
     plan = _io(frag, data, ldm, layout, "store_matrix_sync")
     data.scatter(plan.offsets, frag.x, plan.mask, plan.span, distinct=True)
 
 
 def mma_sync(d: fragment, a: fragment, b: fragment, c: fragment) -> None:
-    """D = A * B + C on the target's matrix cores (c may be d)."""
+    """D = A * B + C on the target's matrix cores (c may be d).
+
+    The instruction is rocWMMA's choice for the fragments' types on the running target;
+    FragK is covered by chained instructions, rounding after each one.
+
+    Args:
+        d: accumulator receiving the result (may be `c`).
+        a: matrix_a fragment (M x K), b: matrix_b fragment (K x N), c: accumulator (M x N).
+
+    Raises:
+        FragmentError: wrong matrix contexts, different FragM/N/K, cooperative fragments,
+            C and D of different types, or a type combination the target lacks (the
+            message names the targets that have it).
+
+    See `fill_fragment` for a complete example.
+    """
     mma(d, a, b, c)
     note_step()  # a long batch's progress bar moves per K step
 
@@ -182,6 +249,7 @@ def _remap(src: fragment, dst_cls: type[fragment]) -> fragment:
         share_of = np.zeros(_waves(src), np.int64)
     else:
         shares = _wave_shares(src, current_context("a cooperative fragment transform"))
+        assert shares is not None  # a cooperative scheduler has shares
         share_of = np.where(shares < cls.traits(src.arch).wave_count, shares, 0)
     out = dst_cls()
     index = _remap_index(cls, dst_cls, src.arch, share_of.astype(np.int64).tobytes())
@@ -244,8 +312,8 @@ class _LayoutTransform:
 
     def __call__(self, frag: fragment, layout) -> fragment:
         layout = layout_of(layout)
-        cls = fragment[frag.matrix, frag.frag_m, frag.frag_n, frag.frag_k, frag.data_type,
-                       layout, frag.scheduler]
+        cls: type[fragment] = fragment[frag.matrix, frag.frag_m, frag.frag_n, frag.frag_k,
+                                       frag.data_type, layout, frag.scheduler]
         return _remap(frag, cls)
 
 

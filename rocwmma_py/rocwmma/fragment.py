@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -68,8 +69,41 @@ def _check_params(matrix, m, n, k, dtype, layout, scheduler) -> None:
         raise FragmentError(f"Scheduler must come from fragment_scheduler; got {scheduler!r}")
 
 
-class fragment:  # noqa: N801 - rocWMMA spelling
-    """One wave's share of a matrix block in registers; see the module docstring."""
+if TYPE_CHECKING:
+    class _FragmentMeta(type):
+        """Type checkers' view of `fragment[...]` (at run time `__class_getitem__`)."""
+
+        def __getitem__(cls, params: Any) -> type[fragment]: ...
+
+    class FragmentTemplate(Protocol):
+        """What type checkers see as `rocwmma_py.fragment`: a value whose subscript is a
+        fragment class, so `FragA = fragment[matrix_a, 16, 16, 16, float16, row_major]` is
+        a class-valued variable rather than an (invalid) type alias."""
+
+        def __getitem__(self, params: Any) -> type[fragment]: ...
+
+    template: FragmentTemplate
+else:
+    _FragmentMeta = type
+
+
+class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
+    """One wave's share of a matrix block in registers; see the module docstring.
+
+    `fragment[MatrixT, FragM, FragN, FragK, DataT, DataLayoutT=None, Scheduler]` is the
+    class for one parameter set (cached); instances hold `x`, shaped (num_elements, lanes).
+
+    Raises:
+        FragmentError: bad template arguments, a data type the target lacks, or a shape
+            the layouts cannot hold (when an instance is created on the target).
+
+    Example:
+        >>> from rocwmma_py import fragment, matrix_a, row_major, float16, use_arch
+        >>> FragA = fragment[matrix_a, 16, 16, 16, float16, row_major]
+        >>> with use_arch("gfx942"):
+        ...     FragA().x.shape, FragA.size()
+        ((4, 64), 4)
+    """
 
     matrix: type
     frag_m: int
@@ -85,7 +119,7 @@ class fragment:  # noqa: N801 - rocWMMA spelling
     # --- arch-resolved traits -----------------------------------------------------------
     @classmethod
     def block_dims(cls, wave: int) -> tuple[int, int, int]:
-        """BlockM/N/K: FragM/N/K padded as rocWMMA pads a partial fragment (§6.1)."""
+        """BlockM/N/K: FragM/N/K padded as rocWMMA pads a partial fragment (IOTile)."""
         return padded_dims(cls.frag_m, cls.frag_n, cls.frag_k, cls.data_type, wave)
 
     @classmethod
@@ -158,7 +192,8 @@ class fragment:  # noqa: N801 - rocWMMA spelling
         cache is dropped, since the caller may write the registers."""
         if self._stale:  # written by mma_sync: scatter its values into the registers
             wave = self.traits(self.arch).wave_size
-            self._x[...] = from_waves(self._values, type(self).map(self.arch).flat, wave)
+            self._x[...] = from_waves(self._values,  # type: ignore[arg-type] # stale: values set
+                                      type(self).map(self.arch).flat, wave)
             self._stale = False
         self._values = None
         self.filled = True

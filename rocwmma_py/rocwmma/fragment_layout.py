@@ -18,6 +18,7 @@ from .tags import accumulator, col_major, matrix_a, matrix_b, row_major
 
 
 def next_multiple(x: int, m: int) -> int:
+    """The smallest multiple of m that is >= x: next_multiple(20, 16) == 32."""
     return -(-x // m) * m
 
 

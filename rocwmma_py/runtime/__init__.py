@@ -13,6 +13,8 @@ an example.
 LDS. See `launch.py` for an example.
 """
 
+from typing import TYPE_CHECKING
+
 from . import half_math
 from .atomics import (
     atomicAdd,
@@ -155,3 +157,5 @@ __all__ = [
 
 # HIP's half-precision intrinsics and float fast math (hip_fp16.h, hip_bf16.h), see half_math
 globals().update({name: getattr(half_math, name) for name in half_math.HALF_MATH_NAMES})
+if TYPE_CHECKING:  # the same names for type checkers (a generated stub)
+    from ._half_math_exports import *  # noqa: F403

@@ -402,7 +402,35 @@ def _check_block_order(ctx: WaveContext, buffer: Buffer, itemsize: int, run: _Ru
 
 def atomicAdd(address: Pointer, val: object) -> Lanes | VectorRegs:  # noqa: N802 - HIP name
     """`*address += val` per lane, lanes in order; the old values. On f16/bf16 pointers
-    `val` may be a packed pair per lane, shape (W, 2) (HIP's __half2 add)."""
+    `val` may be a packed pair per lane, shape (W, 2) (HIP's __half2 add).
+
+    The other atomics (`atomicSub`, `atomicMax`, `atomicMin`, `atomicExch`, `atomicCAS`,
+    `atomicAnd`, `atomicOr`, `atomicXor`, `atomicInc`, `atomicDec`) take the same
+    arguments and raise the same errors. Lanes disabled by `where()` do nothing and get 0.
+
+    Args:
+        address: a global or LDS pointer expression (`p + i`, i an int or one offset per
+            lane).
+        val: a scalar or one value per lane, converted like a C argument.
+
+    Raises:
+        AtomicTypeError: an element type HIP has no overload for (names the allowed ones),
+            or a float value for an integer pointer.
+        AtomicError: a value of the wrong shape, a misaligned packed pair, a read-only array.
+        UnsupportedInstructionError: f16/bf16 add on a target without it.
+        OutOfBoundsError: an address outside the buffer (checked before any write).
+
+    Example:
+        >>> import numpy as np
+        >>> from rocwmma_py import atomicAdd, kernel, threadIdx
+        >>> @kernel
+        ... def count(bins):
+        ...     atomicAdd(bins + threadIdx.x % 4, 1)
+        >>> bins = np.zeros(4, np.int32)
+        >>> count[2, 64, 0, "gfx942"](bins)
+        >>> bins.tolist()
+        [32, 32, 32, 32]
+    """
     return _atomic("atomicAdd", address, val)
 
 

@@ -87,7 +87,26 @@ def engine_name() -> str:
 
 @contextmanager
 def use_engine(name: str) -> Iterator[None]:
-    """Run launches inside the with-block on engine `name`: "batch" or "wave" (per wave)."""
+    """Run launches inside the with-block on engine `name`: "batch" or "wave" (per wave).
+
+    "batch" (the default) runs the kernel's Python once for many waves; "wave" runs each
+    wave on its own, the reference semantics. Both give the same results, errors and memory.
+
+    Raises:
+        ValueError: an unknown engine name (the message lists the valid ones).
+
+    Example:
+        >>> import numpy as np
+        >>> from rocwmma_py import kernel, threadIdx, use_engine
+        >>> @kernel
+        ... def iota(x):
+        ...     x[threadIdx.x] = threadIdx.x
+        >>> x = np.zeros(64, np.int32)
+        >>> with use_engine("wave"):
+        ...     iota[1, 64](x)
+        >>> int(x[63])
+        63
+    """
     if name not in ENGINES:
         raise ValueError(f"unknown engine {name!r}; valid engines are: {', '.join(ENGINES)}")
     token = _engine.set(name)

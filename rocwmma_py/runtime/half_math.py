@@ -319,6 +319,11 @@ def _arith(name: str, f16_op: Callable, f32_op: Callable, arity: int,
                 out = R.float_to_bf16(f32_op(*wide, _F32))
         return _wrap(out, *xs)
     op.__name__ = name
+    args = ", ".join("xyz"[:arity])
+    op.__doc__ = (f"HIP's {name}({args}) on __half or __hip_bfloat16 "
+                  f"{'pairs, per half' if pair else 'values'}: __half exact then rounded once "
+                  "to nearest even; bf16 as hip_bf16.h writes it, float math then "
+                  "__float2bfloat16. Other types raise HalfTypeError.")
     return op
 
 
@@ -408,6 +413,10 @@ def _sign_bits(name: str, fn: Callable[[np.ndarray], np.ndarray], pair: bool) ->
         u = np.asarray(a).view(np.uint16)
         return _wrap(fn(u).astype(np.uint16).view(dtype), x)
     op.__name__ = name
+    op.__doc__ = (f"HIP's {name}(x): x with its sign bit "
+                  f"{'flipped' if 'neg' in name else 'cleared'}"
+                  f"{' in each half of the pair' if pair else ''} (a bit operation: NaN "
+                  "payloads and zeros keep their other bits).")
     return op
 
 
@@ -446,6 +455,15 @@ def _compare(name: str, test: Callable, form: str) -> Callable:
         bits = t.astype(np.uint32) * np.uint32(0xFFFF)
         return _wrap(bits[..., 0] | (bits[..., 1] << np.uint32(16)), x, y)
     cmp.__name__ = name
+    result = {"bool": "a bool", "pair": "1.0 or 0.0 per half (a pair)",
+              "both": "whether both halves compare true",
+              "mask": "0xFFFF per true half, the low half in the low 16 bits"}[form]
+    unordered = name.removesuffix("_mask").removesuffix("2").endswith("u")
+    nan = ("also true when either operand is NaN" if unordered
+           else "false when either operand is NaN" if "ne" not in name
+           else "true when either operand is NaN (C++ !=)")
+    cmp.__doc__ = (f"HIP's {name}(x, y) on __half or __hip_bfloat16 values: {result}; "
+                   f"{nan}.")
     return cmp
 
 
@@ -466,6 +484,8 @@ def _classify(name: str, test: Callable, pair: bool) -> Callable:
         t = test(_w(a))
         return t.astype(dtype) if pair else _wrap(t, x)
     op.__name__ = name
+    op.__doc__ = (f"HIP's {name}(x): whether x is {'NaN' if 'nan' in name else 'infinite'}"
+                  f"{', 1.0/0.0 per half of the pair' if pair else ''}.")
     return op
 
 
@@ -501,6 +521,9 @@ def _math(name: str, fn: Callable, pair: bool) -> Callable:
             out = fn(_w(a), _F16) if dtype == _F16 else R.float_to_bf16(fn(_w(a), _F32))
         return _wrap(out, x)
     op.__name__ = name
+    op.__doc__ = (f"HIP's {name}(x): {name.removeprefix('h2' if pair else 'h')}(x) of a "
+                  f"__half or __hip_bfloat16{' pair, per half' if pair else ''}; __half "
+                  "results correctly rounded, bf16 as the f32 function rounded to bf16.")
     return op
 
 

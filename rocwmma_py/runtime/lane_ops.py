@@ -162,7 +162,7 @@ def _flag(value: object, what: str) -> bool:
 
 # --- the builtins ----------------------------------------------------------------------------
 
-def readlane(var: object, lane: object) -> object:
+def readlane(var: object, lane: object) -> Any:
     """__builtin_amdgcn_readlane: every lane gets `var` of lane `lane` (mod W, an SGPR
     operand: wave-uniform), read even if that lane is inactive (V_READLANE_B32)."""
     v = view(var, "readlane var")
@@ -171,7 +171,7 @@ def readlane(var: object, lane: object) -> object:
     return v.rebuild(gather(v.data, src))
 
 
-def readfirstlane(var: object) -> object:
+def readfirstlane(var: object) -> Any:
     """__builtin_amdgcn_readfirstlane: every lane gets `var` of the lowest active lane of its
     wave (lane 0 when none is active, as V_READFIRSTLANE_B32 defines)."""
     v = view(var, "readfirstlane var")
@@ -181,7 +181,7 @@ def readfirstlane(var: object) -> object:
     return v.rebuild(gather(v.data, src))
 
 
-def ds_bpermute(index: object, src: object) -> object:
+def ds_bpermute(index: object, src: object) -> Any:
     """__builtin_amdgcn_ds_bpermute(index, src): lane l reads `src` of lane
     (index[l] >> 2) mod W (a byte address; high bits ignored); an inactive source lane
     reads as 0 (DS_BPERMUTE_B32)."""
@@ -191,7 +191,7 @@ def ds_bpermute(index: object, src: object) -> object:
     return v.rebuild(out.astype(v.data.dtype, copy=False))
 
 
-def ds_permute(index: object, src: object) -> object:
+def ds_permute(index: object, src: object) -> Any:
     """__builtin_amdgcn_ds_permute(index, src): active lane l sends `src` to lane
     (index[l] >> 2) mod W; a lane nobody sends to gets 0; when several send to one lane the
     highest-numbered sender wins (DS_PERMUTE_B32)."""
@@ -208,7 +208,7 @@ def ds_permute(index: object, src: object) -> object:
 
 
 def update_dpp(old: object, src: object, dpp_ctrl: int, row_mask: int, bank_mask: int,
-               bound_ctrl: bool) -> object:
+               bound_ctrl: bool) -> Any:
     """__builtin_amdgcn_update_dpp: v_mov_b32 with DPP. Lane l reads `src` of the lane the
     control selects; an out-of-range or inactive source gives 0 when bound_ctrl, else lane l
     keeps `old`; rows/banks cleared in row_mask/bank_mask and inactive lanes keep `old`."""
@@ -216,7 +216,7 @@ def update_dpp(old: object, src: object, dpp_ctrl: int, row_mask: int, bank_mask
 
 
 def mov_dpp(src: object, dpp_ctrl: int, row_mask: int, bank_mask: int,
-            bound_ctrl: bool) -> object:
+            bound_ctrl: bool) -> Any:
     """__builtin_amdgcn_mov_dpp: update_dpp whose unwritten lanes keep their own `src` (LLVM
     leaves them undefined)."""
     return _dpp(src, src, dpp_ctrl, row_mask, bank_mask, bound_ctrl, "mov_dpp")
@@ -241,7 +241,7 @@ def _dpp(old, src, dpp_ctrl, row_mask, bank_mask, bound_ctrl, name):
     return s.rebuild(out.astype(s.data.dtype, copy=False))
 
 
-def ds_swizzle(src: object, offset: int) -> object:
+def ds_swizzle(src: object, offset: int) -> Any:
     """__builtin_amdgcn_ds_swizzle(src, offset): the lane pattern of the 16-bit offset (bit
     mask, quad-perm, rotate or FFT mode, `arch.crosslane.swizzle_pattern`); an inactive source
     lane reads as 0 (DS_SWIZZLE_B32)."""
@@ -253,7 +253,7 @@ def ds_swizzle(src: object, offset: int) -> object:
 
 
 def permlane16(old: object, src0: object, src1: object, src2: object, fi: bool,
-               bound_ctrl: bool) -> object:
+               bound_ctrl: bool) -> Any:
     """__builtin_amdgcn_permlane16 (gfx10+): lane i of each 16-lane row reads lane
     nibble i of {src2, src1} of its row (V_PERMLANE16_B32); fi/bound_ctrl as for DPP."""
     require("permlane16", GFX11_PLUS)
@@ -261,7 +261,7 @@ def permlane16(old: object, src0: object, src1: object, src2: object, fi: bool,
 
 
 def permlanex16(old: object, src0: object, src1: object, src2: object, fi: bool,
-                bound_ctrl: bool) -> object:
+                bound_ctrl: bool) -> Any:
     """__builtin_amdgcn_permlanex16 (gfx10+): like permlane16, reading from the other row of
     each pair of rows (V_PERMLANEX16_B32)."""
     require("permlanex16", GFX11_PLUS)
@@ -287,7 +287,7 @@ def _exchange(old, src, lane_src, fi, bound_ctrl, name):
     return s.rebuild(got.astype(s.data.dtype, copy=False))
 
 
-def permlane32_swap(old: object, src: object, fi: bool, bound_ctrl: bool) -> tuple:
+def permlane32_swap(old: object, src: object, fi: bool, bound_ctrl: bool) -> tuple[Any, Any]:
     """__builtin_amdgcn_permlane32_swap (gfx950): swaps rows 2-3 of `old` (vdst) with rows
     0-1 of `src` (V_PERMLANE32_SWAP_B32); returns (new vdst, new src) like the builtin's
     2-element result."""
@@ -295,7 +295,7 @@ def permlane32_swap(old: object, src: object, fi: bool, bound_ctrl: bool) -> tup
     return _swap(old, src, 32, fi, bound_ctrl, "permlane32_swap")
 
 
-def permlane16_swap(old: object, src: object, fi: bool, bound_ctrl: bool) -> tuple:
+def permlane16_swap(old: object, src: object, fi: bool, bound_ctrl: bool) -> tuple[Any, Any]:
     """__builtin_amdgcn_permlane16_swap (gfx950): swaps the odd rows of `old` (vdst) with the
     even rows of `src` (V_PERMLANE16_SWAP_B32); returns (new vdst, new src)."""
     require("permlane16_swap", GFX950)

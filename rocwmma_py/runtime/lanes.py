@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import weak_ops
 from .errors import DivergenceError
@@ -782,8 +783,24 @@ def lanes_for_kernel(value: np.ndarray, lane_axis: int = -1) -> np.ndarray:
     return as_lanes(value, lane_axis)
 
 
-def select(cond: object, a: object, b: object) -> Lanes:
-    """Per-lane ternary `cond ? a : b` (np.where), the escape hatch for divergent choices."""
+def select(cond: ArrayLike, a: ArrayLike, b: ArrayLike) -> Lanes:
+    """Per-lane ternary `cond ? a : b` (np.where), the escape hatch for divergent choices.
+
+    A Python `if` on a value that differs between lanes raises `DivergenceError`; `select`
+    picks per lane instead. Returns `Lanes` (one value per lane inside a kernel).
+
+    Example:
+        >>> import numpy as np
+        >>> from rocwmma_py import kernel, select, threadIdx
+        >>> @kernel
+        ... def relu(x):
+        ...     v = x[threadIdx.x]
+        ...     x[threadIdx.x] = select(v > 0, v, 0.0)
+        >>> x = np.arange(64.0) - 32
+        >>> relu[1, 64, 0, "gfx942"](x)
+        >>> float(x.min()), float(x.max())
+        (0.0, 31.0)
+    """
     result = np.where(np.asarray(cond, dtype=bool), a, b)
     ctx = current_context_or_none()
     if np.ndim(result) == 0 and ctx is not None:
@@ -796,7 +813,23 @@ def where(cond: object) -> Iterator[None]:
     """Per-lane `if (cond) { ... }` around memory accesses: inside the block, pointer reads
     and writes (p[i], p[i] = v, loads, stores, fragment loads/stores) touch only the lanes
     where `cond` holds; other lanes read 0, write nothing and are not bounds-checked.
-    Blocks nest (the masks are and-ed); `where(~cond)` is the else branch."""
+    Blocks nest (the masks are and-ed); `where(~cond)` is the else branch.
+
+    Raises:
+        NotInKernelError: outside a kernel.
+
+    Example:
+        >>> import numpy as np
+        >>> from rocwmma_py import kernel, threadIdx, where
+        >>> @kernel
+        ... def head(src, dst, n):             # if (i < n) dst[i] = src[i];
+        ...     with where(threadIdx.x < n):
+        ...         dst[threadIdx.x] = src[threadIdx.x]
+        >>> src, dst = np.arange(10.0), np.zeros(64)
+        >>> head[1, 64, 0, "gfx942"](src, dst, 10)   # lanes 10..63 never touch src
+        >>> float(dst.sum())
+        45.0
+    """
     ctx = current_context("where()")
     mask = np.broadcast_to(np.asarray(cond, dtype=bool), (ctx.lanes,))
     outer = ctx.active_mask()

@@ -20,7 +20,7 @@ import operator
 import textwrap
 import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, NoReturn, ParamSpec
 
 import numpy as np
 
@@ -39,11 +39,17 @@ from .target import default_arch
 
 MAX_THREADS_PER_BLOCK = 1024  # HIP's limit
 
+P = ParamSpec("P")  # the kernel function's parameters, kept by Kernel and Launch
 
-class Kernel:
-    """A Python function with per-wave semantics; launch it with `k[grid, block](*args)`."""
 
-    def __init__(self, fn: Callable[..., Any]) -> None:
+class Kernel(Generic[P]):
+    """A Python function with per-wave semantics; launch it with `k[grid, block](*args)`.
+
+    `Kernel[P]` keeps the function's parameters for type checkers: `k[grid, block]` is a
+    `Launch[P]` whose call takes the same arguments as the decorated function.
+    """
+
+    def __init__(self, fn: Callable[P, Any]) -> None:
         if not callable(fn):
             raise TypeError(f"@kernel needs a function, got {type(fn).__name__}")
         self.fn = fn
@@ -52,7 +58,24 @@ class Kernel:
         self.scalar_types = _scalar_annotations(fn, self.signature)
         functools.update_wrapper(self, fn)
 
-    def __getitem__(self, config: tuple) -> Launch:
+    def __getitem__(self, config: tuple[Any, ...]) -> Launch[P]:
+        """The launch `k[grid, block]`, `k[grid, block, shared_bytes]` or
+        `k[grid, block, shared_bytes, arch]`.
+
+        grid, block: an int, a 1-3 tuple or a `dim3` (blocks per grid, threads per block; a
+        block is a whole number of waves, at most 1024 threads). shared_bytes: dynamic LDS
+        bytes for `dynamic_shared` (the numba/Triton third slot is the stream; here it is
+        HIP's `hipLaunchKernelGGL` shared-memory size). arch: a target name or `Arch`
+        (default: `default_arch()`).
+
+        Raises:
+            TypeError: not 2 to 4 entries; non-int grid/block entries or `shared_bytes`.
+            ValueError: a negative `shared_bytes`; grid/block dimensions that are not 1 to
+                3 positive ints.
+
+        Example:
+            >>> axpy[(4,), (256,)](x, y, 2.0)                           # doctest: +SKIP
+        """
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
             raise TypeError(
                 f"launch kernel '{self.name}' as {self.name}[grid, block](...), "
@@ -62,7 +85,7 @@ class Kernel:
         grid, block, shared_bytes, arch = config + (0, None)[len(config) - 2 :]
         return Launch(self, grid, block, shared_bytes, arch)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> None:
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> NoReturn:
         raise TypeError(
             f"kernel '{self.name}' cannot be called directly; launch it with "
             f"{self.name}[grid, block](...)"
@@ -72,20 +95,39 @@ class Kernel:
         return f"<kernel {self.name}>"
 
 
-def kernel(fn: Callable[..., Any]) -> Kernel:
-    """Decorator (or plain call) turning a per-wave Python function into a launchable Kernel."""
+def kernel(fn: Callable[P, Any]) -> Kernel[P]:
+    """Decorator (or plain call) turning a per-wave Python function into a launchable Kernel.
+
+    The function runs once per wave: `threadIdx`, `lane_id()` are per-lane values, numpy
+    array arguments arrive as bounds-checked `Pointer`s, parameters annotated with an
+    element type (`alpha: float32_t`) are converted at launch like C parameters.
+
+    Raises:
+        TypeError: `fn` is not callable.
+
+    Example:
+        >>> import numpy as np
+        >>> from rocwmma_py import kernel, threadIdx
+        >>> @kernel
+        ... def double(x):
+        ...     x[threadIdx.x] = 2 * x[threadIdx.x]
+        >>> x = np.arange(64.0)
+        >>> double[1, 64](x)
+        >>> float(x[5])
+        10.0
+    """
     return Kernel(fn)
 
 
-class Launch:
+class Launch(Generic[P]):
     """A kernel with its launch configuration; calling it runs the whole grid."""
 
     def __init__(
         self,
-        kernel: Kernel,
+        kernel: Kernel[P],
         grid: object,
         block: object,
-        shared_bytes: object = 0,
+        shared_bytes: int = 0,
         arch: str | Arch | None = None,
     ) -> None:
         self.kernel = kernel
@@ -105,9 +147,18 @@ class Launch:
         self.racecheck: bool | None = None
 
     def checked(self, initcheck: bool | None = None, synccheck: bool | None = None,
-                racecheck: bool | None = None) -> Launch:
+                racecheck: bool | None = None) -> Launch[P]:
         """This launch with sanitizers on or off (None: $ROCWMMA_PY_INITCHECK/SYNCCHECK/
-        RACECHECK)."""
+        RACECHECK).
+
+        initcheck: reads of LDS never written and fragments never filled raise
+        `InitCheckError`. synccheck: waves reaching different barrier counts raise
+        `BarrierError`. racecheck: global-memory races between blocks or waves raise
+        `GlobalRaceError` (the launch then runs on the per-wave engine).
+
+        Example:
+            >>> k[grid, block].checked(initcheck=True, racecheck=True)(a, b)  # doctest: +SKIP
+        """
         launch = Launch(self.kernel, self.grid, self.block, self.shared_bytes, self.arch)
         launch.initcheck, launch.synccheck, launch.racecheck = initcheck, synccheck, racecheck
         return launch
@@ -116,20 +167,29 @@ class Launch:
         """Explicit launch arch, else `default_arch()` (use_arch > $ROCWMMA_PY_ARCH > gfx942)."""
         return get_arch(self.arch if self.arch is not None else default_arch())
 
-    def __call__(self, *args: Any, **kwargs: Any) -> None:
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> None:
+        """Run the whole grid with these arguments (numpy arrays become Pointers).
+
+        Raises:
+            TypeError: arguments that do not bind to the kernel's signature, a
+                non-C-contiguous array, an array for a scalar-annotated parameter.
+            ValueError: a block that is not a whole number of waves or over 1024 threads.
+            LdsLimitError: static plus dynamic LDS over the target's size.
+            RocwmmaError: any error of the kernel body (with the block and wave).
+        """
         arch = self.resolve_arch()
         name = self.kernel.name
         n_waves = waves_per_block(self.block, arch)
         check_lds_budget(arch, 0, self.shared_bytes, name)
-        args, kwargs = self._device_arguments(args, kwargs)
+        dev_args, dev_kwargs = self._device_arguments(args, kwargs)
         fn = self.kernel.fn
 
         def body() -> None:
-            fn(*args, **kwargs)
+            fn(*dev_args, **dev_kwargs)
 
-        launch_arrays = [p.buffer.array for p in (*args, *kwargs.values())
+        launch_arrays = [p.buffer.array for p in (*dev_args, *dev_kwargs.values())
                          if isinstance(p, Pointer)]
-        per_wave, host_arrays = _reachable_state(fn, args, kwargs, launch_arrays)
+        per_wave, host_arrays = _reachable_state(fn, dev_args, dev_kwargs, launch_arrays)
         checks = Checks.resolve(self.initcheck, self.synccheck, self.racecheck)
         grid = Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves, checks)
         with guard_host_arrays(host_arrays):

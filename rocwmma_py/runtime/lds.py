@@ -12,6 +12,7 @@ from __future__ import annotations
 import operator
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ..arch import Arch
 from .errors import LdsLimitError, LdsRaceError
@@ -42,7 +43,7 @@ class BlockLds:
         self.epoch += 1
         if self.deferred:
             for buffer in (*self.static, self.dynamic):
-                if buffer.tracker.close_epoch():
+                if buffer.tracker.close_epoch():  # type: ignore[union-attr] # deferred: EpochLog
                     raise LdsRaceError(f"LDS race in buffer '{buffer.name}' of kernel "
                                        f"'{self.kernel_name}' (found in a batch)")
 
@@ -81,10 +82,32 @@ def check_lds_budget(arch: Arch, static_bytes: int, dynamic_bytes: int, kernel_n
         )
 
 
-def shared_array(dtype: object, n: int) -> Pointer:
+def shared_array(dtype: DTypeLike, n: int) -> Pointer:
     """Static LDS array of n elements (HIP `__shared__ T x[n]`); all waves share the k-th call's.
 
     Call it once per array at the top of the kernel, not in a loop: each call allocates.
+
+    Args:
+        dtype: element type (numpy dtype or type). n: element count, positive.
+
+    Raises:
+        ValueError: n < 1. LdsLimitError: the block's static plus dynamic LDS exceeds the
+            target's (64 KiB, 160 KiB on gfx950). NotInKernelError: outside a kernel.
+        LdsRaceError: at an access, two waves touching one element between barriers.
+
+    Example:
+        >>> import numpy as np
+        >>> from rocwmma_py import kernel, shared_array, syncthreads, threadIdx
+        >>> @kernel
+        ... def rotate(x):                     # two waves exchange through LDS
+        ...     tile = shared_array(np.float32, 128)
+        ...     tile[threadIdx.x] = x[threadIdx.x]
+        ...     syncthreads()
+        ...     x[threadIdx.x] = tile[(threadIdx.x + 64) % 128]
+        >>> x = np.arange(128, dtype=np.float32)
+        >>> rotate[1, 128, 0, "gfx942"](x)
+        >>> float(x[0]), float(x[64])
+        (64.0, 0.0)
     """
     ctx = current_context("shared_array()")
     dtype = np.dtype(dtype)
@@ -96,7 +119,14 @@ def shared_array(dtype: object, n: int) -> Pointer:
     return Pointer(ctx.lds.static_buffer(index, dtype, n, ctx.wave_index), 0, dtype)
 
 
-def dynamic_shared(dtype: object) -> Pointer:
-    """Pointer to the dynamic LDS region (HIP `extern __shared__`), sized by the launch."""
+def dynamic_shared(dtype: DTypeLike) -> Pointer:
+    """Pointer to the dynamic LDS region (HIP `extern __shared__`), sized by the launch.
+
+    The size in bytes is the launch's third slot, `k[grid, block, shared_bytes]`.
+
+    Raises:
+        NotInKernelError: outside a kernel. LdsLimitError: static plus dynamic LDS over
+        the target's size (at the launch).
+    """
     ctx = current_context("dynamic_shared()")
     return Pointer(ctx.lds.dynamic, 0, np.dtype(dtype))

@@ -18,8 +18,10 @@ in a batch, lanes are ordered wave-major, so the highest (wave, lane) wins.
 from __future__ import annotations
 
 import operator
+from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from .errors import GlobalRaceError, InitCheckError, LdsRaceError, OutOfBoundsError
 from .lanes import Lanes, as_lanes
@@ -104,7 +106,7 @@ class Buffer:
         return f"Buffer({self.name!r}, {self.array.size} x {self.dtype})"
 
 
-def _as_offset(value: object, what: str = "pointer arithmetic") -> int | Lanes:
+def _as_offset(value: Any, what: str = "pointer arithmetic") -> int | Lanes:
     """An int, or an int64 Lanes for per-lane offsets; floats and other shapes are refused."""
     if isinstance(value, np.ndarray):
         if value.dtype.kind not in "iu":
@@ -129,11 +131,37 @@ def _as_offset(value: object, what: str = "pointer arithmetic") -> int | Lanes:
 
 
 class Pointer:
-    """Typed device pointer (buffer, element offset, dtype) with C arithmetic and checks."""
+    """Typed device pointer (buffer, element offset, dtype) with C arithmetic and checks.
+
+    Kernels receive one per numpy-array argument (named after the parameter). `p + i`,
+    `p - i` (i an int or one offset per lane), `p - q` (element difference), `p[i]` (a
+    read: a scalar when every lane reads one address, else a gather returning `Lanes`),
+    `p[i] = v` (a scatter), `p.cast(dtype)` (reinterpret_cast), `p.load(n)` / `p.store(regs)`
+    (per-lane vectors). Every access is bounds-checked before anything is written.
+
+    Raises:
+        OutOfBoundsError: an access outside the buffer (names buffer, offset, lane, block,
+            wave).
+        TypeError: a float or boolean offset; pointers into different buffers subtracted.
+        ValueError: `cast` to a type the byte offset is not aligned for; a write to a
+            read-only array.
+
+    Example:
+        >>> import numpy as np
+        >>> from rocwmma_py import kernel, threadIdx
+        >>> @kernel
+        ... def reverse(src, dst):
+        ...     dst[63 - threadIdx.x] = (src + 1)[threadIdx.x - 1]
+        >>> src, dst = np.arange(64.0), np.zeros(64)
+        >>> reverse[1, 64, 0, "gfx942"](src, dst)
+        >>> float(dst[0]), float(dst[63])
+        (63.0, 0.0)
+    """
 
     __slots__ = ("buffer", "offset", "dtype")
 
-    def __init__(self, buffer: Buffer, offset: int | Lanes = 0, dtype: object = None) -> None:
+    def __init__(self, buffer: Buffer, offset: int | np.ndarray = 0,
+                 dtype: DTypeLike | None = None) -> None:
         self.buffer = buffer
         self.offset = _as_offset(offset, "Pointer offset")
         self.dtype = np.dtype(buffer.dtype if dtype is None else dtype)
@@ -155,7 +183,7 @@ class Pointer:
 
     __radd__ = __add__
 
-    def __sub__(self, other: int | Lanes | Pointer) -> Pointer | int | Lanes:
+    def __sub__(self, other: int | Lanes | Pointer) -> Pointer | int | np.ndarray:
         if isinstance(other, Pointer):
             if other.buffer is not self.buffer or other.dtype != self.dtype:
                 raise TypeError(
@@ -166,7 +194,7 @@ class Pointer:
             return self.offset - other.offset
         return Pointer(self.buffer, self.offset - _as_offset(other), self.dtype)
 
-    def cast(self, dtype: object) -> Pointer:
+    def cast(self, dtype: DTypeLike) -> Pointer:
         """Reinterpret the bytes at this address as `dtype` (like reinterpret_cast<T*>)."""
         new = np.dtype(dtype)
         byte = self.offset * self.dtype.itemsize
@@ -264,7 +292,7 @@ class Pointer:
         return np.broadcast_to(np.arange(n, dtype=np.int64)[:, None], (n, width))
 
     @staticmethod
-    def _lane_addresses(addr: Lanes, ctx: WaveContext | None) -> np.ndarray:
+    def _lane_addresses(addr: np.ndarray, ctx: WaveContext | None) -> np.ndarray:
         if ctx is not None and addr.shape != (ctx.lanes,):
             raise ValueError(
                 f"per-lane address must have shape ({ctx.lanes},) (one per lane), "
@@ -320,7 +348,9 @@ class Pointer:
         segments = self.buffer.segments
         if segments > 1:  # each lane addresses its own block's LDS segment
             stride = self.buffer.segment_bytes // self.dtype.itemsize
-            addr = addr + np.repeat(ctx.block_slots * stride, ctx.wave_size)
+            # segments > 1 only for the LDS of a running batch, so ctx is set
+            addr = addr + np.repeat(ctx.block_slots * stride,  # type: ignore[union-attr]
+                                    ctx.wave_size)  # type: ignore[union-attr]
         return addr, mask
 
     def _read(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
@@ -363,7 +393,7 @@ class Pointer:
             ctx = current_context_or_none()
             if self.buffer.tracker is not None and ctx is not None and ctx.n_waves > 1:
                 raise NeedsPerWave  # maybe an LDS race between waves: check wave by wave
-            order = np.arange(addr.size).reshape(addr.shape)
+            order: np.ndarray = np.arange(addr.size).reshape(addr.shape)
             order = np.moveaxis(order, -1, 0).reshape(-1) if addr.ndim > 1 else order.reshape(-1)
             if mask is not None:
                 order = order[mask.reshape(-1)[order]]
@@ -380,7 +410,8 @@ class Pointer:
             ctx.journal.record(typed, flat, typed[flat])
         typed[flat] = vals
         if self._races_possible():
-            self.buffer.tracker.record_write(flat, self.dtype.itemsize, self._waves_of(src, addr))
+            self.buffer.tracker.record_write(  # type: ignore[union-attr] # set: _races_possible
+                flat, self.dtype.itemsize, self._waves_of(src, addr))
         if self.buffer.written is not None:
             self.buffer.written[split_units(flat, self.dtype.itemsize)] = True
 
@@ -478,7 +509,8 @@ class Pointer:
         if flat.size == 0 or not self._races_possible():
             return
         waves = self._waves_of(src, addr)
-        check = tracker.check_write if write else tracker.check_read
+        # _races_possible() above: the tracker is set
+        check = tracker.check_write if write else tracker.check_read  # type: ignore[union-attr]
         conflict = check(flat, self.dtype.itemsize, waves)
         if conflict is None:
             return
@@ -502,9 +534,10 @@ class Pointer:
         """racecheck: a global access conflicting with one by another block, or by another
         wave of this block since the last barrier, raises GlobalRaceError (no-op otherwise)."""
         ctx = current_context_or_none()
-        races = None if ctx is None else ctx.global_races
-        if races is None or self.buffer.tracker is not None or flat.size == 0:
+        if ctx is None or ctx.global_races is None or self.buffer.tracker is not None or \
+                flat.size == 0:
             return
+        races = ctx.global_races
         tracker = races.tracker(self.buffer, self.buffer.nbytes)
         block, wave = int(ctx.block_ids[0]), ctx.wave_index
         check = tracker.check_write if write else tracker.check_read

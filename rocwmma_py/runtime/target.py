@@ -36,7 +36,23 @@ def default_arch() -> str:
 
 @contextmanager
 def use_arch(name: str | Arch) -> Iterator[Arch]:
-    """Make `name` the target of launches (and `current_arch()`) inside the with-block."""
+    """Make `name` the target of launches (and `current_arch()`) inside the with-block.
+
+    Blocks nest (innermost wins) and are per thread/context; a launch's explicit 4th slot
+    (`k[grid, block, lds, "gfx1100"]`) still takes precedence.
+
+    Args:
+        name: a target name ("gfx942", "gfx1100", ...) or an `Arch`.
+
+    Raises:
+        ValueError: an unknown target name (the message lists the valid ones).
+
+    Example:
+        >>> from rocwmma_py import use_arch, current_arch
+        >>> with use_arch("gfx1100") as arch:
+        ...     arch.wave_size, current_arch().name
+        (32, 'gfx1100')
+    """
     arch = get_arch(name)
     token = _arch_stack.set(_arch_stack.get() + (arch,))
     try:

@@ -12,6 +12,7 @@ import operator
 from typing import ClassVar, TypeVar
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from .lanes import Lanes, lanes_for_kernel, per_lane
 from .memory import Pointer
@@ -96,8 +97,25 @@ class VectorRegs:
         return f"{type(self).__name__}(regs of shape {self._regs.shape})"
 
 
-def vector_type(dtype: object, n: int) -> type[VectorRegs]:
-    """The (cached) n x dtype per-lane vector class: vector_type(np.float16, 8) is half8."""
+def vector_type(dtype: DTypeLike, n: int) -> type[VectorRegs]:
+    """The (cached) n x dtype per-lane vector class: vector_type(np.float16, 8) is half8.
+
+    An instance holds one n-vector per lane (`regs`, shaped (lanes, n)); `v[i]` is element i
+    in every lane. Pass them to amdgcn builtins, `p.load(n)` / `p.store(v)`.
+
+    Args:
+        dtype: element type. n: elements per lane, positive.
+
+    Raises:
+        ValueError: n < 1.
+
+    Example:
+        >>> import numpy as np
+        >>> from rocwmma_py import vector_type
+        >>> half4 = vector_type(np.float16, 4)
+        >>> half4 is vector_type(np.float16, 4)
+        True
+    """
     n = operator.index(n)
     if n < 1:
         raise ValueError(f"vector_type needs a positive length, got {n}")
@@ -106,7 +124,9 @@ def vector_type(dtype: object, n: int) -> type[VectorRegs]:
 
 @functools.cache
 def _vector_class(dtype: np.dtype, n: int) -> type[VectorRegs]:
-    attrs = {"dtype": dtype, "n": n, "__slots__": (), "__module__": __name__}
+    attrs = {"dtype": dtype, "n": n, "__slots__": (), "__module__": __name__,
+             "__doc__": f"{n} x {dtype.name} per lane (HIP's ext_vector_type); `v[i]` is "
+                        "element i in every lane. See `vector_type`."}
     return type(f"{dtype.name}x{n}", (VectorRegs,), attrs)
 
 

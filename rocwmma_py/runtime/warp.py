@@ -78,23 +78,84 @@ def shuffle(var: object, index: np.ndarray) -> object:
     return ds_bpermute(_i32(index << 2).reshape(-1), var)
 
 
-def __shfl(var: object, src_lane: object, width: object = None) -> object:  # noqa: N807
-    """Lane l gets `var` of lane (src_lane mod width) of l's width-group."""
+def __shfl(var: object, src_lane: object, width: object = None) -> Any:  # noqa: N807
+    """Lane l gets `var` of lane (src_lane mod width) of l's width-group.
+
+    Args:
+        var: a per-lane value (Lanes, scalar, register vector, `frag.x` row).
+        src_lane: source lane within each group (mod width), per lane or uniform.
+        width: group size, a power of two <= warpSize (default: warpSize).
+
+    Raises:
+        CrossLaneError: a width that is not a power of two up to the wave size.
+        NotInKernelError: outside a kernel.
+
+    See `__shfl_xor` for an example.
+    """
     return shuffle(var, shfl_index("", src_lane, width))
 
 
-def __shfl_up(var: object, lane_delta: object, width: object = None) -> object:  # noqa: N807
-    """Lane l gets `var` of lane l - lane_delta, or its own when that leaves its group."""
+def __shfl_up(var: object, lane_delta: object, width: object = None) -> Any:  # noqa: N807
+    """Lane l gets `var` of lane l - lane_delta, or its own when that leaves its group.
+
+    Args:
+        var: a per-lane value (Lanes, scalar, register vector, `frag.x` row).
+        lane_delta: how many lanes down to read from (l - lane_delta).
+        width: group size, a power of two <= warpSize (default: warpSize).
+
+    Raises:
+        CrossLaneError: a width that is not a power of two up to the wave size.
+        NotInKernelError: outside a kernel.
+
+    See `__shfl_xor` for an example.
+    """
     return shuffle(var, shfl_index("_up", lane_delta, width))
 
 
-def __shfl_down(var: object, lane_delta: object, width: object = None) -> object:  # noqa: N807
-    """Lane l gets `var` of lane l + lane_delta, or its own when that leaves its group."""
+def __shfl_down(var: object, lane_delta: object, width: object = None) -> Any:  # noqa: N807
+    """Lane l gets `var` of lane l + lane_delta, or its own when that leaves its group.
+
+    Args:
+        var: a per-lane value (Lanes, scalar, register vector, `frag.x` row).
+        lane_delta: how many lanes up to read from (l + lane_delta).
+        width: group size, a power of two <= warpSize (default: warpSize).
+
+    Raises:
+        CrossLaneError: a width that is not a power of two up to the wave size.
+        NotInKernelError: outside a kernel.
+
+    See `__shfl_xor` for an example.
+    """
     return shuffle(var, shfl_index("_down", lane_delta, width))
 
 
-def __shfl_xor(var: object, lane_mask: object, width: object = None) -> object:  # noqa: N807
-    """Lane l gets `var` of lane l ^ lane_mask, or its own when that lies past its group."""
+def __shfl_xor(var: object, lane_mask: object, width: object = None) -> Any:  # noqa: N807
+    """Lane l gets `var` of lane l ^ lane_mask, or its own when that lies past its group.
+
+    Args:
+        var: a per-lane value (Lanes, scalar, register vector, `frag.x` row).
+        lane_mask: xor-ed with the lane number.
+        width: group size, a power of two <= warpSize (default: warpSize).
+
+    Raises:
+        CrossLaneError: a width that is not a power of two up to the wave size.
+        NotInKernelError: outside a kernel.
+
+    Example (a butterfly sum: every lane ends with its wave's total):
+        >>> import numpy as np
+        >>> from rocwmma_py import __shfl_xor, kernel, threadIdx, wave_size
+        >>> @kernel
+        ... def wave_sum(x):
+        ...     v, offset = x[threadIdx.x], wave_size() // 2
+        ...     while offset > 0:
+        ...         v = v + __shfl_xor(v, offset)
+        ...         offset //= 2
+        ...     x[threadIdx.x] = v
+        >>> x = np.arange(32, dtype=np.int32)
+        >>> wave_sum[1, 32, 0, "gfx1100"](x)
+        >>> int(x[0]), int(x[31])
+        (496, 496)
+    """
     return shuffle(var, shfl_index("_xor", lane_mask, width))
 
 
@@ -112,7 +173,25 @@ def _per_lane(per_wave: Any) -> Lanes:
 
 
 def __ballot(predicate: object) -> Lanes:  # noqa: N807
-    """64-bit mask of the active lanes whose predicate is non-zero (bit l = lane l)."""
+    """64-bit mask of the active lanes whose predicate is non-zero (bit l = lane l).
+
+    Inactive lanes (outside `where(...)`) count as 0. Every lane gets the wave's mask.
+
+    Raises:
+        CrossLaneError: a predicate that is not one value per lane.
+        NotInKernelError: outside a kernel.
+
+    Example:
+        >>> import numpy as np
+        >>> from rocwmma_py import __ballot, kernel, threadIdx
+        >>> @kernel
+        ... def odd_lanes(out):
+        ...     out[threadIdx.x] = __ballot(threadIdx.x % 2 == 1)
+        >>> out = np.zeros(64, np.uint64)
+        >>> odd_lanes[1, 64, 0, "gfx942"](out)
+        >>> hex(int(out[0]))
+        '0xaaaaaaaaaaaaaaaa'
+    """
     bits = _votes(predicate).astype(np.uint64) << np.arange(wave_shape()[1], dtype=np.uint64)
     return _per_lane(np.bitwise_or.reduce(bits, axis=-1))
 

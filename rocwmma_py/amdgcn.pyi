@@ -1,0 +1,2625 @@
+# Type stub of rocwmma_py.amdgcn, generated from the instruction tables by
+# tools/gen_amdgcn_stub.py: do not edit, regenerate (tests/test_typing.py checks it).
+from typing import Any
+
+from numpy.typing import ArrayLike, NDArray
+
+from .arch import Arch
+from .arch.instructions import Instruction
+from .errors import UnsupportedInstructionError as UnsupportedInstructionError
+from .runtime import Pointer
+from .runtime.lane_ops import CROSS_LANE_BUILTINS as CROSS_LANE_BUILTINS
+from .runtime.lane_ops import ds_bpermute as ds_bpermute
+from .runtime.lane_ops import ds_permute as ds_permute
+from .runtime.lane_ops import ds_swizzle as ds_swizzle
+from .runtime.lane_ops import mov_dpp as mov_dpp
+from .runtime.lane_ops import permlane16 as permlane16
+from .runtime.lane_ops import permlane16_swap as permlane16_swap
+from .runtime.lane_ops import permlane32_swap as permlane32_swap
+from .runtime.lane_ops import permlanex16 as permlanex16
+from .runtime.lane_ops import readfirstlane as readfirstlane
+from .runtime.lane_ops import readlane as readlane
+from .runtime.lane_ops import update_dpp as update_dpp
+
+BUILTINS: list[str]
+"""Every matrix-core builtin name (without `__builtin_amdgcn_`), sorted."""
+
+__all__ = [
+    "CROSS_LANE_BUILTINS",
+    "UnsupportedInstructionError",
+    "ds_bpermute",
+    "ds_permute",
+    "ds_swizzle",
+    "global_load_tr_b128_v8i16",
+    "instruction",
+    "mfma_f32_16x16x16bf16_1k",
+    "mfma_f32_16x16x16f16",
+    "mfma_f32_16x16x1f32",
+    "mfma_f32_16x16x2bf16",
+    "mfma_f32_16x16x32_bf16",
+    "mfma_f32_16x16x32_bf8_bf8",
+    "mfma_f32_16x16x32_bf8_fp8",
+    "mfma_f32_16x16x32_f16",
+    "mfma_f32_16x16x32_fp8_bf8",
+    "mfma_f32_16x16x32_fp8_fp8",
+    "mfma_f32_16x16x4bf16_1k",
+    "mfma_f32_16x16x4f16",
+    "mfma_f32_16x16x4f32",
+    "mfma_f32_16x16x8_xf32",
+    "mfma_f32_16x16x8bf16",
+    "mfma_f32_32x32x16_bf16",
+    "mfma_f32_32x32x16_bf8_bf8",
+    "mfma_f32_32x32x16_bf8_fp8",
+    "mfma_f32_32x32x16_f16",
+    "mfma_f32_32x32x16_fp8_bf8",
+    "mfma_f32_32x32x16_fp8_fp8",
+    "mfma_f32_32x32x1f32",
+    "mfma_f32_32x32x2bf16",
+    "mfma_f32_32x32x2f32",
+    "mfma_f32_32x32x4_xf32",
+    "mfma_f32_32x32x4bf16",
+    "mfma_f32_32x32x4bf16_1k",
+    "mfma_f32_32x32x4f16",
+    "mfma_f32_32x32x8bf16_1k",
+    "mfma_f32_32x32x8f16",
+    "mfma_f32_4x4x1f32",
+    "mfma_f32_4x4x2bf16",
+    "mfma_f32_4x4x4bf16_1k",
+    "mfma_f32_4x4x4f16",
+    "mfma_f64_16x16x4f64",
+    "mfma_f64_4x4x4f64",
+    "mfma_i32_16x16x16i8",
+    "mfma_i32_16x16x32_i8",
+    "mfma_i32_16x16x4i8",
+    "mfma_i32_16x16x64_i8",
+    "mfma_i32_32x32x16_i8",
+    "mfma_i32_32x32x32_i8",
+    "mfma_i32_32x32x4i8",
+    "mfma_i32_32x32x8i8",
+    "mfma_i32_4x4x4i8",
+    "mov_dpp",
+    "permlane16",
+    "permlane16_swap",
+    "permlane32_swap",
+    "permlanex16",
+    "readfirstlane",
+    "readlane",
+    "update_dpp",
+    "wmma_bf16_16x16x16_bf16_w32",
+    "wmma_bf16_16x16x16_bf16_w32_gfx12",
+    "wmma_bf16_16x16x16_bf16_w64",
+    "wmma_bf16_16x16x16_bf16_w64_gfx12",
+    "wmma_f16_16x16x16_f16_w32",
+    "wmma_f16_16x16x16_f16_w32_gfx12",
+    "wmma_f16_16x16x16_f16_w64",
+    "wmma_f16_16x16x16_f16_w64_gfx12",
+    "wmma_f32_16x16x16_bf16_w32",
+    "wmma_f32_16x16x16_bf16_w32_gfx12",
+    "wmma_f32_16x16x16_bf16_w64",
+    "wmma_f32_16x16x16_bf16_w64_gfx12",
+    "wmma_f32_16x16x16_bf8_bf8_w32_gfx12",
+    "wmma_f32_16x16x16_bf8_bf8_w64_gfx12",
+    "wmma_f32_16x16x16_bf8_fp8_w32_gfx12",
+    "wmma_f32_16x16x16_bf8_fp8_w64_gfx12",
+    "wmma_f32_16x16x16_f16_w32",
+    "wmma_f32_16x16x16_f16_w32_gfx12",
+    "wmma_f32_16x16x16_f16_w64",
+    "wmma_f32_16x16x16_f16_w64_gfx12",
+    "wmma_f32_16x16x16_fp8_bf8_w32_gfx12",
+    "wmma_f32_16x16x16_fp8_bf8_w64_gfx12",
+    "wmma_f32_16x16x16_fp8_fp8_w32_gfx12",
+    "wmma_f32_16x16x16_fp8_fp8_w64_gfx12",
+    "wmma_i32_16x16x16_iu4_w32",
+    "wmma_i32_16x16x16_iu4_w32_gfx12",
+    "wmma_i32_16x16x16_iu4_w64",
+    "wmma_i32_16x16x16_iu4_w64_gfx12",
+    "wmma_i32_16x16x16_iu8_w32",
+    "wmma_i32_16x16x16_iu8_w32_gfx12",
+    "wmma_i32_16x16x16_iu8_w64",
+    "wmma_i32_16x16x16_iu8_w64_gfx12",
+    "wmma_i32_16x16x32_iu4_w32_gfx12",
+    "wmma_i32_16x16x32_iu4_w64_gfx12",
+]
+
+def instruction(builtin: str, arch: str | Arch | None = None) -> Instruction:
+    """The instruction-table row of `builtin` on `arch` (default: the current target).
+
+    The row gives M, N, K, blocks, operand types, cycles, FLOPs and the operand layouts
+    (`a_layout`, `b_layout`, `c_layout(opsel)`: which lane and slot holds which element).
+
+    Raises:
+        UnsupportedInstructionError: the target has no such builtin (the message names the
+            targets that have it).
+        ValueError: an unknown architecture name.
+
+    Example:
+        >>> from rocwmma_py import amdgcn
+        >>> i = amdgcn.instruction("mfma_f32_16x16x16f16", "gfx942")
+        >>> (i.m, i.n, i.k, i.blocks, i.cycles)
+        (16, 16, 16, 1, 16)
+    """
+
+def global_load_tr_b128_v8i16(ptr: Pointer) -> NDArray[Any]:
+    """__builtin_amdgcn_global_load_tr_b128_v8i16 (gfx1200, gfx1201): transposing load.
+
+    Each lane loads 8 consecutive 16-bit values from its own address `ptr`, then every group
+    of 8 lanes transposes its 8x8 block: out[8q+i][e] = in[8q+e][i]. Returns (lanes, 8)
+    int16 (the bytes of `half8`/`bfloat8`/`short8`).
+
+    Raises:
+        UnsupportedInstructionError: not on a gfx12 target.
+        OutOfBoundsError: an address outside the buffer.
+    """
+
+def mfma_f32_16x16x16bf16_1k(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) bfloat16
+        b: (64, 4) bfloat16
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is) on gfx90a
+        blgp: int: must be 0 (no BLGP on this instruction) on gfx942, gfx950
+
+    ISA and cycles:
+        v_mfma_f32_16x16x16bf16_1k, 32 cycles on gfx90a
+        v_mfma_f32_16x16x16_bf16, 16 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_16x16x16f16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x16f16(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx908, gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float16
+        b: (64, 4) float16
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is) on gfx908, gfx90a
+        blgp: int: must be 0 (no BLGP on this instruction) on gfx942, gfx950
+
+    ISA and cycles:
+        v_mfma_f32_16x16x16f16, 32 cycles on gfx908, gfx90a
+        v_mfma_f32_16x16x16_f16, 16 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_16x16x1f32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x1f32(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x1 (4 blocks), one wave of 64 lanes.
+    Targets: gfx908, gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 1) float32
+        b: (64, 1) float32
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_16x16x1f32, 32 cycles on gfx908, gfx90a
+        v_mfma_f32_16x16x1_4b_f32, 32 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_16x16x2bf16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x2bf16(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x2 (4 blocks), one wave of 64 lanes.
+    Targets: gfx908, gfx90a.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 2) bfloat16
+        b: (64, 2) bfloat16
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_16x16x2bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_16x16x32_bf16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x32_bf16(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) bfloat16
+        b: (64, 8) bfloat16
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_f32_16x16x32_bf16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_16x16x32_bf8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e5m2fnuz on gfx942
+        a: (64, 8) float8_e5m2 on gfx950
+        b: (64, 8) float8_e5m2fnuz on gfx942
+        b: (64, 8) float8_e5m2 on gfx950
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_f32_16x16x32_bf8_bf8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_16x16x32_bf8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x32_bf8_fp8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e5m2fnuz on gfx942
+        a: (64, 8) float8_e5m2 on gfx950
+        b: (64, 8) float8_e4m3fnuz on gfx942
+        b: (64, 8) float8_e4m3fn on gfx950
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_f32_16x16x32_bf8_fp8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_16x16x32_f16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x32_f16(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float16
+        b: (64, 8) float16
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_f32_16x16x32_f16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_16x16x32_fp8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x32_fp8_bf8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e4m3fnuz on gfx942
+        a: (64, 8) float8_e4m3fn on gfx950
+        b: (64, 8) float8_e5m2fnuz on gfx942
+        b: (64, 8) float8_e5m2 on gfx950
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_f32_16x16x32_fp8_bf8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_16x16x32_fp8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e4m3fnuz on gfx942
+        a: (64, 8) float8_e4m3fn on gfx950
+        b: (64, 8) float8_e4m3fnuz on gfx942
+        b: (64, 8) float8_e4m3fn on gfx950
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_f32_16x16x32_fp8_fp8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_16x16x4bf16_1k(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x4bf16_1k(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x4 (4 blocks), one wave of 64 lanes.
+    Targets: gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) bfloat16
+        b: (64, 4) bfloat16
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_16x16x4bf16_1k, 32 cycles on gfx90a
+        v_mfma_f32_16x16x4_4b_bf16, 32 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_16x16x4f16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x4f16(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x4 (4 blocks), one wave of 64 lanes.
+    Targets: gfx908, gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float16
+        b: (64, 4) float16
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_16x16x4f16, 32 cycles on gfx908, gfx90a
+        v_mfma_f32_16x16x4_4b_f16, 32 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_16x16x4f32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x4f32(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x4, one wave of 64 lanes.
+    Targets: gfx908, gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 1) float32
+        b: (64, 1) float32
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_16x16x4f32, 32 cycles on gfx908, gfx90a
+        v_mfma_f32_16x16x4_f32, 32 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_16x16x8_xf32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x8_xf32(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x8, one wave of 64 lanes.
+    Targets: gfx942.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 2) xfloat32 (float32 storage, the low 13 mantissa bits ignored)
+        b: (64, 2) xfloat32 (float32 storage, the low 13 mantissa bits ignored)
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_f32_16x16x8_xf32, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_16x16x8bf16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_16x16x8bf16(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x8, one wave of 64 lanes.
+    Targets: gfx908, gfx90a.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 2) bfloat16
+        b: (64, 2) bfloat16
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_16x16x8bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x16_bf16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x16_bf16(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x16, one wave of 64 lanes.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) bfloat16
+        b: (64, 8) bfloat16
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_f32_32x32x16_bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x16_bf8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x16, one wave of 64 lanes.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e5m2fnuz on gfx942
+        a: (64, 8) float8_e5m2 on gfx950
+        b: (64, 8) float8_e5m2fnuz on gfx942
+        b: (64, 8) float8_e5m2 on gfx950
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_f32_32x32x16_bf8_bf8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x16_bf8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x16_bf8_fp8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x16, one wave of 64 lanes.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e5m2fnuz on gfx942
+        a: (64, 8) float8_e5m2 on gfx950
+        b: (64, 8) float8_e4m3fnuz on gfx942
+        b: (64, 8) float8_e4m3fn on gfx950
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_f32_32x32x16_bf8_fp8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x16_f16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x16_f16(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x16, one wave of 64 lanes.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float16
+        b: (64, 8) float16
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_f32_32x32x16_f16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x16_fp8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x16_fp8_bf8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x16, one wave of 64 lanes.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e4m3fnuz on gfx942
+        a: (64, 8) float8_e4m3fn on gfx950
+        b: (64, 8) float8_e5m2fnuz on gfx942
+        b: (64, 8) float8_e5m2 on gfx950
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_f32_32x32x16_fp8_bf8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x16_fp8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x16, one wave of 64 lanes.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e4m3fnuz on gfx942
+        a: (64, 8) float8_e4m3fn on gfx950
+        b: (64, 8) float8_e4m3fnuz on gfx942
+        b: (64, 8) float8_e4m3fn on gfx950
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_f32_32x32x16_fp8_fp8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x1f32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x1f32(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x1 (2 blocks), one wave of 64 lanes.
+    Targets: gfx908, gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 1) float32
+        b: (64, 1) float32
+        c: (64, 32) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_32x32x1f32, 64 cycles on gfx908, gfx90a
+        v_mfma_f32_32x32x1_2b_f32, 64 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x2bf16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x2bf16(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x2 (2 blocks), one wave of 64 lanes.
+    Targets: gfx908, gfx90a.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 2) bfloat16
+        b: (64, 2) bfloat16
+        c: (64, 32) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_32x32x2bf16, 64 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x2f32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x2f32(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x2, one wave of 64 lanes.
+    Targets: gfx908, gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 1) float32
+        b: (64, 1) float32
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_32x32x2f32, 64 cycles on gfx908, gfx90a
+        v_mfma_f32_32x32x2_f32, 64 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x4_xf32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x4_xf32(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x4, one wave of 64 lanes.
+    Targets: gfx942.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 2) xfloat32 (float32 storage, the low 13 mantissa bits ignored)
+        b: (64, 2) xfloat32 (float32 storage, the low 13 mantissa bits ignored)
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_f32_32x32x4_xf32, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x4bf16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x4bf16(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x4, one wave of 64 lanes.
+    Targets: gfx908, gfx90a.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 2) bfloat16
+        b: (64, 2) bfloat16
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_32x32x4bf16, 64 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x4bf16_1k(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x4bf16_1k(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x4 (2 blocks), one wave of 64 lanes.
+    Targets: gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) bfloat16
+        b: (64, 4) bfloat16
+        c: (64, 32) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_32x32x4bf16_1k, 64 cycles on gfx90a
+        v_mfma_f32_32x32x4_2b_bf16, 64 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x4f16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x4f16(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x4 (2 blocks), one wave of 64 lanes.
+    Targets: gfx908, gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float16
+        b: (64, 4) float16
+        c: (64, 32) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_32x32x4f16, 64 cycles on gfx908, gfx90a
+        v_mfma_f32_32x32x4_2b_f16, 64 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x8bf16_1k(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x8bf16_1k(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x8, one wave of 64 lanes.
+    Targets: gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) bfloat16
+        b: (64, 4) bfloat16
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is) on gfx90a
+        blgp: int: must be 0 (no BLGP on this instruction) on gfx942, gfx950
+
+    ISA and cycles:
+        v_mfma_f32_32x32x8bf16_1k, 64 cycles on gfx90a
+        v_mfma_f32_32x32x8_bf16, 32 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_32x32x8f16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_32x32x8f16(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x8, one wave of 64 lanes.
+    Targets: gfx908, gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float16
+        b: (64, 4) float16
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is) on gfx908, gfx90a
+        blgp: int: must be 0 (no BLGP on this instruction) on gfx942, gfx950
+
+    ISA and cycles:
+        v_mfma_f32_32x32x8f16, 64 cycles on gfx908, gfx90a
+        v_mfma_f32_32x32x8_f16, 32 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_4x4x1f32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_4x4x1f32(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 4x4x1 (16 blocks), one wave of 64 lanes.
+    Targets: gfx908, gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 1) float32
+        b: (64, 1) float32
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_4x4x1f32, 8 cycles on gfx908, gfx90a
+        v_mfma_f32_4x4x1_16b_f32, 8 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_4x4x2bf16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_4x4x2bf16(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 4x4x2 (16 blocks), one wave of 64 lanes.
+    Targets: gfx908, gfx90a.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 2) bfloat16
+        b: (64, 2) bfloat16
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_4x4x2bf16, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_4x4x4bf16_1k(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_4x4x4bf16_1k(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 4x4x4 (16 blocks), one wave of 64 lanes.
+    Targets: gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) bfloat16
+        b: (64, 4) bfloat16
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_4x4x4bf16_1k, 8 cycles on gfx90a
+        v_mfma_f32_4x4x4_16b_bf16, 8 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f32_4x4x4f16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f32_4x4x4f16(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 4x4x4 (16 blocks), one wave of 64 lanes.
+    Targets: gfx908, gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float16
+        b: (64, 4) float16
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_f32_4x4x4f16, 8 cycles on gfx908, gfx90a
+        v_mfma_f32_4x4x4_16b_f16, 8 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f64_16x16x4f64(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f64_16x16x4f64(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x4, one wave of 64 lanes.
+    Targets: gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 1) float64
+        b: (64, 1) float64
+        c: (64, 4) float64
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction) on gfx90a
+        blgp: int: NEG on CDNA3 f64, bit 0 negates A, bit 1 B, bit 2 C on gfx942, gfx950
+
+    ISA and cycles:
+        v_mfma_f64_16x16x4f64, 32 cycles on gfx90a
+        v_mfma_f64_16x16x4_f64, 32 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_f64_4x4x4f64(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_f64_4x4x4f64(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 4x4x4 (4 blocks), one wave of 64 lanes.
+    Targets: gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 1) float64
+        b: (64, 1) float64
+        c: (64, 1) float64
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction) on gfx90a
+        blgp: int: NEG on CDNA3 f64, bit 0 negates A, bit 1 B, bit 2 C on gfx942, gfx950
+
+    ISA and cycles:
+        v_mfma_f64_4x4x4f64, 16 cycles on gfx90a
+        v_mfma_f64_4x4x4_4b_f64, 16 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_i32_16x16x16i8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_i32_16x16x16i8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx908, gfx90a.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) int8 (the same bytes as (64, 1) int32 words)
+        b: (64, 4) int8 (the same bytes as (64, 1) int32 words)
+        c: (64, 4) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_i32_16x16x16i8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_i32_16x16x32_i8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_i32_16x16x32_i8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) int8 (the same bytes as (64, 2) int32 words)
+        b: (64, 8) int8 (the same bytes as (64, 2) int32 words)
+        c: (64, 4) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_i32_16x16x32_i8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_i32_16x16x4i8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_i32_16x16x4i8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x4 (4 blocks), one wave of 64 lanes.
+    Targets: gfx908, gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) int8 (the same bytes as (64, 1) int32 words)
+        b: (64, 4) int8 (the same bytes as (64, 1) int32 words)
+        c: (64, 16) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_i32_16x16x4i8, 32 cycles on gfx908, gfx90a
+        v_mfma_i32_16x16x4_4b_i8, 32 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_i32_16x16x64_i8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_i32_16x16x64_i8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 16x16x64, one wave of 64 lanes.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) int8 (the same bytes as (64, 4) int32 words)
+        b: (64, 16) int8 (the same bytes as (64, 4) int32 words)
+        c: (64, 4) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_i32_16x16x64_i8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_i32_32x32x16_i8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_i32_32x32x16_i8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x16, one wave of 64 lanes.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) int8 (the same bytes as (64, 2) int32 words)
+        b: (64, 8) int8 (the same bytes as (64, 2) int32 words)
+        c: (64, 16) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_i32_32x32x16_i8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_i32_32x32x32_i8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_i32_32x32x32_i8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x32, one wave of 64 lanes.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) int8 (the same bytes as (64, 4) int32 words)
+        b: (64, 16) int8 (the same bytes as (64, 4) int32 words)
+        c: (64, 16) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: must be 0 (no BLGP on this instruction)
+
+    ISA and cycles:
+        v_mfma_i32_32x32x32_i8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_i32_32x32x4i8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_i32_32x32x4i8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x4 (2 blocks), one wave of 64 lanes.
+    Targets: gfx908, gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) int8 (the same bytes as (64, 1) int32 words)
+        b: (64, 4) int8 (the same bytes as (64, 1) int32 words)
+        c: (64, 32) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_i32_32x32x4i8, 64 cycles on gfx908, gfx90a
+        v_mfma_i32_32x32x4_2b_i8, 64 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_i32_32x32x8i8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_i32_32x32x8i8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 32x32x8, one wave of 64 lanes.
+    Targets: gfx908, gfx90a.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) int8 (the same bytes as (64, 1) int32 words)
+        b: (64, 4) int8 (the same bytes as (64, 1) int32 words)
+        c: (64, 16) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: must be 0 (single-block instruction)
+        abid: int: must be 0 (single-block instruction)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_i32_32x32x8i8, 64 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_i32_4x4x4i8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    abid: int,
+    blgp: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_i32_4x4x4i8(a, b, c, cbsz, abid, blgp).
+
+    D = A·B + C, 4x4x4 (16 blocks), one wave of 64 lanes.
+    Targets: gfx908, gfx90a, gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) int8 (the same bytes as (64, 1) int32 words)
+        b: (64, 4) int8 (the same bytes as (64, 1) int32 words)
+        c: (64, 4) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))
+        abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)
+        blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)
+
+    ISA and cycles:
+        v_mfma_i32_4x4x4i8, 8 cycles on gfx908, gfx90a
+        v_mfma_i32_4x4x4_16b_i8, 8 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_bf16_16x16x16_bf16_w32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    opsel: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_bf16_16x16x16_bf16_w32(a, b, c, opsel).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1100, gfx1101, gfx1102.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) bfloat16
+        b: (32, 16) bfloat16
+        c: (32, 16) bfloat16
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        opsel: bool: OPSEL, which 16-bit half of each C/D register holds the result
+
+    ISA and cycles:
+        v_wmma_bf16_16x16x16_bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_bf16_16x16x16_bf16_w32_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_bf16_16x16x16_bf16_w32_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) bfloat16
+        b: (32, 8) bfloat16
+        c: (32, 8) bfloat16
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_bf16_16x16x16_bf16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_bf16_16x16x16_bf16_w64(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    opsel: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_bf16_16x16x16_bf16_w64(a, b, c, opsel).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1100, gfx1101, gfx1102.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) bfloat16
+        b: (64, 16) bfloat16
+        c: (64, 8) bfloat16
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        opsel: bool: OPSEL, which 16-bit half of each C/D register holds the result
+
+    ISA and cycles:
+        v_wmma_bf16_16x16x16_bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_bf16_16x16x16_bf16_w64_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_bf16_16x16x16_bf16_w64_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) bfloat16
+        b: (64, 4) bfloat16
+        c: (64, 4) bfloat16
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_bf16_16x16x16_bf16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f16_16x16x16_f16_w32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    opsel: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f16_16x16x16_f16_w32(a, b, c, opsel).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1100, gfx1101, gfx1102.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) float16
+        b: (32, 16) float16
+        c: (32, 16) float16
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        opsel: bool: OPSEL, which 16-bit half of each C/D register holds the result
+
+    ISA and cycles:
+        v_wmma_f16_16x16x16_f16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f16_16x16x16_f16_w32_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f16_16x16x16_f16_w32_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) float16
+        b: (32, 8) float16
+        c: (32, 8) float16
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f16_16x16x16_f16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f16_16x16x16_f16_w64(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    opsel: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f16_16x16x16_f16_w64(a, b, c, opsel).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1100, gfx1101, gfx1102.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) float16
+        b: (64, 16) float16
+        c: (64, 8) float16
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        opsel: bool: OPSEL, which 16-bit half of each C/D register holds the result
+
+    ISA and cycles:
+        v_wmma_f16_16x16x16_f16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f16_16x16x16_f16_w64_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f16_16x16x16_f16_w64_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float16
+        b: (64, 4) float16
+        c: (64, 4) float16
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f16_16x16x16_f16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_bf16_w32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_bf16_w32(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1100, gfx1101, gfx1102.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) bfloat16
+        b: (32, 16) bfloat16
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_bf16_w32_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_bf16_w32_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) bfloat16
+        b: (32, 8) bfloat16
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_bf16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_bf16_w64(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_bf16_w64(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1100, gfx1101, gfx1102.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) bfloat16
+        b: (64, 16) bfloat16
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_bf16_w64_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_bf16_w64_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) bfloat16
+        b: (64, 4) bfloat16
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_bf16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_bf8_bf8_w32_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_bf8_bf8_w32_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) float8_e5m2
+        b: (32, 8) float8_e5m2
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_bf8_bf8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_bf8_bf8_w64_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_bf8_bf8_w64_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float8_e5m2
+        b: (64, 4) float8_e5m2
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_bf8_bf8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_bf8_fp8_w32_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_bf8_fp8_w32_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) float8_e5m2
+        b: (32, 8) float8_e4m3fn
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_bf8_fp8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_bf8_fp8_w64_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_bf8_fp8_w64_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float8_e5m2
+        b: (64, 4) float8_e4m3fn
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_bf8_fp8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_f16_w32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_f16_w32(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1100, gfx1101, gfx1102.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) float16
+        b: (32, 16) float16
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_f16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_f16_w32_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_f16_w32_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) float16
+        b: (32, 8) float16
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_f16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_f16_w64(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_f16_w64(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1100, gfx1101, gfx1102.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) float16
+        b: (64, 16) float16
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_f16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_f16_w64_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_f16_w64_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float16
+        b: (64, 4) float16
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_f16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_fp8_bf8_w32_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_fp8_bf8_w32_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) float8_e4m3fn
+        b: (32, 8) float8_e5m2
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_fp8_bf8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_fp8_bf8_w64_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_fp8_bf8_w64_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float8_e4m3fn
+        b: (64, 4) float8_e5m2
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_fp8_bf8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_fp8_fp8_w32_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_fp8_fp8_w32_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) float8_e4m3fn
+        b: (32, 8) float8_e4m3fn
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_fp8_fp8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x16_fp8_fp8_w64_gfx12(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x16_fp8_fp8_w64_gfx12(a, b, c).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float8_e4m3fn
+        b: (64, 4) float8_e4m3fn
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_wmma_f32_16x16x16_fp8_fp8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_i32_16x16x16_iu4_w32(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_i32_16x16x16_iu4_w32(sgn_a, a, sgn_b, b, c, clamp).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1100, gfx1101, gfx1102.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) int4 (the same bytes as (32, 2) int32 words)
+        b: (32, 16) int4 (the same bytes as (32, 2) int32 words)
+        c: (32, 8) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_wmma_i32_16x16x16_iu4, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_i32_16x16x16_iu4_w32_gfx12(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_i32_16x16x16_iu4_w32_gfx12(sgn_a, a, sgn_b, b, c, clamp).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) int4 (the same bytes as (32, 1) int32 words)
+        b: (32, 8) int4 (the same bytes as (32, 1) int32 words)
+        c: (32, 8) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_wmma_i32_16x16x16_iu4, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_i32_16x16x16_iu4_w64(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_i32_16x16x16_iu4_w64(sgn_a, a, sgn_b, b, c, clamp).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1100, gfx1101, gfx1102.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) int4 (the same bytes as (64, 2) int32 words)
+        b: (64, 16) int4 (the same bytes as (64, 2) int32 words)
+        c: (64, 4) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_wmma_i32_16x16x16_iu4, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_i32_16x16x16_iu4_w64_gfx12(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_i32_16x16x16_iu4_w64_gfx12(sgn_a, a, sgn_b, b, c, clamp).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) int4 (the same bytes as (64, 1) int32 words)
+        b: (64, 8) int4 (the same bytes as (64, 1) int32 words)
+        c: (64, 4) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_wmma_i32_16x16x16_iu4, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_i32_16x16x16_iu8_w32(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_i32_16x16x16_iu8_w32(sgn_a, a, sgn_b, b, c, clamp).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1100, gfx1101, gfx1102.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) int8 (the same bytes as (32, 4) int32 words)
+        b: (32, 16) int8 (the same bytes as (32, 4) int32 words)
+        c: (32, 8) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_wmma_i32_16x16x16_iu8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_i32_16x16x16_iu8_w32_gfx12(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_i32_16x16x16_iu8_w32_gfx12(sgn_a, a, sgn_b, b, c, clamp).
+
+    D = A·B + C, 16x16x16, one wave of 32 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) int8 (the same bytes as (32, 2) int32 words)
+        b: (32, 8) int8 (the same bytes as (32, 2) int32 words)
+        c: (32, 8) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_wmma_i32_16x16x16_iu8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_i32_16x16x16_iu8_w64(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_i32_16x16x16_iu8_w64(sgn_a, a, sgn_b, b, c, clamp).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1100, gfx1101, gfx1102.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) int8 (the same bytes as (64, 4) int32 words)
+        b: (64, 16) int8 (the same bytes as (64, 4) int32 words)
+        c: (64, 4) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_wmma_i32_16x16x16_iu8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_i32_16x16x16_iu8_w64_gfx12(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_i32_16x16x16_iu8_w64_gfx12(sgn_a, a, sgn_b, b, c, clamp).
+
+    D = A·B + C, 16x16x16, one wave of 64 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) int8 (the same bytes as (64, 1) int32 words)
+        b: (64, 4) int8 (the same bytes as (64, 1) int32 words)
+        c: (64, 4) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_wmma_i32_16x16x16_iu8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_i32_16x16x32_iu4_w32_gfx12(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_i32_16x16x32_iu4_w32_gfx12(sgn_a, a, sgn_b, b, c, clamp).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) int4 (the same bytes as (32, 2) int32 words)
+        b: (32, 16) int4 (the same bytes as (32, 2) int32 words)
+        c: (32, 8) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_wmma_i32_16x16x32_iu4, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_i32_16x16x32_iu4_w64_gfx12(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_i32_16x16x32_iu4_w64_gfx12(sgn_a, a, sgn_b, b, c, clamp).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) int4 (the same bytes as (64, 1) int32 words)
+        b: (64, 8) int4 (the same bytes as (64, 1) int32 words)
+        c: (64, 4) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_wmma_i32_16x16x32_iu4, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """

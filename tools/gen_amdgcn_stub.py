@@ -1,0 +1,266 @@
+"""Generate `rocwmma_py/amdgcn.pyi`, the type stub of the matrix-core builtins, and the
+stubs of the other names the package creates at import time.
+
+`rocwmma_py.amdgcn` creates one function per instruction-table row at import time, so type
+checkers cannot see them; this stub declares each with the builtin's arguments and, in its
+docstring, the operand shapes and dtypes per lane on every target that has it (pdoc shows
+these docstrings in the API reference). Likewise the half-precision intrinsics
+(`runtime/_half_math_exports.pyi`, imported for type checkers by `rocwmma_py`,
+`rocwmma_py.runtime` and `rocwmma_py.cuda`) and CUDA's vector structs and makers
+(`cuda/_vector_exports.pyi`). `tests/test_typing.py` checks that regenerating them gives the
+committed files.
+
+    python tools/gen_amdgcn_stub.py            # rewrite the stubs
+    python tools/gen_amdgcn_stub.py --check    # exit 1 if a committed stub is stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+import textwrap
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from rocwmma_py import amdgcn  # noqa: E402 - after the path set-up above
+from rocwmma_py import types as T  # noqa: E402
+from rocwmma_py.arch import ARCH_NAMES, get_arch  # noqa: E402
+from rocwmma_py.arch.instructions import Instruction  # noqa: E402
+
+STUB = ROOT / "rocwmma_py" / "amdgcn.pyi"
+HALF_MATH_STUB = ROOT / "rocwmma_py" / "runtime" / "_half_math_exports.pyi"
+VECTOR_STUB = ROOT / "rocwmma_py" / "cuda" / "_vector_exports.pyi"
+
+HEADER = '''\
+# Type stub of rocwmma_py.amdgcn, generated from the instruction tables by
+# tools/gen_amdgcn_stub.py: do not edit, regenerate (tests/test_typing.py checks it).
+from typing import Any
+
+from numpy.typing import ArrayLike, NDArray
+
+from .arch import Arch
+from .arch.instructions import Instruction
+from .errors import UnsupportedInstructionError as UnsupportedInstructionError
+from .runtime import Pointer
+from .runtime.lane_ops import CROSS_LANE_BUILTINS as CROSS_LANE_BUILTINS
+{cross_lane}
+
+BUILTINS: list[str]
+"""Every matrix-core builtin name (without `__builtin_amdgcn_`), sorted."""
+
+__all__ = [{all_names}]
+
+def instruction(builtin: str, arch: str | Arch | None = None) -> Instruction:
+    """The instruction-table row of `builtin` on `arch` (default: the current target).
+
+    The row gives M, N, K, blocks, operand types, cycles, FLOPs and the operand layouts
+    (`a_layout`, `b_layout`, `c_layout(opsel)`: which lane and slot holds which element).
+
+    Raises:
+        UnsupportedInstructionError: the target has no such builtin (the message names the
+            targets that have it).
+        ValueError: an unknown architecture name.
+
+    Example:
+        >>> from rocwmma_py import amdgcn
+        >>> i = amdgcn.instruction("mfma_f32_16x16x16f16", "gfx942")
+        >>> (i.m, i.n, i.k, i.blocks, i.cycles)
+        (16, 16, 16, 1, 16)
+    """
+
+def global_load_tr_b128_v8i16(ptr: Pointer) -> NDArray[Any]:
+    """__builtin_amdgcn_global_load_tr_b128_v8i16 (gfx1200, gfx1201): transposing load.
+
+    Each lane loads 8 consecutive 16-bit values from its own address `ptr`, then every group
+    of 8 lanes transposes its 8x8 block: out[8q+i][e] = in[8q+e][i]. Returns (lanes, 8)
+    int16 (the bytes of `half8`/`bfloat8`/`short8`).
+
+    Raises:
+        UnsupportedInstructionError: not on a gfx12 target.
+        OutOfBoundsError: an address outside the buffer.
+    """
+'''
+
+_MODIFIERS = {
+    "cbsz": "cbsz: int: CBSZ, broadcast one A block to 2**cbsz blocks (0..log2(blocks))",
+    "abid": "abid: int: ABID, which A block of each broadcast group is read (< 2**cbsz)",
+    "blgp": "blgp: int: BLGP, 0..7",
+    "opsel": "opsel: bool: OPSEL, which 16-bit half of each C/D register holds the result",
+    "sgn_a": "sgn_a: bool: A is signed (True) or unsigned",
+    "sgn_b": "sgn_b: bool: B is signed (True) or unsigned",
+    "clamp": "clamp: bool: saturate the int32 result instead of wrapping",
+}
+_BLGP = {
+    "lanes": "blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)",
+    "neg": "blgp: int: NEG on CDNA3 f64, bit 0 negates A, bit 1 B, bit 2 C",
+    "": "blgp: int: must be 0 (no BLGP on this instruction)",
+}
+
+
+def _rows(builtin: str) -> list[tuple[str, Instruction]]:
+    return [(arch, get_arch(arch).instructions[builtin]) for arch in ARCH_NAMES
+            if builtin in get_arch(arch).instructions]
+
+
+def _dtype_name(t: type) -> str:
+    name = str(np.dtype(T.storage_dtype(t)))
+    return "xfloat32 (float32 storage, the low 13 mantissa bits ignored)" \
+        if t is T.xfloat32 else name
+
+
+def _operand(instr: Instruction, what: str) -> str:
+    """`(lanes, elements) dtype per lane`, plus the packed-word form of sub-32-bit integers."""
+    layout = instr.c_layout(0) if what == "c" else getattr(instr, f"{what}_layout")
+    t = {"a": instr.a_type, "b": instr.b_type, "c": instr.c_type}[what]
+    text = f"({layout.lanes}, {layout.slots}) {_dtype_name(t)}"
+    bits = T.bits(t)
+    if not T.is_float(t) and bits < 32:
+        words = layout.slots * bits // 32
+        text += f" (the same bytes as ({layout.lanes}, {words}) int32 words)"
+    return text
+
+
+def _grouped(rows: list[tuple[str, Instruction]], describe) -> list[str]:
+    """`value (arch, arch)` lines, one per distinct value, archs in table order."""
+    groups: dict[str, list[str]] = {}
+    for arch, instr in rows:
+        groups.setdefault(describe(instr), []).append(arch)
+    if len(groups) == 1:
+        return [next(iter(groups))]
+    return [f"{value} on {', '.join(archs)}" for value, archs in groups.items()]
+
+
+def _docstring(builtin: str) -> str:
+    rows = _rows(builtin)
+    first = rows[0][1]
+    targets = ", ".join(arch for arch, _ in rows)
+    shape = f"{first.m}x{first.n}x{first.k}"
+    blocks = f" ({first.blocks} blocks)" if first.blocks > 1 else ""
+    lines = [
+        f"__builtin_amdgcn_{builtin}({', '.join(first.args)}).",
+        "",
+        f"D = A·B + C, {shape}{blocks}, one wave of {first.wave} lanes.",
+        f"Targets: {targets}.",
+        "",
+        "Operands per wave (lanes, elements per lane):",
+    ]
+    for what in ("a", "b", "c"):
+        for text in _grouped(rows, lambda i, w=what: _operand(i, w)):
+            lines.append(f"    {what}: {text}")
+    lines.append("    returns D with c's dtype and shape")
+    modifiers = [m for m in first.args if m not in ("a", "b", "c")]
+    if modifiers:
+        lines += ["", "Immediates (compile-time ints or bools; out of range: ModifierError):"]
+        for m in modifiers:
+            if m == "blgp":
+                for text in _grouped(rows, lambda i: _BLGP[i.blgp]):
+                    lines.append(f"    {text}")
+            elif m in ("cbsz", "abid") and not first.cbsz_abid:
+                lines.append(f"    {m}: int: must be 0 (single-block instruction)")
+            else:
+                lines.append(f"    {_MODIFIERS[m]}")
+    lines += ["", "ISA and cycles:"]
+    lines += [f"    {text}" for text in _grouped(rows, lambda i: f"{i.isa}, {i.cycles} cycles")]
+    lines += ["", "Raises:",
+              "    UnsupportedInstructionError: the running target has no such builtin.",
+              "    ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).",
+              "    TypeError: wrong arguments (the message shows the builtin's argument list)."]
+    return "\n".join(lines)
+
+
+def _signature(builtin: str) -> str:
+    args = _rows(builtin)[0][1].args
+    params = [f"{a}: ArrayLike" if a in ("a", "b", "c") else
+              f"{a}: {'int' if a in ('cbsz', 'abid', 'blgp') else 'bool | int'}"
+              for a in args]
+    return f"def {builtin}(\n" + "".join(f"    {p},\n" for p in params) + ") -> NDArray[Any]:"
+
+
+def _indent(text: str) -> str:
+    return "\n".join(f"    {line}" if line else "" for line in text.splitlines())
+
+
+def render() -> str:
+    """The stub's text."""
+    cross = "\n".join(f"from .runtime.lane_ops import {n} as {n}"
+                      for n in sorted(amdgcn.CROSS_LANE_BUILTINS))
+    names = "".join(f'\n    "{n}",' for n in sorted(amdgcn.__all__)) + "\n"
+    out = [HEADER.format(cross_lane=cross, all_names=names)]
+    for builtin in amdgcn.BUILTINS:
+        out.append(f'{_signature(builtin)}\n    """{_indent(_docstring(builtin))[4:]}\n    """\n')
+    return "\n".join(out)
+
+def _static_names(module: ModuleType) -> set[str]:
+    """Names a module's source binds at top level (type checkers see these)."""
+    tree = ast.parse(Path(module.__file__ or "").read_text())
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                elements = target.elts if isinstance(target, ast.Tuple) else [target]
+                names.update(e.id for e in elements if isinstance(e, ast.Name))
+    return names
+
+
+def render_exports(module: ModuleType, names: list[str]) -> str:
+    """A stub-only module re-exporting `names` of `module`: the statically bound ones by
+    import, the ones created at run time as functions taking anything (with their docs)."""
+    static = _static_names(module)
+    lines = [
+        f"# Names {module.__name__} creates at import, for type checkers; generated by",
+        "# tools/gen_amdgcn_stub.py: do not edit, regenerate (tests/test_typing.py checks it).",
+        "# ruff: noqa  (generated: sorted by name, not by isort's natural order)",
+        "from typing import Any",
+        "",
+    ]
+    lines += [f"from {module.__name__} import {n} as {n}" for n in sorted(names)
+              if n in static]
+    quotes = '"' * 3
+    for n in names:
+        if n not in static:
+            doc = " ".join((getattr(module, n).__doc__ or n).split())
+            body = textwrap.wrap(f"{quotes}{doc}", 92) + [quotes]
+            lines += ["", "", f"def {n}(*args: Any) -> Any:", *(f"    {x}" for x in body)]
+    lines += ["", "", "__all__ = ["] + [f'    "{n}",' for n in names] + ["]", ""]
+    return "\n".join(lines)
+
+
+def outputs() -> dict[Path, str]:
+    """Every generated stub and its text."""
+    from rocwmma_py.cuda import vectors
+    from rocwmma_py.runtime import half_math
+
+    return {
+        STUB: render(),
+        HALF_MATH_STUB: render_exports(half_math, list(half_math.HALF_MATH_NAMES)),
+        VECTOR_STUB: render_exports(vectors, [*vectors.VECTOR_TYPES, *vectors.MAKERS]),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if a committed stub differs from the generated text")
+    args = parser.parse_args(argv)
+    stale = 0
+    for path, text in outputs().items():
+        if not args.check:
+            path.write_text(text)
+        elif not path.exists() or path.read_text() != text:
+            print(f"{path} is stale: run python tools/gen_amdgcn_stub.py", file=sys.stderr)
+            stale = 1
+    return stale
+
+
+if __name__ == "__main__":
+    sys.exit(main())
