@@ -11,6 +11,8 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from .errors import ElementTypeError, PackingError
+
 float16 = np.float16
 bfloat16 = ml_dtypes.bfloat16
 float32 = np.float32
@@ -70,7 +72,9 @@ def resolve(t: Any) -> type:
             dt = None
         if dt in _BY_DTYPE:
             return _BY_DTYPE[dt]
-    raise TypeError(f"unsupported element type {t!r}; supported names: {', '.join(_BY_NAME)}")
+    raise ElementTypeError(
+        f"unsupported element type {t!r}; supported names: {', '.join(_BY_NAME)}"
+    )
 
 
 def short_name(t: Any) -> str:
@@ -110,7 +114,9 @@ def max_finite(t: Any) -> float:
     if t is xfloat32:
         return (2 - 2**-10) * 2.0**127
     if t not in _FLOATS:
-        raise TypeError(f"max_finite needs a float type, got {short_name(t)}; use ml_dtypes.iinfo")
+        raise ElementTypeError(
+            f"max_finite needs a float type, got {short_name(t)}; use ml_dtypes.iinfo"
+        )
     return float(ml_dtypes.finfo(t).max)
 
 
@@ -129,7 +135,9 @@ def _to_f32_round_to_odd(x: np.ndarray) -> np.ndarray:
 def _source(x: Any) -> np.ndarray:
     a = np.asarray(x)
     if a.dtype.kind not in "biuf" and a.dtype not in _BY_DTYPE:
-        raise TypeError(f"cannot convert dtype {a.dtype}; need bool, integer or float values")
+        raise ElementTypeError(
+            f"cannot convert dtype {a.dtype}; need bool, integer or float values"
+        )
     return a
 
 
@@ -169,7 +177,7 @@ def to_xfloat32(x: Any, rounding: str = "truncate") -> np.ndarray:
     exactly as in rocWMMA); "rne" rounds to nearest even, keeps inf and keeps NaN a NaN.
     """
     if rounding not in ("truncate", "rne"):
-        raise ValueError(f"rounding must be 'truncate' or 'rne', got {rounding!r}")
+        raise PackingError(f"rounding must be 'truncate' or 'rne', got {rounding!r}")
     u = convert(x, float32).view(np.uint32)
     if rounding == "rne":
         finite = (u & 0x7F800000) != 0x7F800000
@@ -182,7 +190,7 @@ def _to_bytes(a: np.ndarray) -> np.ndarray:
     """Bytes of `a` along its last axis, 4-bit types packed two per byte, low nibble first."""
     if a.dtype in _NIBBLE:
         if a.shape[-1] % 2:
-            raise ValueError(f"an odd count ({a.shape[-1]}) of 4-bit values does not fill bytes")
+            raise PackingError(f"an odd count ({a.shape[-1]}) of 4-bit values does not fill bytes")
         nib = (a.view(np.uint8) & 0xF).reshape(*a.shape[:-1], -1, 2)
         return nib[..., 0] | (nib[..., 1] << 4)
     return np.ascontiguousarray(a).view(np.uint8)
@@ -198,7 +206,7 @@ def _from_bytes(b: np.ndarray, dt: np.dtype) -> np.ndarray:
 
 def _check_multiple(nbits: int, unit: int, what: str) -> None:
     if nbits % unit:
-        raise ValueError(f"{what} is {nbits} bits, not a multiple of {unit}")
+        raise PackingError(f"{what} is {nbits} bits, not a multiple of {unit}")
 
 
 def pack(elements: Any, t: Any) -> np.ndarray:
@@ -212,10 +220,12 @@ def pack(elements: Any, t: Any) -> np.ndarray:
     if a.dtype != sd:
         if t in _FLOATS or not (a.dtype.kind in "biu" or a.dtype in _NIBBLE):
             name = short_name(t)
-            raise TypeError(f"pack to {name} needs dtype {sd}, got {a.dtype}; use convert first")
+            raise ElementTypeError(
+                f"pack to {name} needs dtype {sd}, got {a.dtype}; use convert first"
+            )
         info, wide = ml_dtypes.iinfo(t), a.astype(np.int64)
         if wide.size and (wide.min() < info.min or wide.max() > info.max):
-            raise ValueError(f"values outside {short_name(t)} range [{info.min}, {info.max}]")
+            raise PackingError(f"values outside {short_name(t)} range [{info.min}, {info.max}]")
         a = wide.astype(t)
     _check_multiple(a.shape[-1] * bits(t), 32, f"a row of {a.shape[-1]} {short_name(t)} elements")
     return _from_bytes(_to_bytes(a), np.dtype(np.uint32))
@@ -226,7 +236,9 @@ def unpack(words: Any, t: Any) -> np.ndarray:
     t, w = resolve(t), np.atleast_1d(words)
     if w.dtype not in (np.int32, np.uint32):
         if w.dtype.kind not in "iu" or (w.size and (w.min() < -(2**31) or w.max() >= 2**32)):
-            raise TypeError(f"unpack needs int32/uint32 words (or 32-bit integers), got {w.dtype}")
+            raise ElementTypeError(
+                f"unpack needs int32/uint32 words (or 32-bit integers), got {w.dtype}"
+            )
         w = (w.astype(np.int64) & 0xFFFFFFFF).astype(np.uint32)
     _check_multiple(w.shape[-1] * 32, bits(t), f"a row of {w.shape[-1]} words")
     return _from_bytes(_to_bytes(w.astype(np.uint32)), storage_dtype(t))
@@ -236,7 +248,9 @@ def _lanes(values: Any) -> np.ndarray:
     a = np.asarray(values)
     a = a[:, None] if a.ndim == 1 else a
     if a.ndim != 2:
-        raise ValueError(f"expected per-lane values of shape (lanes,) or (lanes, n), got {a.shape}")
+        raise PackingError(
+            f"expected per-lane values of shape (lanes,) or (lanes, n), got {a.shape}"
+        )
     return a
 
 
@@ -244,7 +258,7 @@ def _reinterpret(a: np.ndarray, dt: np.dtype, count: int, what: str) -> np.ndarr
     have = a.shape[1] * _dtype_bits(a.dtype)
     need = count * _dtype_bits(dt)
     if have != need:
-        raise ValueError(
+        raise PackingError(
             f"values of shape {a.shape} and dtype {a.dtype} hold {have / 8:g} bytes per lane, "
             f"but {count} x {what} needs {need / 8:g} bytes per lane"
         )

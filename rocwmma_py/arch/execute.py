@@ -14,7 +14,7 @@ import operator
 import numpy as np
 
 from .. import types as T
-from ..errors import ModifierError
+from ..errors import ModifierError, OperandShapeError
 from . import layouts as L
 from .instructions import Instruction
 from .numerics import accumulate, decode
@@ -46,7 +46,7 @@ def _elements(instr: Instruction, regs, t, layout: L.OperandLayout, what: str,
     lanes = layout.lanes
     if regs.ndim == 0 or regs.shape[0] not in (lanes, waves * lanes):
         batch = f" (or ({waves * lanes}, ...) for the batch's {waves} waves)" if waves > 1 else ""
-        raise ValueError(
+        raise OperandShapeError(
             f"{instr.builtin}: operand {what} must hold one vector per lane of the wave, "
             f"shape ({lanes}, ...){batch}; got shape {regs.shape}"
         )

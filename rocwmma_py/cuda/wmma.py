@@ -171,7 +171,7 @@ fragment = _FragmentTemplate()
 
 def _check_frag(frag, what: str) -> None:
     if not isinstance(frag, WmmaFragment):
-        raise TypeError(f"{what}: expected a wmma.fragment; got {type(frag).__name__}")
+        raise FragmentError(f"{what}: expected a wmma.fragment; got {type(frag).__name__}")
 
 
 def fill_fragment(frag: WmmaFragment, value) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+from ..errors import MissingDependencyError
 from .tables import Layout, location_text
 
 CELL_W, CELL_H, GAP, TOP = 46, 26, 40, 34
@@ -82,8 +83,8 @@ def png(layout: Layout, path: str) -> None:
     try:
         import matplotlib
     except ImportError:
-        raise ImportError("--png needs matplotlib: pip install 'rocwmma-py[plot]' "
-                          "(or use --svg, which needs nothing)") from None
+        raise MissingDependencyError("--png needs matplotlib: pip install 'rocwmma-py[plot]' "
+                                     "(or use --svg, which needs nothing)") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -88,7 +88,7 @@ class _Template:
     def __getitem__(self, args) -> Scheduler:
         args = args if isinstance(args, tuple) else (args,)
         if len(args) not in self.arity or any(int(a) < 0 for a in args):
-            raise TypeError(f"{self.kind}[...] takes {self.arity} non-negative integers")
+            raise FragmentError(f"{self.kind}[...] takes {self.arity} non-negative integers")
         return Scheduler(self.kind, *(int(a) for a in args))
 
 

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..arch import Arch
+from ..errors import ConfigError
 from .checks import Checks
 from .dims import Dim3
 from .interrupts import is_asynchronous, signal_exceptions_marked
@@ -80,8 +81,8 @@ def engine_name() -> str:
     """The engine of launches: innermost `use_engine` > $ROCWMMA_PY_ENGINE > "batch"."""
     name = _engine.get() or os.environ.get(ENGINE_VAR, "").strip() or "batch"
     if name not in ENGINES:
-        raise ValueError(f"unknown engine {name!r} (from use_engine or ${ENGINE_VAR}); "
-                         f"valid engines are: {', '.join(ENGINES)}")
+        raise ConfigError(f"unknown engine {name!r} (from use_engine or ${ENGINE_VAR}); "
+                          f"valid engines are: {', '.join(ENGINES)}")
     return name
 
 
@@ -89,7 +90,7 @@ def engine_name() -> str:
 def use_engine(name: str) -> Iterator[None]:
     """Run launches inside the with-block on engine `name`: "batch" or "wave" (per wave)."""
     if name not in ENGINES:
-        raise ValueError(f"unknown engine {name!r}; valid engines are: {', '.join(ENGINES)}")
+        raise ConfigError(f"unknown engine {name!r}; valid engines are: {', '.join(ENGINES)}")
     token = _engine.set(name)
     try:
         yield
@@ -104,7 +105,7 @@ def _positive_env(name: str, default: int) -> int:
     except ValueError:
         number = 0
     if number < 1:
-        raise ValueError(f"${name} must be a positive integer, got {value!r}")
+        raise ConfigError(f"${name} must be a positive integer, got {value!r}")
     return number
 
 

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from ..errors import LaneTypeError, LaneValueError
 from .errors import DivergenceError
 from .state import (
     BatchSplit,
@@ -55,7 +56,7 @@ class Lanes(np.ndarray):
     def _uniform_value(self, action: str):
         values = np.asarray(self).reshape(-1)
         if values.size == 0:
-            raise ValueError(f"{action} on an empty Lanes value")
+            raise LaneValueError(f"{action} on an empty Lanes value")
         first = values[0]
         equal_nan = values.dtype.kind in "fc"
         if np.array_equal(values, np.full_like(values, first), equal_nan=equal_nan):
@@ -88,7 +89,7 @@ class Lanes(np.ndarray):
 
     def __index__(self) -> int:
         if self.dtype.kind not in "iu":
-            raise TypeError(f"Lanes of {self.dtype} cannot be used as an index; integers only")
+            raise LaneTypeError(f"Lanes of {self.dtype} cannot be used as an index; integers only")
         return int(self._uniform_value("use as an index"))
 
 

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..arch import Arch, get_arch
+from ..errors import LaunchError, LaunchTypeError
 from ..types import convert
 from ..types import resolve as resolve_type
 from ..types import short_name as short_type_name
@@ -41,7 +42,7 @@ class Kernel:
 
     def __init__(self, fn: Callable[..., Any]) -> None:
         if not callable(fn):
-            raise TypeError(f"@kernel needs a function, got {type(fn).__name__}")
+            raise LaunchTypeError(f"@kernel needs a function, got {type(fn).__name__}")
         self.fn = fn
         self.name = getattr(fn, "__name__", repr(fn))
         self.signature = inspect.signature(fn)
@@ -50,7 +51,7 @@ class Kernel:
 
     def __getitem__(self, config: tuple) -> Launch:
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
-            raise TypeError(
+            raise LaunchTypeError(
                 f"launch kernel '{self.name}' as {self.name}[grid, block](...), "
                 f"{self.name}[grid, block, shared_bytes](...) or "
                 f"{self.name}[grid, block, shared_bytes, arch](...); got [{config!r}]"
@@ -59,7 +60,7 @@ class Kernel:
         return Launch(self, grid, block, shared_bytes, arch)
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError(
+        raise LaunchTypeError(
             f"kernel '{self.name}' cannot be called directly; launch it with "
             f"{self.name}[grid, block](...)"
         )
@@ -90,11 +91,11 @@ class Launch:
         try:
             self.shared_bytes = operator.index(shared_bytes)
         except TypeError:
-            raise TypeError(
+            raise LaunchTypeError(
                 f"shared_bytes (dynamic LDS) must be an int, got {type(shared_bytes).__name__}"
             ) from None
         if self.shared_bytes < 0:
-            raise ValueError(f"shared_bytes (dynamic LDS) must be >= 0, got {self.shared_bytes}")
+            raise LaunchError(f"shared_bytes (dynamic LDS) must be >= 0, got {self.shared_bytes}")
         self.arch = arch
         self.initcheck: bool | None = None
         self.synccheck: bool | None = None
@@ -134,7 +135,7 @@ class Launch:
         try:
             bound = sig.bind(*args, **kwargs)
         except TypeError as err:
-            raise TypeError(f"kernel '{self.kernel.name}{sig}': {err}") from None
+            raise LaunchTypeError(f"kernel '{self.kernel.name}{sig}': {err}") from None
         for pname, value in bound.arguments.items():
             kind = sig.parameters[pname].kind
             if kind is inspect.Parameter.VAR_POSITIONAL:
@@ -161,12 +162,12 @@ def waves_per_block(block: Dim3, arch: Arch) -> int:
     threads = block.x * block.y * block.z
     wave = arch.wave_size
     if threads % wave:
-        raise ValueError(
+        raise LaunchError(
             f"block {block} has {threads} threads, not a multiple of the wave size {wave} of "
             f"{arch.name}; x*y*z must be a positive multiple of {wave}"
         )
     if threads > MAX_THREADS_PER_BLOCK:
-        raise ValueError(
+        raise LaunchError(
             f"block {block} has {threads} threads ({threads // wave} waves of {wave} lanes); "
             f"HIP allows at most {MAX_THREADS_PER_BLOCK} threads per block"
         )
@@ -219,7 +220,7 @@ def _scalar_annotations(fn: Callable[..., Any], sig: inspect.Signature) -> dict[
 def _to_scalar(kernel_name: str, pname: str, value: object, t: type) -> object:
     """`static_cast<T>(value)` at the call, as C++ converts a `float alpha` argument."""
     if isinstance(value, np.ndarray) and value.ndim > 0:
-        raise TypeError(
+        raise LaunchTypeError(
             f"kernel '{kernel_name}': parameter '{pname}' is annotated as the scalar type "
             f"{short_type_name(t)} but got an array of shape {value.shape}; pass a scalar, or "
             "drop the annotation for a pointer parameter"
@@ -230,7 +231,7 @@ def _to_scalar(kernel_name: str, pname: str, value: object, t: type) -> object:
 def _to_device(name: str, value: object) -> object:
     if isinstance(value, np.ndarray) and not isinstance(value, Lanes):
         if not value.flags.c_contiguous:
-            raise TypeError(
+            raise LaunchTypeError(
                 f"kernel argument '{name}' must be a C-contiguous array (got shape "
                 f"{value.shape}, strides {value.strides}); pass np.ascontiguousarray({name}) "
                 "and copy results back"

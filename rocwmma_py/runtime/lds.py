@@ -14,6 +14,7 @@ import operator
 import numpy as np
 
 from ..arch import Arch
+from ..errors import LdsError
 from .errors import LdsLimitError, LdsRaceError
 from .memory import Buffer, Pointer
 from .state import current_context
@@ -51,7 +52,7 @@ class BlockLds:
         if index < len(self.static):
             buffer = self.static[index]
             if buffer.dtype != dtype or buffer.nbytes != n * dtype.itemsize:
-                raise ValueError(
+                raise LdsError(
                     f"shared_array call #{index} of wave {wave} in kernel '{self.kernel_name}' "
                     f"asks for {n} x {dtype}, but an earlier wave allocated "
                     f"{buffer.nbytes // buffer.dtype.itemsize} x {buffer.dtype} there; every "
@@ -90,7 +91,7 @@ def shared_array(dtype: object, n: int) -> Pointer:
     dtype = np.dtype(dtype)
     n = operator.index(n)
     if n < 1:
-        raise ValueError(f"shared_array needs a positive element count, got {n}")
+        raise LdsError(f"shared_array needs a positive element count, got {n}")
     index = ctx.lds_calls
     ctx.lds_calls += 1
     return Pointer(ctx.lds.static_buffer(index, dtype, n, ctx.wave_index), 0, dtype)

@@ -21,6 +21,7 @@ import operator
 
 import numpy as np
 
+from ..errors import AccessError, PointerTypeError
 from .errors import GlobalRaceError, InitCheckError, LdsRaceError, OutOfBoundsError
 from .lanes import Lanes
 from .races import EpochClock, EpochLog, RaceTracker, split_units
@@ -45,14 +46,18 @@ class Buffer:
                  tracker: RaceTracker | EpochLog | None = None,
                  segments: int = 1) -> None:
         if not isinstance(array, np.ndarray):
-            raise TypeError(f"buffer '{name}' must be a numpy array, got {type(array).__name__}")
+            raise PointerTypeError(
+                f"buffer '{name}' must be a numpy array, got {type(array).__name__}"
+            )
         if not array.flags.c_contiguous:
-            raise TypeError(
+            raise PointerTypeError(
                 f"array for buffer '{name}' must be C-contiguous (shape {array.shape}, strides "
                 f"{array.strides}); pass np.ascontiguousarray(...) and copy the result back"
             )
         if array.dtype.hasobject:
-            raise TypeError(f"array for buffer '{name}' has dtype object; numeric dtypes only")
+            raise PointerTypeError(
+                f"array for buffer '{name}' has dtype object; numeric dtypes only"
+            )
         self.name = name
         self.array = array
         self.dtype = array.dtype
@@ -108,22 +113,22 @@ def _as_offset(value: object, what: str = "pointer arithmetic") -> int | Lanes:
     """An int, or an int64 Lanes for per-lane offsets; floats and other shapes are refused."""
     if isinstance(value, np.ndarray):
         if value.dtype.kind not in "iu":
-            raise TypeError(f"{what} needs integer offsets, got an array of {value.dtype}"
-                            f"{_FLOOR_HINT if value.dtype.kind == 'f' else ''}")
+            raise PointerTypeError(f"{what} needs integer offsets, got an array of {value.dtype}"
+                                   f"{_FLOOR_HINT if value.dtype.kind == 'f' else ''}")
         if value.ndim == 0:
             return int(value)
         if value.ndim != 1:
-            raise TypeError(
+            raise PointerTypeError(
                 f"{what} needs an int or a per-lane offset of shape (W,), got shape {value.shape}"
             )
         return value.astype(np.int64).view(Lanes)
     if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{what} needs an int or integer Lanes, got bool")
+        raise PointerTypeError(f"{what} needs an int or integer Lanes, got bool")
     try:
         return operator.index(value)
     except TypeError:
         hint = _FLOOR_HINT if isinstance(value, (float, np.floating)) else ""
-        raise TypeError(
+        raise PointerTypeError(
             f"{what} needs an int or integer Lanes, got {type(value).__name__}{hint}"
         ) from None
 
@@ -158,7 +163,7 @@ class Pointer:
     def __sub__(self, other: int | Lanes | Pointer) -> Pointer | int | Lanes:
         if isinstance(other, Pointer):
             if other.buffer is not self.buffer or other.dtype != self.dtype:
-                raise TypeError(
+                raise PointerTypeError(
                     f"pointer difference needs two {self.dtype} pointers into the same buffer; "
                     f"got '{self.buffer.name}' ({self.dtype}) and "
                     f"'{other.buffer.name}' ({other.dtype})"
@@ -171,7 +176,7 @@ class Pointer:
         new = np.dtype(dtype)
         byte = self.offset * self.dtype.itemsize
         if np.any(np.asarray(byte) % new.itemsize):
-            raise ValueError(
+            raise AccessError(
                 f"cannot cast pointer into buffer '{self.buffer.name}' at byte offset "
                 f"{_short(byte)} to {new}: the byte offset must be a multiple of "
                 f"{new.itemsize} (the {new} element size)"
@@ -237,10 +242,10 @@ class Pointer:
         address."""
         regs = np.asarray(regs)
         if regs.ndim != 2:
-            raise ValueError(f"store needs registers of shape (W, n), got shape {regs.shape}")
+            raise AccessError(f"store needs registers of shape (W, n), got shape {regs.shape}")
         offsets = self._vector_offsets(regs.shape[1], "store")
         if regs.shape[0] != offsets.shape[1]:
-            raise ValueError(
+            raise AccessError(
                 f"store needs registers of shape ({offsets.shape[1]}, n) (one row per lane), "
                 f"got shape {regs.shape}"
             )
@@ -259,14 +264,14 @@ class Pointer:
     def _vector_offsets(self, n: int, what: str) -> np.ndarray:
         n = operator.index(n)
         if n < 1:
-            raise ValueError(f"{what} needs a positive element count, got {n}")
+            raise AccessError(f"{what} needs a positive element count, got {n}")
         width = self._width(what)
         return np.broadcast_to(np.arange(n, dtype=np.int64)[:, None], (n, width))
 
     @staticmethod
     def _lane_addresses(addr: Lanes, ctx: WaveContext | None) -> np.ndarray:
         if ctx is not None and addr.shape != (ctx.lanes,):
-            raise ValueError(
+            raise AccessError(
                 f"per-lane address must have shape ({ctx.lanes},) (one per lane), "
                 f"got shape {addr.shape}"
             )
@@ -275,17 +280,17 @@ class Pointer:
     def _bulk_addresses(self, offsets: object, what: str) -> np.ndarray:
         off = np.asarray(offsets)
         if off.dtype.kind not in "iu":
-            raise TypeError(f"{what} offsets must be integers, got {off.dtype}")
+            raise PointerTypeError(f"{what} offsets must be integers, got {off.dtype}")
         if off.ndim == 0:
-            raise ValueError(f"{what} offsets need shape (..., W) with lanes last, not a scalar")
+            raise AccessError(f"{what} offsets need shape (..., W) with lanes last, not a scalar")
         ctx = current_context_or_none()
         if ctx is not None and off.shape[-1] != ctx.lanes:
-            raise ValueError(
+            raise AccessError(
                 f"{what} offsets need the lane axis last with length {ctx.lanes} "
                 f"(the wave size); got shape {off.shape}"
             )
         if isinstance(self.offset, Lanes) and self.offset.size != off.shape[-1]:
-            raise ValueError(
+            raise AccessError(
                 f"{what} offsets of shape {off.shape} don't match the pointer's "
                 f"{self.offset.size} per-lane addresses"
             )
@@ -299,11 +304,11 @@ class Pointer:
             return None
         mask = np.asarray(mask)
         if mask.dtype != np.bool_:
-            raise TypeError(f"{what} mask must be a bool array, got {mask.dtype}")
+            raise PointerTypeError(f"{what} mask must be a bool array, got {mask.dtype}")
         try:
             return np.broadcast_to(mask, addr.shape)
         except ValueError:
-            raise ValueError(
+            raise AccessError(
                 f"{what} mask of shape {mask.shape} does not broadcast to offsets {addr.shape}"
             ) from None
 
@@ -347,12 +352,12 @@ class Pointer:
         try:
             values = np.broadcast_to(values, addr.shape)
         except ValueError:
-            raise ValueError(
+            raise AccessError(
                 f"{action} of values with shape {values.shape} to addresses of shape "
                 f"{addr.shape}: give a scalar or one value per address"
             ) from None
         if not self.buffer.writeable:
-            raise ValueError(f"{action} to buffer '{self.buffer.name}', whose array is read-only")
+            raise AccessError(f"{action} to buffer '{self.buffer.name}', whose array is read-only")
         addr, mask = self._access(addr, mask, action, span)
         flat, src = addr.reshape(-1), None
         if mask is not None:
