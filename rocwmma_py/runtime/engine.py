@@ -242,19 +242,26 @@ class _Launch:
         journal = Journal(self.budget)
         try:
             self.batch(blocks, journal, self.groups)
+            return
         except JournalFull:
             journal.undo()
-            self._shrink(blocks)
+            shrink = True
         except (Exception, NeedsBlockOrder) as err:  # an atomic met blocks out of order
             journal.undo()
             if is_asynchronous(err):
                 raise
             self._note("per wave", blocks, blocks, err, f"{type(err).__name__}: {err}")
-            for block in blocks:  # raises the per-wave engine's error, if there is one
-                self.block_per_wave(int(block), None)
+            shrink = False
         except BaseException:
             journal.undo()
             raise
+        # rerun outside the except clauses: the rerun's error is the one the user sees, not
+        # chained to the batch's ("During handling of the above exception ...")
+        if shrink:
+            self._shrink(blocks)
+            return
+        for block in blocks:  # raises the per-wave engine's error, if there is one
+            self.block_per_wave(int(block), None)
 
     def _shrink(self, blocks: np.ndarray) -> None:
         """The batch's journal passed the budget: smaller batches from now on."""

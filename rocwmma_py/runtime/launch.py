@@ -33,6 +33,7 @@ from .lanes import Lanes
 from .lds import check_lds_budget
 from .memory import Buffer, Pointer
 from .target import default_arch
+from .tracebacks import trim_kernel_traceback
 
 MAX_THREADS_PER_BLOCK = 1024  # HIP's limit
 
@@ -126,8 +127,12 @@ class Launch:
 
         per_wave = _collects_python_objects(fn, args, kwargs)
         checks = Checks.resolve(self.initcheck, self.synccheck, self.racecheck)
-        run(Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves, checks),
-            per_wave)
+        try:
+            run(Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves,
+                     checks), per_wave)
+        except Exception as err:
+            trim_kernel_traceback(err)
+            raise
 
     def _device_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         """Bind to the kernel's signature; numpy arrays become Pointers named after params."""
