@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ElementIndexError, SharedTypeError
+from ..errors import ElementIndexError, LdsError, SharedTypeError
 from ..runtime import dynamic_shared, shared_array
 from ..runtime.memory import Pointer
 
@@ -64,7 +64,16 @@ class _Shared:
     def __call__(self, dtype: object, *shape: int) -> SharedArray:
         if not shape:
             raise SharedTypeError("__shared__(T, n, ...) needs at least one dimension")
-        dims = tuple(operator.index(s) for s in shape)
+        try:
+            if any(isinstance(s, (bool, np.bool_)) for s in shape):
+                raise TypeError
+            dims = tuple(operator.index(s) for s in shape)
+        except TypeError:
+            raise SharedTypeError(f"__shared__(T, {', '.join(map(repr, shape))}): dimensions "
+                                  "must be integers") from None
+        if any(d < 1 for d in dims):
+            raise LdsError(f"__shared__(T, {', '.join(map(str, dims))}): every dimension must "
+                           "be positive (C++ array bounds)")
         return SharedArray(shared_array(dtype, int(np.prod(dims, dtype=np.int64))), dims)
 
     @staticmethod

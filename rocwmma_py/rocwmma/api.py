@@ -105,11 +105,17 @@ def _io(frag: fragment, ptr: Pointer, ldm: int, layout, what: str) -> IoPlan:
     return _io_plan(type(frag), frag.arch, ldm, data_layout, ctx.n_waves, key)
 
 
+LDM_MAX = 2**32 - 1  # rocWMMA takes ldm as uint32_t
+
+
 def _checked_ldm(frag: fragment, ldm, layout, what: str) -> int:
     """ldm as an int, at least the fragment's leading dimension in memory."""
     if isinstance(ldm, (bool, np.bool_)) or not isinstance(ldm, (int, np.integer, Lanes)):
         raise FragmentError(f"{what}: ldm must be an int, got {type(ldm).__name__} {ldm!r}")
     ldm = int(ldm)
+    if ldm > LDM_MAX:
+        raise FragmentValueError(f"{what}: ldm={ldm} does not fit rocWMMA's uint32_t ldm "
+                                 f"(at most {LDM_MAX})")
     height, width = _unpadded(type(frag))
     least = width if layout is row_major else height
     if ldm < least:

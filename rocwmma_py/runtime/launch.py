@@ -44,6 +44,7 @@ class Kernel:
     def __init__(self, fn: Callable[..., Any]) -> None:
         if not callable(fn):
             raise LaunchTypeError(f"@kernel needs a function, got {type(fn).__name__}")
+        _refuse_coroutine(fn)
         self.fn = fn
         self.name = getattr(fn, "__name__", repr(fn))
         self.signature = inspect.signature(fn)
@@ -87,9 +88,11 @@ class Launch:
         arch: str | Arch | None = None,
     ) -> None:
         self.kernel = kernel
-        self.grid = as_dim3(grid, "grid")
+        self.grid = check_grid_limits(as_dim3(grid, "grid"))
         self.block = as_dim3(block, "block")
         try:
+            if isinstance(shared_bytes, (bool, np.bool_)):
+                raise TypeError
             self.shared_bytes = operator.index(shared_bytes)
         except TypeError:
             raise LaunchTypeError(
@@ -106,8 +109,16 @@ class Launch:
                 racecheck: bool | None = None) -> Launch:
         """This launch with sanitizers on or off (None: $ROCWMMA_PY_INITCHECK/SYNCCHECK/
         RACECHECK)."""
+        flags = {"initcheck": initcheck, "synccheck": synccheck, "racecheck": racecheck}
+        for name, flag in flags.items():
+            if flag is not None and not isinstance(flag, (bool, np.bool_)):
+                raise LaunchTypeError(
+                    f"checked({name}={flag!r}): sanitizer flags are True (on), False (off) or "
+                    f"None (from $ROCWMMA_PY_{name.upper()}); got {type(flag).__name__}"
+                )
         launch = Launch(self.kernel, self.grid, self.block, self.shared_bytes, self.arch)
-        launch.initcheck, launch.synccheck, launch.racecheck = initcheck, synccheck, racecheck
+        launch.initcheck, launch.synccheck, launch.racecheck = (
+            None if flag is None else bool(flag) for flag in flags.values())
         return launch
 
     def resolve_arch(self) -> Arch:
@@ -160,6 +171,33 @@ class Launch:
             f"<launch {self.kernel.name}[grid={self.grid}, block={self.block}, "
             f"shared_bytes={self.shared_bytes}, arch={self.arch}]>"
         )
+
+
+def _refuse_coroutine(fn: Callable[..., Any]) -> None:
+    """Calling an `async def` or generator function only makes a coroutine or generator
+    object, so its body would never run: refuse it where it is made a kernel."""
+    kinds = ((inspect.iscoroutinefunction, "an async def function (a coroutine)"),
+             (inspect.isasyncgenfunction, "an async generator function"),
+             (inspect.isgeneratorfunction, "a generator function (it uses yield)"))
+    for test, kind in kinds:
+        if test(fn):
+            raise LaunchTypeError(
+                f"@kernel {getattr(fn, '__name__', fn)!r} is {kind}: calling it would not run "
+                "its body; a kernel must be a plain def function (no async, no yield)"
+            )
+
+
+MAX_GRID = Dim3(2**31 - 1, 65535, 65535)  # HIP's gridDim limits (blocks per dimension)
+
+
+def check_grid_limits(grid: Dim3) -> Dim3:
+    """Refuse a grid HIP would refuse to launch: x <= 2**31-1, y and z <= 65535 blocks."""
+    if any(n > limit for n, limit in zip(grid, MAX_GRID, strict=True)):
+        raise LaunchError(
+            f"grid {grid} exceeds HIP's limits: x <= {MAX_GRID.x}, y <= {MAX_GRID.y}, "
+            f"z <= {MAX_GRID.z} blocks"
+        )
+    return grid
 
 
 def waves_per_block(block: Dim3, arch: Arch) -> int:
@@ -235,6 +273,17 @@ def _to_scalar(kernel_name: str, pname: str, value: object, t: type) -> object:
 
 def _to_device(name: str, value: object) -> object:
     if isinstance(value, np.ndarray) and not isinstance(value, Lanes):
+        if value.ndim == 0:
+            raise LaunchTypeError(
+                f"kernel argument '{name}' is a 0-d array: pass {name}[()] for a scalar value, "
+                f"or a 1-element array ({name}.reshape(1)) for a pointer the kernel writes"
+            )
+        if not value.dtype.isnative:
+            raise LaunchTypeError(
+                f"kernel argument '{name}' has non-native byte order (dtype {value.dtype.str}); "
+                f"GPU memory is little-endian and vector loads would read swapped bytes: pass "
+                f"{name}.astype({name}.dtype.newbyteorder('=')) and copy results back"
+            )
         if not value.flags.c_contiguous:
             raise LaunchTypeError(
                 f"kernel argument '{name}' must be a C-contiguous array (got shape "

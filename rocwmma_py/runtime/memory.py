@@ -110,27 +110,47 @@ class Buffer:
 
 
 def _as_offset(value: object, what: str = "pointer arithmetic") -> int | Lanes:
-    """An int, or an int64 Lanes for per-lane offsets; floats and other shapes are refused."""
+    """An int, or an int64 Lanes for per-lane offsets; floats and other shapes are refused,
+    and so are offsets past `OFFSET_LIMIT` (they would wrap in 64-bit arithmetic)."""
     if isinstance(value, np.ndarray):
         if value.dtype.kind not in "iu":
             raise PointerTypeError(f"{what} needs integer offsets, got an array of {value.dtype}"
                                    f"{_FLOOR_HINT if value.dtype.kind == 'f' else ''}")
         if value.ndim == 0:
-            return int(value)
+            return _checked_offset(int(value), what)
         if value.ndim != 1:
             raise PointerTypeError(
                 f"{what} needs an int or a per-lane offset of shape (W,), got shape {value.shape}"
             )
+        if value.dtype.itemsize == 8 and value.size:  # a plain view: Lanes refuse reductions
+            low, high = int(value.view(np.ndarray).min()), int(value.view(np.ndarray).max())
+            _checked_offset(low, what)
+            _checked_offset(high, what)
         return value.astype(np.int64).view(Lanes)
     if isinstance(value, (bool, np.bool_)):
         raise PointerTypeError(f"{what} needs an int or integer Lanes, got bool")
     try:
-        return operator.index(value)
+        number = operator.index(value)
     except TypeError:
         hint = _FLOOR_HINT if isinstance(value, (float, np.floating)) else ""
         raise PointerTypeError(
             f"{what} needs an int or integer Lanes, got {type(value).__name__}{hint}"
         ) from None
+    return _checked_offset(number, what)
+
+
+OFFSET_LIMIT = 1 << 48  # elements; AMD GPUs have a 48-bit virtual address space
+
+
+def _checked_offset(number: int, what: str) -> int:
+    """An element offset no buffer can reach (|offset| >= 2**48) is out of bounds of every
+    buffer; refusing it here keeps every later sum inside int64."""
+    if -OFFSET_LIMIT < number < OFFSET_LIMIT:
+        return number
+    raise OutOfBoundsError(
+        f"{what}: element offset {number} is beyond any buffer (offsets must stay within "
+        f"+-2**48, the GPU's 48-bit virtual address space)"
+    )
 
 
 class Pointer:
