@@ -101,7 +101,7 @@ def _make(builtin: str, args: tuple[str, ...], targets: list[str], no_opsel: boo
         instr = instruction(builtin)
         c = bound["c"]
         a, b, c_regs = (_registers(bound.pop(x), instr.wave) for x in "abc")
-        return _like(c, execute(instr, a, b, c_regs, waves=_waves(), **bound))
+        return _like(c, execute(instr, a, b, c_regs, waves=_waves(), hip_types=True, **bound))
 
     builtin_fn.__name__ = builtin_fn.__qualname__ = builtin
     builtin_fn.__signature__ = signature

@@ -11,7 +11,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from .errors import ElementTypeError, PackingError
+from .errors import ElementTypeError, OperandShapeError, OperandTypeError, PackingError
 
 float16 = np.float16
 bfloat16 = ml_dtypes.bfloat16
@@ -284,3 +284,55 @@ def from_elements(elements: Any, like_dtype: Any, per_lane: int) -> np.ndarray:
     except TypeError:
         dt = np.dtype(like_dtype)
     return _reinterpret(_lanes(elements), dt, per_lane, str(dt))
+
+
+# Element types whose builtins take float vectors in HIP (half4, float4, double4, float2 for
+# xf32): any numbers convert by value, as C++ converts them. The others take integer vectors
+# (bf16 as short, fp8 as long/int, int8/int4 packed, i32): integers are their raw bytes.
+_VALUE_OPERANDS = {float16, float32, float64, xfloat32}
+
+
+def as_operand(regs: np.ndarray, t: Any, count: int, what: str) -> np.ndarray:
+    """A builtin operand (lanes,) or (lanes, n) as HIP would pass it to a builtin whose
+    operand holds `count` elements of `t` per lane:
+
+    - in t's storage dtype: as is;
+    - integers where the builtin takes an integer vector (packed int8/int4, bf16 as short,
+      fp8 as long, i32), and fp8 arrays for fp8 operands: their bytes, as is (non-native
+      byte order made native first);
+    - other numbers with `count` values per lane: converted by value (`convert`: int or
+      double -> float, float -> bf16/fp8 rounding to nearest even), as C++ converts them;
+    - a wrong count per lane (a half2 vector for a float operand) raises OperandShapeError,
+      values that convert neither way (floats for an integer operand, complex or object
+      arrays) OperandTypeError; both name the expected dtype and shape.
+    """
+    t, sd = resolve(t), storage_dtype(t)
+    per_lane = regs.shape[-1] if regs.ndim == 2 else 1
+    if regs.dtype == sd and per_lane == count or regs.ndim not in (1, 2):
+        return regs  # other shapes: the caller's lanes check names them
+    if not regs.dtype.isnative:
+        regs = regs.astype(regs.dtype.newbyteorder("="))
+    name = short_name(t)
+    expected = (f"{count} x {name} per lane (dtype {sd}, shape (lanes,"
+                f"{' ' + str(count) if count > 1 else ''}))")
+    integer = regs.dtype.kind in "iu" or regs.dtype in _NIBBLE
+    packed_fp8 = t in _FP8 and _BY_DTYPE.get(regs.dtype) in _FP8  # 8-bit floats in a long
+    words = "" if t in _VALUE_OPERANDS else ", or the same bytes as integer words"
+    have, need = per_lane * _dtype_bits(regs.dtype), count * bits(t)
+    if (integer or packed_fp8) and t not in _VALUE_OPERANDS:
+        if have != need:
+            raise OperandShapeError(f"{what} holds {have / 8:g} bytes per lane ({per_lane} x "
+                                    f"{regs.dtype}); it needs {expected}{words}")
+        return regs
+    numeric = regs.dtype.kind in "biuf" or _BY_DTYPE.get(regs.dtype) in _FLOATS
+    if not numeric or not (t in _FLOATS or integer):
+        raise OperandTypeError(
+            f"{what} must be {expected}{words}; got {regs.dtype} values, which convert to "
+            f"{name} neither by value nor as a packed integer vector"
+        )
+    if per_lane != count:
+        raise OperandShapeError(
+            f"{what} holds {per_lane} x {regs.dtype} ({have / 8:g} bytes per lane); it needs "
+            f"{expected}{words}; bytes are reinterpreted only for packed integer vectors"
+        )
+    return convert(regs, t)
