@@ -65,12 +65,13 @@ class _Shared:
         if not shape:
             raise SharedTypeError("__shared__(T, n, ...) needs at least one dimension")
         try:
-            if any(isinstance(s, (bool, np.bool_)) for s in shape):
-                raise TypeError
-            dims = tuple(operator.index(s) for s in shape)
+            dims = tuple(operator.index(s) for s in shape
+                         if not isinstance(s, (bool, np.bool_)))
         except TypeError:
+            dims = ()
+        if len(dims) != len(shape):
             raise SharedTypeError(f"__shared__(T, {', '.join(map(repr, shape))}): dimensions "
-                                  "must be integers") from None
+                                  "must be integers")
         if any(d < 1 for d in dims):
             raise LdsError(f"__shared__(T, {', '.join(map(str, dims))}): every dimension must "
                            "be positive (C++ array bounds)")

@@ -90,14 +90,12 @@ class Launch:
         self.kernel = kernel
         self.grid = check_grid_limits(as_dim3(grid, "grid"))
         self.block = as_dim3(block, "block")
-        try:
-            if isinstance(shared_bytes, (bool, np.bool_)):
-                raise TypeError
-            self.shared_bytes = operator.index(shared_bytes)
-        except TypeError:
+        if isinstance(shared_bytes, (bool, np.bool_)) or not hasattr(type(shared_bytes),
+                                                                     "__index__"):
             raise LaunchTypeError(
                 f"shared_bytes (dynamic LDS) must be an int, got {type(shared_bytes).__name__}"
-            ) from None
+            )
+        self.shared_bytes = operator.index(shared_bytes)
         if self.shared_bytes < 0:
             raise LaunchError(f"shared_bytes (dynamic LDS) must be >= 0, got {self.shared_bytes}")
         self.arch = arch
