@@ -470,6 +470,13 @@ def _huge_offset(offset):
     return probe
 
 
+def _uint64_lane_offsets():
+    def body(src):
+        return src[np.full(64, 2**64 - 1, np.uint64)]  # -1 once wrapped to int64
+
+    _launch(body, np.zeros(64, np.float32))
+
+
 MISUSE = [
     # issue 17: amdgcn operands are HIP's typed values (conversions: see the tests below)
     pytest.param(_half2_as_f32_operand, OperandShapeError,
@@ -538,6 +545,9 @@ MISUSE = [
     pytest.param(_huge_offset(np.uint64(2**63 + 5)), OutOfBoundsError,
                  ["element offset 9223372036854775813", "beyond any buffer"],
                  id="offset-uint64-wraps"),
+    pytest.param(_uint64_lane_offsets, OutOfBoundsError,
+                 ["pointer index", "element offset 18446744073709551615", "beyond any buffer"],
+                 id="lane-offsets-uint64"),
     # memory: the message names the buffer, the offset and the lane
     pytest.param(_load_past_end, OutOfBoundsError,
                  ["buffer 'src'", "offsets 64 by lane 56", "[0, 64)"], id="load-oob"),

@@ -111,7 +111,8 @@ class Buffer:
 
 def _as_offset(value: object, what: str = "pointer arithmetic") -> int | Lanes:
     """An int, or an int64 Lanes for per-lane offsets; floats and other shapes are refused,
-    and so are offsets past `OFFSET_LIMIT` (they would wrap in 64-bit arithmetic)."""
+    and so are ints and uint64 lanes past `OFFSET_LIMIT` (they would overflow or wrap in
+    int64 arithmetic)."""
     if isinstance(value, np.ndarray):
         if value.dtype.kind not in "iu":
             raise PointerTypeError(f"{what} needs integer offsets, got an array of {value.dtype}"
@@ -122,10 +123,8 @@ def _as_offset(value: object, what: str = "pointer arithmetic") -> int | Lanes:
             raise PointerTypeError(
                 f"{what} needs an int or a per-lane offset of shape (W,), got shape {value.shape}"
             )
-        if value.dtype.itemsize == 8 and value.size:  # a plain view: Lanes refuse reductions
-            low, high = int(value.view(np.ndarray).min()), int(value.view(np.ndarray).max())
-            _checked_offset(low, what)
-            _checked_offset(high, what)
+        if value.dtype == np.uint64 and value.size:  # would wrap to negative in int64
+            _checked_offset(int(value.view(np.ndarray).max()), what)  # Lanes refuse reductions
         return value.astype(np.int64).view(Lanes)
     if isinstance(value, (bool, np.bool_)):
         raise PointerTypeError(f"{what} needs an int or integer Lanes, got bool")
