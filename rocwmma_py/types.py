@@ -335,4 +335,4 @@ def as_operand(regs: np.ndarray, t: Any, count: int, what: str) -> np.ndarray:
             f"{what} holds {per_lane} x {regs.dtype} ({have / 8:g} bytes per lane); it needs "
             f"{expected}{words}; bytes are reinterpreted only for packed integer vectors"
         )
-    return convert(regs, t)
+    return convert(regs, float32 if t is xfloat32 else t)  # xf32 operands are C++ floats
