@@ -20,7 +20,7 @@ import numpy as np
 from .arch import ARCH_NAMES, get_arch
 from .arch.execute import execute
 from .arch.instructions import Instruction
-from .errors import UnsupportedInstructionError
+from .errors import BuiltinArgumentError, UnsupportedInstructionError
 from .runtime import Pointer, VectorRegs, current_arch
 from .runtime.lane_ops import (  # noqa: F401 - the cross-lane builtins, re-exported
     CROSS_LANE_BUILTINS,
@@ -85,11 +85,11 @@ def _bind(signature: inspect.Signature, builtin: str, no_opsel: bool, args, kwar
         call = f"__builtin_amdgcn_{builtin}({', '.join(signature.parameters)})"
         if no_opsel and (len(args) + len(kwargs) > len(signature.parameters) or
                          "opsel" in kwargs):
-            raise TypeError(
+            raise BuiltinArgumentError(
                 f"{call}: gfx12 has no OPSEL (16-bit results are packed, two per register); "
                 "drop the opsel argument"
             ) from None
-        raise TypeError(f"{call}: {err}") from None
+        raise BuiltinArgumentError(f"{call}: {err}") from None
 
 
 def _make(builtin: str, args: tuple[str, ...], targets: list[str], no_opsel: bool):
@@ -101,7 +101,7 @@ def _make(builtin: str, args: tuple[str, ...], targets: list[str], no_opsel: boo
         instr = instruction(builtin)
         c = bound["c"]
         a, b, c_regs = (_registers(bound.pop(x), instr.wave) for x in "abc")
-        return _like(c, execute(instr, a, b, c_regs, waves=_waves(), **bound))
+        return _like(c, execute(instr, a, b, c_regs, waves=_waves(), hip_types=True, **bound))
 
     builtin_fn.__name__ = builtin_fn.__qualname__ = builtin
     builtin_fn.__signature__ = signature

@@ -28,6 +28,11 @@ class RocwmmaError(Exception):
             hook(self)
 
 
+class InternalError(RocwmmaError, AssertionError):
+    """An invariant of the emulator's own tables failed: a bug in rocwmma_py, not in the
+    caller's code."""
+
+
 # --- the kernel runtime: one class per kind of kernel bug ------------------------------------
 
 class DivergenceError(RocwmmaError, RuntimeError):
@@ -49,6 +54,8 @@ class LdsRaceError(RocwmmaError, RuntimeError):
 class GlobalRaceError(RocwmmaError, RuntimeError):
     """racecheck: two blocks, or two waves of a block between barriers, touched one global
     memory element and at least one wrote it."""
+
+
 class HalfTypeError(RocwmmaError, TypeError):
     """A half-precision intrinsic got values of a type it does not take (e.g. __hadd on
     float32, or a __half mixed with a __hip_bfloat16), or a pair without its 2-element axis."""
@@ -75,10 +82,85 @@ class AtomicError(RocwmmaError, ValueError):
     read-only buffer."""
 
 
+class LdsError(RocwmmaError, ValueError):
+    """An LDS allocation the block cannot make: a non-positive or negative size, or waves
+    asking for different arrays at the same shared_array/__shared__ call."""
+
+
+class ElementIndexError(RocwmmaError, IndexError):
+    """A __shared__ array indexed with more indices than it has dimensions, or a vector type
+    with an element number it does not have."""
+
+
+class SharedTypeError(RocwmmaError, TypeError):
+    """A __shared__ array declared or assigned in a way C++ does not allow (no dimension,
+    non-integer dimensions, assigning a whole row)."""
+
+
+class LaunchError(RocwmmaError, ValueError):
+    """A launch configuration HIP refuses: block or grid sizes beyond the limits, negative
+    dynamic LDS, an unusable kernel argument value."""
+
+
+class LaunchTypeError(RocwmmaError, TypeError):
+    """A kernel defined or launched with the wrong kind of thing: not a plain function, wrong
+    launch syntax, non-integer sizes, a non-bool sanitizer flag, an argument of a type the
+    kernel cannot take."""
+
+
+class ConfigError(RocwmmaError, ValueError):
+    """A setting with a value it does not take: an environment variable (ROCWMMA_PY_*) or an
+    engine name."""
+
+
+class ArchError(RocwmmaError, ValueError):
+    """An architecture name the emulator does not know (the message lists the known ones)."""
+
+
+class PointerTypeError(RocwmmaError, TypeError):
+    """A pointer or buffer used with the wrong kind of value: float or bool offsets, a
+    non-array buffer, pointers into different buffers subtracted."""
+
+
+class AccessError(RocwmmaError, ValueError):
+    """A memory access whose shapes do not fit (values, offsets, masks, per-lane addresses),
+    a misaligned cast, or a store into a read-only array."""
+
+
+class LaneValueError(RocwmmaError, ValueError):
+    """A per-lane value (Lanes, a vector register) with a shape or content it cannot have."""
+
+
+class LaneTypeError(RocwmmaError, TypeError):
+    """A per-lane value used where its element type does not fit (float Lanes as an index)."""
+
+
+class ElementTypeError(RocwmmaError, TypeError):
+    """An element type the emulator has no such conversion or packing for."""
+
+
+class PackingError(RocwmmaError, ValueError):
+    """Register packing given values that do not fill whole registers or do not fit the type."""
+
+
 # --- the matrix cores and the fragment API ----------------------------------------------------
 
 class UnsupportedInstructionError(RocwmmaError, RuntimeError):
     """The builtin does not exist on the target architecture."""
+
+
+class BuiltinArgumentError(RocwmmaError, TypeError):
+    """A builtin called with arguments that do not bind to its signature."""
+
+
+class OperandTypeError(RocwmmaError, TypeError):
+    """A matrix-core operand whose dtype the builtin's C++ type does not take (neither by value
+    conversion nor as a packed integer vector); the message names the expected dtype and shape."""
+
+
+class OperandShapeError(RocwmmaError, ValueError):
+    """A matrix-core operand without one vector per lane of the wave, or with the wrong number
+    of elements (bytes) per lane."""
 
 
 class CrossLaneError(RocwmmaError, ValueError):
@@ -91,6 +173,11 @@ class ModifierError(RocwmmaError, ValueError):
 
 class FragmentError(RocwmmaError, TypeError):
     """A fragment type or use rocWMMA does not allow (message names what and why)."""
+
+
+class FragmentValueError(RocwmmaError, ValueError):
+    """A fragment call given a value it cannot use (ldm too small or too large, a per-lane
+    pointer, a non-power-of-two Log2 argument)."""
 
 
 class LayoutError(RocwmmaError, ValueError):

@@ -11,6 +11,8 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from .errors import ElementTypeError, OperandShapeError, OperandTypeError, PackingError
+
 float16 = np.float16
 bfloat16 = ml_dtypes.bfloat16
 float32 = np.float32
@@ -84,7 +86,9 @@ def resolve(t: Any) -> type:
             dt = None
         if dt in _BY_DTYPE:
             return _BY_DTYPE[dt]
-    raise TypeError(f"unsupported element type {t!r}; supported names: {', '.join(_BY_NAME)}")
+    raise ElementTypeError(
+        f"unsupported element type {t!r}; supported names: {', '.join(_BY_NAME)}"
+    )
 
 
 def short_name(t: Any) -> str:
@@ -124,7 +128,9 @@ def max_finite(t: Any) -> float:
     if t is xfloat32:
         return (2 - 2**-10) * 2.0**127
     if t not in _FLOATS:
-        raise TypeError(f"max_finite needs a float type, got {short_name(t)}; use ml_dtypes.iinfo")
+        raise ElementTypeError(
+            f"max_finite needs a float type, got {short_name(t)}; use ml_dtypes.iinfo"
+        )
     return float(ml_dtypes.finfo(t).max)
 
 
@@ -143,7 +149,9 @@ def _to_f32_round_to_odd(x: np.ndarray) -> np.ndarray:
 def _source(x: Any) -> np.ndarray:
     a = np.asarray(x)
     if a.dtype.kind not in "biuf" and a.dtype not in _BY_DTYPE:
-        raise TypeError(f"cannot convert dtype {a.dtype}; need bool, integer or float values")
+        raise ElementTypeError(
+            f"cannot convert dtype {a.dtype}; need bool, integer or float values"
+        )
     return a
 
 
@@ -183,7 +191,7 @@ def to_xfloat32(x: Any, rounding: str = "truncate") -> np.ndarray:
     exactly as in rocWMMA); "rne" rounds to nearest even, keeps inf and keeps NaN a NaN.
     """
     if rounding not in ("truncate", "rne"):
-        raise ValueError(f"rounding must be 'truncate' or 'rne', got {rounding!r}")
+        raise PackingError(f"rounding must be 'truncate' or 'rne', got {rounding!r}")
     u = convert(x, float32).view(np.uint32)
     if rounding == "rne":
         finite = (u & 0x7F800000) != 0x7F800000
@@ -196,7 +204,7 @@ def _to_bytes(a: np.ndarray) -> np.ndarray:
     """Bytes of `a` along its last axis, 4-bit types packed two per byte, low nibble first."""
     if a.dtype in _NIBBLE:
         if a.shape[-1] % 2:
-            raise ValueError(f"an odd count ({a.shape[-1]}) of 4-bit values does not fill bytes")
+            raise PackingError(f"an odd count ({a.shape[-1]}) of 4-bit values does not fill bytes")
         nib = (a.view(np.uint8) & 0xF).reshape(*a.shape[:-1], -1, 2)
         return nib[..., 0] | (nib[..., 1] << 4)
     return np.ascontiguousarray(a).view(np.uint8)
@@ -212,7 +220,7 @@ def _from_bytes(b: np.ndarray, dt: np.dtype) -> np.ndarray:
 
 def _check_multiple(nbits: int, unit: int, what: str) -> None:
     if nbits % unit:
-        raise ValueError(f"{what} is {nbits} bits, not a multiple of {unit}")
+        raise PackingError(f"{what} is {nbits} bits, not a multiple of {unit}")
 
 
 def pack(elements: Any, t: Any) -> np.ndarray:
@@ -226,10 +234,12 @@ def pack(elements: Any, t: Any) -> np.ndarray:
     if a.dtype != sd:
         if t in _FLOATS or not (a.dtype.kind in "biu" or a.dtype in _NIBBLE):
             name = short_name(t)
-            raise TypeError(f"pack to {name} needs dtype {sd}, got {a.dtype}; use convert first")
+            raise ElementTypeError(
+                f"pack to {name} needs dtype {sd}, got {a.dtype}; use convert first"
+            )
         info, wide = ml_dtypes.iinfo(t), a.astype(np.int64)
         if wide.size and (wide.min() < info.min or wide.max() > info.max):
-            raise ValueError(f"values outside {short_name(t)} range [{info.min}, {info.max}]")
+            raise PackingError(f"values outside {short_name(t)} range [{info.min}, {info.max}]")
         a = wide.astype(t)
     _check_multiple(a.shape[-1] * bits(t), 32, f"a row of {a.shape[-1]} {short_name(t)} elements")
     return _from_bytes(_to_bytes(a), np.dtype(np.uint32))
@@ -240,7 +250,9 @@ def unpack(words: Any, t: Any) -> np.ndarray:
     t, w = resolve(t), np.atleast_1d(words)
     if w.dtype not in (np.int32, np.uint32):
         if w.dtype.kind not in "iu" or (w.size and (w.min() < -(2**31) or w.max() >= 2**32)):
-            raise TypeError(f"unpack needs int32/uint32 words (or 32-bit integers), got {w.dtype}")
+            raise ElementTypeError(
+                f"unpack needs int32/uint32 words (or 32-bit integers), got {w.dtype}"
+            )
         w = (w.astype(np.int64) & 0xFFFFFFFF).astype(np.uint32)
     _check_multiple(w.shape[-1] * 32, bits(t), f"a row of {w.shape[-1]} words")
     return _from_bytes(_to_bytes(w.astype(np.uint32)), storage_dtype(t))
@@ -250,7 +262,9 @@ def _lanes(values: Any) -> np.ndarray:
     a = np.asarray(values)
     a = a[:, None] if a.ndim == 1 else a
     if a.ndim != 2:
-        raise ValueError(f"expected per-lane values of shape (lanes,) or (lanes, n), got {a.shape}")
+        raise PackingError(
+            f"expected per-lane values of shape (lanes,) or (lanes, n), got {a.shape}"
+        )
     return a
 
 
@@ -258,7 +272,7 @@ def _reinterpret(a: np.ndarray, dt: np.dtype, count: int, what: str) -> np.ndarr
     have = a.shape[1] * _dtype_bits(a.dtype)
     need = count * _dtype_bits(dt)
     if have != need:
-        raise ValueError(
+        raise PackingError(
             f"values of shape {a.shape} and dtype {a.dtype} hold {have / 8:g} bytes per lane, "
             f"but {count} x {what} needs {need / 8:g} bytes per lane"
         )
@@ -284,3 +298,55 @@ def from_elements(elements: Any, like_dtype: Any, per_lane: int) -> np.ndarray:
     except TypeError:
         dt = np.dtype(like_dtype)
     return _reinterpret(_lanes(elements), dt, per_lane, str(dt))
+
+
+# Element types whose builtins take float vectors in HIP (half4, float4, double4, float2 for
+# xf32): any numbers convert by value, as C++ converts them. The others take integer vectors
+# (bf16 as short, fp8 as long/int, int8/int4 packed, i32): integers are their raw bytes.
+_VALUE_OPERANDS = {float16, float32, float64, xfloat32}
+
+
+def as_operand(regs: np.ndarray, t: Any, count: int, what: str) -> np.ndarray:
+    """A builtin operand (lanes,) or (lanes, n) as HIP would pass it to a builtin whose
+    operand holds `count` elements of `t` per lane:
+
+    - in t's storage dtype: as is;
+    - integers where the builtin takes an integer vector (packed int8/int4, bf16 as short,
+      fp8 as long, i32), and fp8 arrays for fp8 operands: their bytes, as is (non-native
+      byte order made native first);
+    - other numbers with `count` values per lane: converted by value (`convert`: int or
+      double -> float, float -> bf16/fp8 rounding to nearest even), as C++ converts them;
+    - a wrong count per lane (a half2 vector for a float operand) raises OperandShapeError,
+      values that convert neither way (floats for an integer operand, complex or object
+      arrays) OperandTypeError; both name the expected dtype and shape.
+    """
+    t, sd = resolve(t), storage_dtype(t)
+    per_lane = regs.shape[-1] if regs.ndim == 2 else 1
+    if regs.dtype == sd and per_lane == count or regs.ndim not in (1, 2):
+        return regs  # other shapes: the caller's lanes check names them
+    if not regs.dtype.isnative:
+        regs = regs.astype(regs.dtype.newbyteorder("="))
+    name = short_name(t)
+    expected = (f"{count} x {name} per lane (dtype {sd}, shape (lanes,"
+                f"{' ' + str(count) if count > 1 else ''}))")
+    integer = regs.dtype.kind in "iu" or regs.dtype in _NIBBLE
+    packed_fp8 = t in _FP8 and _BY_DTYPE.get(regs.dtype) in _FP8  # 8-bit floats in a long
+    words = "" if t in _VALUE_OPERANDS else ", or the same bytes as integer words"
+    have, need = per_lane * _dtype_bits(regs.dtype), count * bits(t)
+    if (integer or packed_fp8) and t not in _VALUE_OPERANDS:
+        if have != need:
+            raise OperandShapeError(f"{what} holds {have / 8:g} bytes per lane ({per_lane} x "
+                                    f"{regs.dtype}); it needs {expected}{words}")
+        return regs
+    numeric = regs.dtype.kind in "biuf" or _BY_DTYPE.get(regs.dtype) in _FLOATS
+    if not numeric or not (t in _FLOATS or integer):
+        raise OperandTypeError(
+            f"{what} must be {expected}{words}; got {regs.dtype} values, which convert to "
+            f"{name} neither by value nor as a packed integer vector"
+        )
+    if per_lane != count:
+        raise OperandShapeError(
+            f"{what} holds {per_lane} x {regs.dtype} ({have / 8:g} bytes per lane); it needs "
+            f"{expected}{words}; bytes are reinterpreted only for packed integer vectors"
+        )
+    return convert(regs, float32 if t is xfloat32 else t)  # xf32 operands are C++ floats

@@ -17,7 +17,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from rocwmma_py import amdgcn, kernel
+from rocwmma_py import OperandShapeError, amdgcn, kernel
 from rocwmma_py import types as T
 from rocwmma_py.arch import ARCH_NAMES, get_arch
 from rocwmma_py.runtime import use_arch
@@ -187,9 +187,16 @@ def test_wave_size_of_every_builtin_matches_its_targets():
 # ===========================================================================================
 
 
+_FLOAT_VECTORS = {np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)}
+
+
 def _ones_words(t, n: int, lanes: int) -> np.ndarray:
-    """(lanes, n) elements equal to 1 of type t, handed over as 32-bit words (HIP int/long)."""
-    el = np.ones((lanes, n), t)
+    """(lanes, n) elements equal to 1 of type t, handed over as 32-bit words (HIP int/long)
+    where the builtin takes an integer vector; as the elements themselves where HIP's type
+    is a float vector (half4, float4, double; xf32 as float2), which takes no raw words."""
+    el = np.ones((lanes, n), t if t is not T.xfloat32 else np.float32)
+    if el.dtype in _FLOAT_VECTORS:
+        return el[:, 0] if n == 1 else el
     if el.dtype == np.dtype(ml_dtypes.int4):  # two nibbles per byte, element 0 low
         raw = np.full((lanes, n // 2), 0x11, np.uint8)
     else:
@@ -375,12 +382,11 @@ def test_fp8_and_f16_operands_as_words():
                b.view(np.int64)[:, 0], c, 0, 0, 0)
     np.testing.assert_array_equal(got, ref)
 
+    # half16 is a float vector in HIP, not a packed integer one: raw words are refused
     h = rng.integers(-4, 5, (32, 16)).astype(np.float16)
-    h[16:] = h[:16]
     c11 = np.zeros((32, 8), np.float32)
-    ref = call("gfx1100", "wmma_f32_16x16x16_f16_w32", h, h, c11)
-    got = call("gfx1100", "wmma_f32_16x16x16_f16_w32", h.view(np.uint32), h.view(np.int16), c11)
-    np.testing.assert_array_equal(got, ref)
+    with pytest.raises(OperandShapeError, match="16 x f16 per lane"):
+        call("gfx1100", "wmma_f32_16x16x16_f16_w32", h.view(np.uint32), h, c11)
 
 
 def test_d_takes_cs_dtype_and_shape():
@@ -390,10 +396,11 @@ def test_d_takes_cs_dtype_and_shape():
     c = rng.standard_normal((64, 4)).astype(np.float32)
     d = call("gfx942", "mfma_f32_16x16x4f32", a, b, c, 0, 0, 0)
     assert d.dtype == np.float32 and d.shape == (64, 4)
-    # C handed over as raw words: D comes back as words holding the f32 result
-    dw = call("gfx942", "mfma_f32_16x16x4f32", a, b, c.view(np.uint32), 0, 0, 0)
-    assert dw.dtype == np.uint32 and dw.shape == (64, 4)
-    np.testing.assert_array_equal(dw.view(np.float32), d)
+    # C given as float64 converts to the builtin's float4 (as C++ converts double to float):
+    # D comes back as float32, the builtin's type
+    d_from_double = call("gfx942", "mfma_f32_16x16x4f32", a, b, c.astype(np.float64), 0, 0, 0)
+    assert d_from_double.dtype == np.float32
+    np.testing.assert_array_equal(d_from_double, d)
     # scalar-per-lane A/B given as (64,) or (64, 1)
     np.testing.assert_array_equal(
         call("gfx942", "mfma_f32_16x16x4f32", a[:, None], b[:, None], c, 0, 0, 0), d)
@@ -402,14 +409,13 @@ def test_d_takes_cs_dtype_and_shape():
     d64 = call("gfx942", "mfma_f64_4x4x4f64", np.ones(64), np.ones(64), c64, 0, 0, 0)
     assert d64.dtype == np.float64 and d64.shape == (64,)
     np.testing.assert_array_equal(np.asarray(d64), c64 + 4)
-    # gfx11 f16 result given C as 32-bit words: D as words, other halves untouched
+    # gfx11 f16 result: D in half16 form, the other halves untouched
     c16 = rng.integers(-9, 10, (32, 16)).astype(np.float16)
     ones = np.ones((32, 16), np.float16)
-    d16 = call("gfx1100", "wmma_f16_16x16x16_f16_w32", ones, ones, c16.view(np.uint32), True)
-    assert d16.dtype == np.uint32 and d16.shape == (32, 8)
-    halves = d16.view(np.float16)
-    np.testing.assert_array_equal(halves[:, 1::2], c16[:, 1::2] + np.float16(16))
-    np.testing.assert_array_equal(halves[:, 0::2], c16[:, 0::2])
+    d16 = call("gfx1100", "wmma_f16_16x16x16_f16_w32", ones, ones, c16, True)
+    assert d16.dtype == np.float16 and d16.shape == (32, 16)
+    np.testing.assert_array_equal(d16[:, 1::2], c16[:, 1::2] + np.float16(16))
+    np.testing.assert_array_equal(d16[:, 0::2], c16[:, 0::2])
 
 
 def test_keyword_arguments_and_missing_arguments():

@@ -7,13 +7,28 @@ A probe is a small function doing one wrong thing.
 
 from __future__ import annotations
 
+import ast
+import builtins
+import os
+import pathlib
+import traceback
+
 import numpy as np
 import pytest
 
+import rocwmma_py
 from rocwmma_py import (
     FragmentError,
+    FragmentValueError,
+    LaunchError,
+    LaunchTypeError,
+    LdsError,
+    OperandShapeError,
+    OperandTypeError,
+    RocwmmaError,
     accumulator,
     amdgcn,
+    errors,
     fill_fragment,
     float16,
     float32,
@@ -28,8 +43,11 @@ from rocwmma_py import (
     mma_sync,
     row_major,
     use_arch,
+    use_engine,
+    wmma,
 )
 from rocwmma_py.arch.execute import ModifierError
+from rocwmma_py.cuda import __shared__
 from rocwmma_py.runtime import (
     DivergenceError,
     LdsLimitError,
@@ -334,7 +352,202 @@ def _unwritten_lds():
     kernel(body)[1, 64, 0, "gfx942"].checked(initcheck=True)(np.zeros(64, np.float32))
 
 
+# --- issue 17: silently wrong or silent misuse, unclear or deep errors -----------------------
+
+
+def _mfma_f32(a, b=_Z64, c=_C64):
+    with use_arch("gfx942"):
+        return amdgcn.mfma_f32_16x16x4f32(a, b, c, 0, 0, 0)
+
+
+def _half2_as_f32_operand():
+    _mfma_f32(np.ones((64, 2), np.float16))  # a half2 per lane where HIP takes one float
+
+
+def _complex_operand():
+    _mfma_f32(np.ones(64, np.complex64))
+
+
+def _floats_as_i8_operand():
+    _on("gfx942", "mfma_i32_16x16x32_i8", np.ones((64, 8), np.float32), np.ones((64, 2), np.int32),
+        np.zeros((64, 4), np.int32), 0, 0, 0)
+
+
+def _packed_words_wrong_size():
+    _on("gfx942", "mfma_i32_16x16x32_i8", np.ones((64, 3), np.int32), np.ones((64, 2), np.int32),
+        np.zeros((64, 4), np.int32), 0, 0, 0)
+
+
+def _big_endian_argument():
+    _launch(lambda values: None, np.zeros(64, ">f4"))
+
+
+def _zero_d_argument():
+    _launch(lambda alpha, out: None, np.array(2.0, np.float32), np.zeros(64, np.float32))
+
+
+def _async_kernel():
+    async def body():
+        pass
+
+    kernel(body)
+
+
+def _generator_kernel():
+    def body():
+        yield
+
+    kernel(body)
+
+
+def _string_sanitizer_flag():
+    kernel(lambda: None)[1, 64].checked(initcheck="no")
+
+
+def _bool_shared_bytes():
+    _launch(lambda: None, shared=True)
+
+
+def _grid_too_big(grid):
+    return lambda: kernel(lambda: None)[grid, 64]
+
+
+def _fragment_template(*params):
+    return lambda: fragment[params]
+
+
+def _huge_fragment():
+    with use_arch("gfx942"):
+        fragment[accumulator, 2**30, 16, 16, float32]()
+
+
+def _float_scheduler_sizes():
+    fragment_scheduler.coop_row_major_2d[64.9, 1.2]
+
+
+def _wave_idx_outside_block():
+    single = fragment[matrix_a, 16, 16, 16, float16, row_major,
+                      fragment_scheduler.single[64, 1, 5]]
+
+    def body(src):
+        load_matrix_sync(single(), src, 16)
+
+    _launch(body, np.zeros(256, np.float16))
+
+
+def _assign_registers_of_another_dtype():
+    with use_arch("gfx942"):
+        ACC().x = np.zeros((4, 64))  # float64: 16x16 f32 accumulator is (4, 64) float32
+
+
+def _assign_registers_of_another_shape():
+    with use_arch("gfx942"):
+        ACC().x = np.zeros((8, 64), np.float32)
+
+
+def _negative_shared_dims():
+    def body():
+        __shared__(float32, -4, -4)
+
+    _launch(body)
+
+
+def _wmma_layout_on_typed_fragment():
+    def body(src):
+        a = wmma.fragment[wmma.matrix_a, 16, 16, 16, wmma.half, wmma.row_major]()
+        wmma.load_matrix_sync(a, src, 16, wmma.mem_row_major)
+
+    _launch(body, np.zeros(256, np.float16))
+
+
+def _huge_offset(offset):
+    def probe():
+        def body(src):
+            load_matrix_sync(TILE(), src + offset, 16)
+
+        _launch(body, np.zeros(512, np.float16))
+
+    return probe
+
+
+def _uint64_lane_offsets():
+    def body(src):
+        return src[np.full(64, 2**64 - 1, np.uint64)]  # -1 once wrapped to int64
+
+    _launch(body, np.zeros(64, np.float32))
+
+
 MISUSE = [
+    # issue 17: amdgcn operands are HIP's typed values (conversions: see the tests below)
+    pytest.param(_half2_as_f32_operand, OperandShapeError,
+                 ["operand a", "2 x float16", "1 x f32 per lane", "(lanes,)"], id="half2-as-f32"),
+    pytest.param(_complex_operand, OperandTypeError, ["operand a", "complex64", "f32"],
+                 id="complex-operand"),
+    pytest.param(_floats_as_i8_operand, OperandTypeError,
+                 ["operand a", "float32", "8 x i8 per lane", "integer words"],
+                 id="floats-as-i8"),
+    pytest.param(_packed_words_wrong_size, OperandShapeError,
+                 ["operand a", "12 bytes per lane", "8 x i8"], id="packed-words-size"),
+    # issue 17: launches
+    pytest.param(_big_endian_argument, LaunchTypeError,
+                 ["'values'", "non-native byte order", ">f4", "newbyteorder"], id="big-endian"),
+    pytest.param(_zero_d_argument, LaunchTypeError, ["'alpha'", "0-d array", "alpha[()]",
+                                                     "reshape(1)"], id="zero-d-argument"),
+    pytest.param(_async_kernel, LaunchTypeError, ["'body'", "async def", "plain def"],
+                 id="async-kernel"),
+    pytest.param(_generator_kernel, LaunchTypeError, ["'body'", "generator", "yield"],
+                 id="generator-kernel"),
+    pytest.param(_string_sanitizer_flag, LaunchTypeError,
+                 ["initcheck='no'", "true (on), false (off) or none"], id="sanitizer-flag-str"),
+    pytest.param(_bool_shared_bytes, LaunchTypeError, ["shared_bytes", "int", "bool"],
+                 id="shared-bytes-bool"),
+    pytest.param(_grid_too_big(2**40), LaunchError,
+                 ["grid (1099511627776,1,1)", "x <= 2147483647", "y <= 65535", "z <= 65535"],
+                 id="grid-x-limit"),
+    pytest.param(_grid_too_big((1, 65536)), LaunchError, ["(1,65536,1)", "y <= 65535"],
+                 id="grid-y-limit"),
+    pytest.param(_grid_too_big((1, 1, 70000)), LaunchError, ["(1,1,70000)", "z <= 65535"],
+                 id="grid-z-limit"),
+    # issue 17: fragment templates and registers
+    pytest.param(_fragment_template(accumulator, True, 16, 16, float32), FragmentError,
+                 ["FragM", "positive integer", "True"], id="fragm-bool"),
+    pytest.param(_fragment_template(matrix_a, 16, 16), FragmentError,
+                 ["5 to 7 template parameters", "MatrixT, FragM, FragN, FragK, DataT", "got 3",
+                  "[matrix_a, 16, 16]"], id="fragment-too-few-params"),
+    pytest.param(_huge_fragment, FragmentError,
+                 ["1073741824", "registers per lane", "512", "smaller fragments"],
+                 id="fragment-register-budget"),
+    pytest.param(_float_scheduler_sizes, FragmentError,
+                 ["coop_row_major_2d[64.9, 1.2]", "non-negative integers", "TBlockX, TBlockY"],
+                 id="scheduler-float-sizes"),
+    pytest.param(_wave_idx_outside_block, FragmentError,
+                 ["single[64, 1, 5]", "WaveIdx=5", "1x1-wave block", "< 1"],
+                 id="single-wave-idx"),
+    pytest.param(_assign_registers_of_another_dtype, FragmentError,
+                 [".x takes a float32 array of shape (4, 64)", "float64 (4, 64)", "frag.x[...]"],
+                 id="frag-x-dtype"),
+    pytest.param(_assign_registers_of_another_shape, FragmentError,
+                 [".x takes a float32 array of shape (4, 64)", "float32 (8, 64)"],
+                 id="frag-x-shape"),
+    pytest.param(_negative_shared_dims, LdsError, ["__shared__(T, -4, -4)", "positive"],
+                 id="shared-negative-dims"),
+    pytest.param(_wmma_layout_on_typed_fragment, FragmentError,
+                 ["matrix_a", "no layout_t argument", "accumulators only"],
+                 id="wmma-layout-on-matrix-a"),
+    # issue 17: huge or unsigned ints as ldm and offsets
+    pytest.param(_ldm(2**70), FragmentValueError, ["ldm=1180591620717411303424", "uint32_t",
+                                                   "4294967295"], id="ldm-huge"),
+    pytest.param(_ldm(np.uint64(2**64 - 1)), FragmentValueError,
+                 ["ldm=18446744073709551615", "uint32_t"], id="ldm-uint64"),
+    pytest.param(_huge_offset(2**70), OutOfBoundsError,
+                 ["element offset 1180591620717411303424", "beyond any buffer", "2**48"],
+                 id="offset-huge"),
+    pytest.param(_huge_offset(np.uint64(2**63 + 5)), OutOfBoundsError,
+                 ["element offset 9223372036854775813", "beyond any buffer"],
+                 id="offset-uint64-wraps"),
+    pytest.param(_uint64_lane_offsets, OutOfBoundsError,
+                 ["pointer index", "element offset 18446744073709551615", "beyond any buffer"],
+                 id="lane-offsets-uint64"),
     # memory: the message names the buffer, the offset and the lane
     pytest.param(_load_past_end, OutOfBoundsError,
                  ["buffer 'src'", "offsets 64 by lane 56", "[0, 64)"], id="load-oob"),
@@ -475,3 +688,104 @@ def test_every_immediate_of_every_builtin_refuses_a_fraction(arch, builtin, imme
     call[immediate] = 0.5
     with pytest.raises(ModifierError, match=rf"{builtin}: {immediate}=0\.5 is not allowed"):
         _on(arch, builtin, **call)
+
+
+# --- issue 17: what the amdgcn builtins convert, as C++ would -------------------------------
+
+
+@pytest.mark.parametrize("a,b,c", [
+    (np.full(64, 2, np.int32), np.full(64, 3, np.int32), np.full((64, 4), 1.5, np.float32)),
+    (np.full(64, 2.0, ">f4"), np.full(64, 3.0, np.float32), np.full((64, 4), 1.5, ">f4")),
+    (np.full(64, 2.0), np.full(64, 3, np.int8), np.full((64, 4), 1.5)),  # doubles, int8
+])
+def test_builtin_operands_convert_by_value(a, b, c):
+    """int and double operands of mfma_f32_16x16x4f32 (float A/B, float4 C) convert by value
+    and big-endian ones are read as numbers: every D element is K * 2 * 3 + 1.5 (K = 4)."""
+    d = _mfma_f32(a, b, c)
+    assert d.dtype == np.float32 and d.shape == (64, 4)  # the builtin's float4
+    assert (d == 4 * 2 * 3 + 1.5).all()
+
+
+def test_python_float_and_int_in_fragment_templates_are_cxx_32_bit():
+    """C++ `float` and `int` are 32-bit: the same class as float32/int32 (behaviour change:
+    Python's `float` used to mean f64)."""
+    assert fragment[accumulator, 16, 16, 16, float] is fragment[accumulator, 16, 16, 16, float32]
+    assert fragment[accumulator, 16, 16, 16, int].data_type is np.int32
+
+
+def test_scheduler_templates_read_as_their_names():
+    for name in ("coop_row_major_2d", "coop_col_major_2d", "coop_row_slice_2d",
+                 "coop_col_slice_2d", "single"):
+        template = getattr(fragment_scheduler, name)
+        assert repr(template) == f"fragment_scheduler.{name}"
+    assert str(fragment_scheduler.single[64, 1, 0]) == "single[64, 1, 0]"
+
+
+# --- issue 17: one traceback ending at the kernel line ----------------------------------------
+
+
+def _kernel_with_bug(values):
+    values[threadIdx.x + 100] = 1.0  # the kernel line the traceback must end at
+
+
+@pytest.mark.parametrize("engine", ["batch", "wave"])
+@pytest.mark.parametrize("block", [64, (64, 2)])
+def test_kernel_error_shows_one_traceback_ending_at_the_kernel_line(engine, block):
+    """No chained second traceback (the batched engine reruns per wave after an error), no
+    engine frames, and the last frame is the kernel's own line; the note names the wave."""
+    with use_engine(engine), pytest.raises(OutOfBoundsError) as err:
+        kernel(_kernel_with_bug)[2, block](np.zeros(64, np.float32))
+    text = "".join(traceback.format_exception(err.type, err.value, err.tb))
+    assert "During handling of the above exception" not in text
+    assert err.value.__context__ is None and err.value.__cause__ is None
+    frames = traceback.extract_tb(err.tb)
+    assert frames[-1].name == "_kernel_with_bug" and "threadIdx.x + 100" in frames[-1].line
+    package = os.path.dirname(rocwmma_py.__file__)
+    assert not any(f.filename.startswith(package) for f in frames)
+    assert err.value.__notes__ == ["raised in kernel '_kernel_with_bug' (block (0,0,0), wave 0)"]
+
+
+def test_errors_outside_the_package_keep_their_frames():
+    """A non-package error inside a helper the kernel calls: traceback ends in the helper."""
+    def helper():
+        return {}["missing"]
+
+    def body():
+        helper()
+
+    with pytest.raises(KeyError) as err:
+        _launch(body)
+    assert [f.name for f in traceback.extract_tb(err.tb)][-2:] == ["body", "helper"]
+
+
+# --- issue 17: one base class, no bare built-in raised --------------------------------------
+
+_BUILTIN_EXCEPTIONS = {name for name in dir(builtins)
+                       if isinstance(getattr(builtins, name), type)
+                       and issubclass(getattr(builtins, name), BaseException)}
+
+
+def test_every_error_class_derives_from_rocwmma_error_and_is_exported():
+    classes = [c for c in vars(errors).values()
+               if isinstance(c, type) and issubclass(c, BaseException)]
+    assert len(classes) > 30
+    for cls in classes:
+        assert issubclass(cls, RocwmmaError), cls
+        assert getattr(rocwmma_py, cls.__name__) is cls and cls.__name__ in rocwmma_py.__all__
+        if cls is not RocwmmaError:  # and from the built-in that fits
+            assert set(cls.__mro__) & {getattr(builtins, n) for n in _BUILTIN_EXCEPTIONS} - {
+                Exception, BaseException}, cls
+
+
+def test_the_package_raises_no_bare_builtin_exception():
+    """An AST scan of rocwmma_py/ for `raise ValueError(...)`, `raise TypeError`, ...; only
+    `raise SystemExit(main())` of the command line is a built-in on purpose."""
+    root = pathlib.Path(rocwmma_py.__file__).parent
+    bare = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Raise) and node.exc is not None:
+                exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+                if isinstance(exc, ast.Name) and exc.id in _BUILTIN_EXCEPTIONS - {"SystemExit"}:
+                    bare.append(f"{path.relative_to(root)}:{node.lineno} raise {exc.id}")
+    assert not bare, "\n".join(bare)

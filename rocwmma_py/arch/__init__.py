@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from ..errors import ArchError
+
 LDS_BYTES = 64 * 1024
 GFX950_LDS_BYTES = 160 * 1024  # CDNA4 raised LDS per CU to 160 KiB
 
@@ -56,6 +58,6 @@ def get_arch(name: str | Arch) -> Arch:
     try:
         return _ARCHS[str(name).lower()]
     except KeyError:
-        raise ValueError(
+        raise ArchError(
             f"unknown architecture {name!r}; valid names are: {', '.join(ARCH_NAMES)}"
         ) from None

@@ -14,7 +14,7 @@ import operator
 import numpy as np
 
 from .. import types as T
-from ..errors import ModifierError
+from ..errors import ModifierError, OperandShapeError
 from . import layouts as L
 from .instructions import Instruction
 from .numerics import accumulate, decode
@@ -40,16 +40,18 @@ def _check(instr: Instruction, name: str, value, allowed: range) -> int:
 
 
 def _elements(instr: Instruction, regs, t, layout: L.OperandLayout, what: str,
-              waves: int) -> np.ndarray:
+              waves: int, hip_types: bool) -> np.ndarray:
     """Operand elements as (waves, lanes, slots); one wave's registers serve every wave."""
     regs = np.asarray(regs)
     lanes = layout.lanes
     if regs.ndim == 0 or regs.shape[0] not in (lanes, waves * lanes):
         batch = f" (or ({waves * lanes}, ...) for the batch's {waves} waves)" if waves > 1 else ""
-        raise ValueError(
+        raise OperandShapeError(
             f"{instr.builtin}: operand {what} must hold one vector per lane of the wave, "
             f"shape ({lanes}, ...){batch}; got shape {regs.shape}"
         )
+    if hip_types:
+        regs = T.as_operand(regs, t, layout.slots, f"{instr.builtin}: operand {what}")
     elements = T.as_elements(regs, t, layout.slots).reshape(-1, lanes, layout.slots)
     return np.broadcast_to(elements, (waves, lanes, layout.slots))
 
@@ -59,10 +61,13 @@ def _gather(elements: np.ndarray, layout: L.OperandLayout) -> np.ndarray:
 
 
 def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
-            sgn_a=True, sgn_b=True, clamp=False, waves: int = 1) -> np.ndarray:
+            sgn_a=True, sgn_b=True, clamp=False, waves: int = 1,
+            hip_types: bool = False) -> np.ndarray:
     """D = A*B + C for one instruction; returns D with C's dtype and shape. With `waves` > 1
     operands hold the registers of that many waves (waves * lanes rows, wave-major; one
-    wave's registers serve all) and each wave computes its own D."""
+    wave's registers serve all) and each wave computes its own D. Operands are raw register
+    bytes in any dtype; with `hip_types` (the amdgcn builtins) they are HIP's typed values
+    instead, converted or refused by `types.as_operand`."""
     max_cbsz = instr.blocks.bit_length() - 1 if instr.cbsz_abid else 0
     cbsz = _check(instr, "cbsz", cbsz, range(max_cbsz + 1))
     abid = _check(instr, "abid", abid, range(1 << cbsz))
@@ -80,11 +85,13 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
 
     c_layout = instr.c_layout(opsel)
     c_regs = np.asarray(c)
+    if hip_types:  # D comes back in the converted form
+        c_regs = T.as_operand(c_regs, instr.c_type, c_layout.slots, f"{instr.builtin}: operand c")
     if c_regs.ndim and c_regs.shape[0] == c_layout.lanes and waves > 1:
         c_regs = np.tile(c_regs, (waves,) + (1,) * (c_regs.ndim - 1))
-    c_el = _elements(instr, c_regs, instr.c_type, c_layout, "c", waves)
-    a_el = _elements(instr, a, a_type, instr.a_layout, "a", waves)
-    b_el = _elements(instr, b, b_type, instr.b_layout, "b", waves)
+    c_el = _elements(instr, c_regs, instr.c_type, c_layout, "c", waves, False)
+    a_el = _elements(instr, a, a_type, instr.a_layout, "a", waves, hip_types)
+    b_el = _elements(instr, b, b_type, instr.b_layout, "b", waves, hip_types)
     if instr.blgp == "lanes":
         b_el = b_el[:, L.blgp_source_lanes(blgp)]
 

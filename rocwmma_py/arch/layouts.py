@@ -15,6 +15,8 @@ from functools import cached_property
 
 import numpy as np
 
+from ..errors import InternalError
+
 
 @dataclass(frozen=True, eq=False)
 class OperandLayout:
@@ -53,7 +55,7 @@ class OperandLayout:
         n_elem = int(np.prod(self.shape))
         ncopy = len(key) // n_elem
         if ncopy * n_elem != len(key) or np.any(np.bincount(key, minlength=n_elem) != ncopy):
-            raise AssertionError("layout does not hold every element equally often")
+            raise InternalError("layout does not hold every element equally often")
         return used.reshape(n_elem, ncopy).T.reshape((ncopy, *self.shape))
 
     def locations(self) -> set[tuple[int, int, int, int, int, int, int]]:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import DTypeLike
 
+from ..errors import ElementIndexError, LdsError, SharedTypeError
 from ..runtime import dynamic_shared, shared_array
 from ..runtime.memory import Pointer
 
@@ -33,8 +34,8 @@ class SharedArray(Pointer):
         """The element offset of a (partial) index and the shape left over."""
         parts = index if isinstance(index, tuple) else (index,)
         if len(parts) > len(self.shape):
-            raise IndexError(f"__shared__ array of shape {list(self.shape)} takes at most "
-                             f"{len(self.shape)} indices, got {len(parts)}")
+            raise ElementIndexError(f"__shared__ array of shape {list(self.shape)} takes at most "
+                                    f"{len(self.shape)} indices, got {len(parts)}")
         offset: Any = 0
         for k, part in enumerate(parts):
             offset = offset + part * int(np.prod(self.shape[k + 1:], dtype=np.int64))
@@ -48,9 +49,9 @@ class SharedArray(Pointer):
     def __setitem__(self, index, value) -> None:
         pointer, rest = self._place(index)
         if rest:
-            raise TypeError(f"cannot assign to a whole row of a __shared__ array of shape "
-                            f"{list(self.shape)}; index every dimension (sh[i][j] = v or "
-                            "sh[i, j] = v)")
+            raise SharedTypeError(f"cannot assign to a whole row of a __shared__ array of shape "
+                                  f"{list(self.shape)}; index every dimension (sh[i][j] = v or "
+                                  "sh[i, j] = v)")
         Pointer.__setitem__(pointer, 0, value)
 
     def __repr__(self) -> str:
@@ -63,8 +64,18 @@ class _Shared:
 
     def __call__(self, dtype: DTypeLike, *shape: int) -> SharedArray:
         if not shape:
-            raise TypeError("__shared__(T, n, ...) needs at least one dimension")
-        dims = tuple(operator.index(s) for s in shape)
+            raise SharedTypeError("__shared__(T, n, ...) needs at least one dimension")
+        try:
+            dims = tuple(operator.index(s) for s in shape
+                         if not isinstance(s, (bool, np.bool_)))
+        except TypeError:
+            dims = ()
+        if len(dims) != len(shape):
+            raise SharedTypeError(f"__shared__(T, {', '.join(map(repr, shape))}): dimensions "
+                                  "must be integers")
+        if any(d < 1 for d in dims):
+            raise LdsError(f"__shared__(T, {', '.join(map(str, dims))}): every dimension must "
+                           "be positive (C++ array bounds)")
         return SharedArray(shared_array(dtype, int(np.prod(dims, dtype=np.int64))), dims)
 
     @staticmethod

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import LaneTypeError
+
 _FIELDS = "xyzw"
 
 
@@ -42,7 +44,7 @@ def _maker(dtype: np.dtype):
 
     def make(*values: object) -> np.ndarray:
         if len(values) != len(fields):
-            raise TypeError(f"make_{name} takes {len(fields)} values, got {len(values)}")
+            raise LaneTypeError(f"make_{name} takes {len(fields)} values, got {len(values)}")
         parts = np.broadcast_arrays(*[np.asarray(v) for v in values])
         out = np.empty(parts[0].shape, dtype)
         for field, part in zip(fields, parts, strict=True):

@@ -171,7 +171,7 @@ fragment = _FragmentTemplate()
 
 def _check_frag(frag, what: str) -> None:
     if not isinstance(frag, WmmaFragment):
-        raise TypeError(f"{what}: expected a wmma.fragment; got {type(frag).__name__}")
+        raise FragmentError(f"{what}: expected a wmma.fragment; got {type(frag).__name__}")
 
 
 def fill_fragment(frag: WmmaFragment, value) -> None:
@@ -186,6 +186,10 @@ def load_matrix_sync(frag: WmmaFragment, ptr: Pointer, ldm: int, layout=None) ->
     if frag.matrix is accumulator and layout is None:
         raise FragmentError("load_matrix_sync of an accumulator needs a layout: "
                             "wmma.mem_row_major or wmma.mem_col_major")
+    if frag.matrix is not accumulator and layout is not None:
+        raise FragmentError(f"wmma.load_matrix_sync of a {frag.matrix.__name__} fragment takes "
+                            "no layout_t argument (its layout is in its type; CUDA has the "
+                            "4-argument form for accumulators only)")
     api.load_matrix_sync(frag, ptr, ldm, layout)
 
 

@@ -29,7 +29,7 @@ from .tags import (
 def _fragment_class(frag, what: str) -> type[fragment]:
     cls = frag if isinstance(frag, type) else type(frag)
     if not issubclass(cls, fragment):
-        raise TypeError(f"{what} takes a fragment class; got {frag!r}")
+        raise FragmentError(f"{what} takes a fragment class; got {frag!r}")
     return cls
 
 
@@ -52,7 +52,7 @@ class _ApplyDataLayout:
 
     def __getitem__(self, params) -> type[fragment]:
         if not isinstance(params, tuple) or len(params) != 2:
-            raise TypeError("apply_data_layout_t takes [FragmentClass, row_major|col_major]")
+            raise FragmentError("apply_data_layout_t takes [FragmentClass, row_major|col_major]")
         cls = _fragment_class(params[0], "apply_data_layout_t")
         return fragment[cls.matrix, cls.frag_m, cls.frag_n, cls.frag_k, cls.data_type,
                         layout_of(params[1]), cls.scheduler]
@@ -101,7 +101,7 @@ def _with_arch(params, what: str) -> tuple[type[fragment], Arch]:
     """`[F]` (the current target) or `[F, arch]` (an Arch or its name)."""
     frag, *rest = params if isinstance(params, tuple) else (params,)
     if len(rest) > 1:
-        raise TypeError(f"{what} takes [FragmentClass] or [FragmentClass, arch]")
+        raise FragmentError(f"{what} takes [FragmentClass] or [FragmentClass, arch]")
     arch = rest[0] if rest else current_arch()
     return _fragment_class(frag, what), arch if isinstance(arch, Arch) else get_arch(arch)
 

@@ -14,6 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import types as T
+from ..errors import FragmentValueError
 from ..runtime import Lanes, Pointer, current_arch
 from ..runtime.lanes import describe_lanes
 from ..runtime.progress import note_step
@@ -110,7 +111,7 @@ def _io_plan(cls: type[fragment], arch, ldm: int, layout, n: int, shares: bytes 
 def _io(frag: fragment, ptr: Pointer, ldm: int, layout, what: str) -> IoPlan:
     """Check a load/store's arguments and plan it for the running wave(s)."""
     if not isinstance(ptr, Pointer):
-        raise TypeError(f"{what}: data must be a device pointer; got {type(ptr).__name__}")
+        raise FragmentError(f"{what}: data must be a device pointer; got {type(ptr).__name__}")
     if layout is None:
         if frag.layout is None:
             raise FragmentError(f"{what}: {type(frag).__name__} has no data layout; pass a "
@@ -119,8 +120,8 @@ def _io(frag: fragment, ptr: Pointer, ldm: int, layout, what: str) -> IoPlan:
     else:
         data_layout = layout_of(layout)
     if np.dtype(ptr.dtype) != T.storage_dtype(frag.data_type):
-        raise TypeError(f"{what}: pointer element type {np.dtype(ptr.dtype)} does not match the "
-                        f"fragment's {T.short_name(frag.data_type)}")
+        raise FragmentError(f"{what}: pointer element type {np.dtype(ptr.dtype)} does not match "
+                            f"the fragment's {T.short_name(frag.data_type)}")
     check_arch(frag, current_arch(), what)
     ldm = _checked_ldm(frag, ldm, data_layout, what)
     ctx = current_context_or_none()
@@ -134,18 +135,24 @@ def _io(frag: fragment, ptr: Pointer, ldm: int, layout, what: str) -> IoPlan:
     return _io_plan(type(frag), frag.arch, ldm, data_layout, ctx.n_waves, key)
 
 
+LDM_MAX = 2**32 - 1  # rocWMMA takes ldm as uint32_t
+
+
 def _checked_ldm(frag: fragment, ldm, layout, what: str) -> int:
     """ldm as an int, at least the fragment's leading dimension in memory."""
     if isinstance(ldm, (bool, np.bool_)) or not isinstance(ldm, (int, np.integer, Lanes)):
-        raise TypeError(f"{what}: ldm must be an int, got {type(ldm).__name__} {ldm!r}")
+        raise FragmentError(f"{what}: ldm must be an int, got {type(ldm).__name__} {ldm!r}")
     ldm = int(ldm)
+    if ldm > LDM_MAX:
+        raise FragmentValueError(f"{what}: ldm={ldm} does not fit rocWMMA's uint32_t ldm "
+                                 f"(at most {LDM_MAX})")
     height, width = _unpadded(type(frag))
     least = width if layout is row_major else height
     if ldm < least:
         order = "row_major: at least the width" if layout is row_major else \
             "col_major: at least the height"
-        raise ValueError(f"{what}: ldm={ldm} is too small for {type(frag).__name__} in "
-                         f"{layout.__name__} memory; ldm must be >= {least} ({order})")
+        raise FragmentValueError(f"{what}: ldm={ldm} is too small for {type(frag).__name__} in "
+                                 f"{layout.__name__} memory; ldm must be >= {least} ({order})")
     return ldm
 
 
@@ -157,9 +164,9 @@ def _check_one_address_per_wave(ptr: Pointer, ctx, what: str) -> None:
     differs = (per_wave != per_wave[:, :1]).any(axis=1)
     if differs.any():
         wave = int(np.argmax(differs))
-        raise ValueError(f"{what}: the pointer differs between lanes of a wave "
-                         f"({describe_lanes(per_wave[wave])}); rocWMMA takes one address per "
-                         "wave — pass the wave's base pointer")
+        raise FragmentValueError(f"{what}: the pointer differs between lanes of a wave "
+                                 f"({describe_lanes(per_wave[wave])}); rocWMMA takes one "
+                                 "address per wave — pass the wave's base pointer")
 
 
 def _unpadded(frag: type[fragment] | fragment) -> tuple[int, int]:

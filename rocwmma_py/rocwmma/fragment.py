@@ -59,7 +59,7 @@ def _check_params(matrix, m, n, k, dtype, layout, scheduler) -> None:
     if matrix not in MATRICES:
         raise FragmentError(f"MatrixT must be matrix_a, matrix_b or accumulator; got {matrix!r}")
     for name, v in (("FragM", m), ("FragN", n), ("FragK", k)):
-        if not isinstance(v, (int, np.integer)) or v < 1:
+        if not isinstance(v, (int, np.integer)) or isinstance(v, (bool, np.bool_)) or v < 1:
             raise FragmentError(f"{name} must be a positive integer; got {v!r}")
     if layout is None and matrix is not accumulator:
         raise FragmentError("matrix_a/matrix_b fragments need DataLayoutT row_major or col_major")
@@ -114,6 +114,13 @@ class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
     scheduler: Scheduler
 
     def __class_getitem__(cls, params) -> type[fragment]:
+        params = params if isinstance(params, tuple) else (params,)
+        if not 5 <= len(params) <= 7:
+            raise FragmentError(
+                f"fragment[...] takes 5 to 7 template parameters: [MatrixT, FragM, FragN, "
+                f"FragK, DataT(, DataLayoutT(, Scheduler))]; got {len(params)}: "
+                f"[{', '.join(map(_type_name, params))}]"
+            )
         return _fragment_class(*_normalized(*params))
 
     # --- arch-resolved traits -----------------------------------------------------------
@@ -185,6 +192,16 @@ class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
     @x.setter
     def x(self, value: np.ndarray) -> None:
         value = value.view(np.ndarray) if isinstance(value, Lanes) else value
+        current = getattr(self, "_x", None)  # None: a fragment made without __init__
+        if current is not None and (not isinstance(value, np.ndarray) or
+                                    value.shape != current.shape or value.dtype != current.dtype):
+            got = (f"{value.dtype} {value.shape}" if isinstance(value, np.ndarray)
+                   else type(value).__name__)
+            raise FragmentError(
+                f"{type(self).__name__}.x takes a {current.dtype} array of shape "
+                f"{current.shape} (elements, lanes); got {got}; write elements with "
+                "frag.x[...] = values to convert"
+            )
         self._x, self._values, self._stale, self.filled = value, None, False, True
 
     def _registers(self) -> np.ndarray:
@@ -266,9 +283,15 @@ def _type_name(t) -> str:
 
 def _normalized(matrix, m, n, k, dtype, layout=None,
                 scheduler=fragment_scheduler.default_schedule) -> tuple:
-    """One spelling per parameter set, so equal template arguments give the same class."""
+    """One spelling per parameter set, so equal template arguments give the same class.
+    Python's `float` and `int` mean C++'s 32-bit `float` and `int` (as in the wmma facade),
+    not numpy's 64-bit defaults."""
     _check_params(matrix, m, n, k, dtype, layout, scheduler)
+    dtype = _CXX_BUILTIN_TYPES.get(dtype, dtype) if isinstance(dtype, type) else dtype
     return matrix, int(m), int(n), int(k), T.resolve(dtype), layout, scheduler
+
+
+_CXX_BUILTIN_TYPES = {float: T.float32, int: T.int32}
 
 
 @cache
@@ -301,7 +324,17 @@ def _traits(cls: type[fragment], arch: Arch) -> Traits:
             f"registers per lane, which cannot be{share} whole registers; "
             "try a bigger block size" + (" or a scheduler with fewer waves" if count > 1 else "")
         )
+    share = registers / count
+    if share > REGISTER_BUDGET:
+        raise FragmentError(
+            f"{cls.__name__} on {arch.name}: each wave's share needs {share:g} 32-bit "
+            f"registers per lane, more than the {REGISTER_BUDGET} a wave can hold (gfx9: 256 "
+            "VGPRs + 256 AGPRs); split the tile into smaller fragments"
+        )
     return Traits(geom, wave, count, elements // (wave * count), arch.family)
+
+
+REGISTER_BUDGET = 512  # 32-bit registers per lane: the largest register file of any AMD wave
 
 
 @dataclass(frozen=True)

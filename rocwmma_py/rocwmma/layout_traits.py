@@ -124,14 +124,14 @@ class _LayoutTraits:
             return DataLayoutTraits(data is not col_major, data is col_major)
         cls = _fragment(layout)
         if cls is None:
-            raise TypeError(f"layout_traits takes row_major, col_major, a layout_t, "
-                            f"DataLayout.Array1d[L] or a fragment class; got {layout!r}")
+            raise FragmentError(f"layout_traits takes row_major, col_major, a layout_t, "
+                                f"DataLayout.Array1d[L] or a fragment class; got {layout!r}")
         return fragment_layout_traits(cls)
 
 
 def _pair(params, what: str):
     if not isinstance(params, tuple) or len(params) != 2:
-        raise TypeError(f"{what} takes [Layout1, Layout2]")
+        raise FragmentError(f"{what} takes [Layout1, Layout2]")
     return params
 
 
@@ -143,8 +143,8 @@ def _compare(params, what: str) -> tuple[bool, bool]:
         return dl is dr, dl is not dr
     fl, fr = _fragment(lhs), _fragment(rhs)
     if fl is None or fr is None:
-        raise TypeError(f"{what} compares two data layouts or two fragment classes; got "
-                        f"{lhs!r} and {rhs!r}")
+        raise FragmentError(f"{what} compares two data layouts or two fragment classes; got "
+                            f"{lhs!r} and {rhs!r}")
     arch = current_arch()
     ml, mr = fl.map(arch), fr.map(arch)
     block = (fl.matrix is fr.matrix and (ml.height, ml.width) == (mr.height, mr.width)
@@ -170,7 +170,7 @@ class _OrthogonalLayout:
             return Array1d(_orthogonal(layout.layout))
         data = _data_layout(layout)
         if data is None:
-            raise TypeError(f"orthogonal_layout_t takes a data layout; got {layout!r}")
+            raise FragmentError(f"orthogonal_layout_t takes a data layout; got {layout!r}")
         return _orthogonal(data)
 
 

@@ -39,6 +39,11 @@ class Scheduler:
         if self.kind == "default":
             return
         wx, wy = self.waves(wave_size)
+        if self.kind == "single" and self.wave_idx >= wx * wy:
+            raise FragmentError(
+                f"{self}: WaveIdx={self.wave_idx} names no wave of a {wx}x{wy}-wave block "
+                f"({self.tbx}, {self.tby}) threads; WaveIdx must be < {wx * wy}"
+            )
         bx, by = block_dim.x / wave_size, block_dim.y
         if (bx, by, block_dim.z) != (wx, wy, 1):
             raise FragmentError(
@@ -78,6 +83,9 @@ class Scheduler:
         return f"{name}[{args}]"
 
 
+_ARG_NAMES = ("TBlockX", "TBlockY", "WaveIdx")
+
+
 class _Template:
     """`name[TBlockX, TBlockY]` spelling of a scheduler template."""
 
@@ -87,9 +95,23 @@ class _Template:
     @cache  # noqa: B019 - a handful of module-level instances
     def __getitem__(self, args) -> Scheduler:
         args = args if isinstance(args, tuple) else (args,)
-        if len(args) not in self.arity or any(int(a) < 0 for a in args):
-            raise TypeError(f"{self.kind}[...] takes {self.arity} non-negative integers")
+        if len(args) not in self.arity or not all(_is_count(a) for a in args):
+            raise FragmentError(
+                f"{self!r}[{', '.join(map(repr, args))}]: takes "
+                f"{' or '.join(map(str, self.arity))} non-negative integers "
+                f"[{', '.join(_ARG_NAMES[:max(self.arity)])}]"
+            )
         return Scheduler(self.kind, *(int(a) for a in args))
+
+    def __repr__(self) -> str:
+        prefix = "" if self.kind == "single" else "coop_"
+        return f"fragment_scheduler.{prefix}{self.kind}"
+
+
+def _is_count(value) -> bool:
+    """A template argument that is an integer >= 0 (not a bool or a float like 64.9)."""
+    return (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+            and value >= 0)
 
 
 class fragment_scheduler:  # noqa: N801 - rocWMMA namespace

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import enum
 
+from ..errors import FragmentError
+
 
 class matrix_a:  # noqa: N801 - rocWMMA spelling
     """Matrix context of the M x K input."""
@@ -47,4 +49,4 @@ def layout_of(layout: layout_t | type) -> type:
         return layout
     if isinstance(layout, layout_t):
         return row_major if layout == layout_t.mem_row_major else col_major
-    raise TypeError(f"data layout must be row_major, col_major or a layout_t; got {layout!r}")
+    raise FragmentError(f"data layout must be row_major, col_major or a layout_t; got {layout!r}")

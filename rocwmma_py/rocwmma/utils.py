@@ -4,6 +4,7 @@ MappingUtil's wave/block/matrix coordinate conversions (`WaveSpace`, `MatrixSpac
 
 from __future__ import annotations
 
+from ..errors import FragmentValueError
 from ..runtime import Pointer, blockDim, blockIdx, current_arch, threadIdx
 from .accessors import Array1d, GetIOShape_t, _fragment_class
 from .errors import FragmentError
@@ -25,7 +26,9 @@ class Coord2d(tuple):
     def _pair(other) -> tuple:
         if isinstance(other, tuple):
             if len(other) != 2:
-                raise TypeError(f"Coord2d arithmetic needs a 2-element coordinate; got {other!r}")
+                raise FragmentError(
+                    f"Coord2d arithmetic needs a 2-element coordinate; got {other!r}"
+                )
             return other
         return (other, other)  # a scalar applies to both elements
 
@@ -89,7 +92,7 @@ class _Log2:
     def __getitem__(self, n: int) -> int:
         n = int(n)
         if n < 1 or n & (n - 1):
-            raise ValueError(f"Log2[N] needs a positive power of two N; got {n}")
+            raise FragmentValueError(f"Log2[N] needs a positive power of two N; got {n}")
         return n.bit_length() - 1
 
 
@@ -245,7 +248,7 @@ class MappingUtil:
         elif len(args) == 2:
             coord, ldm = args
         else:
-            raise TypeError("dataCoord(data, ldm) or dataCoord(data, matrix_coord, ldm)")
+            raise FragmentError("dataCoord(data, ldm) or dataCoord(data, matrix_coord, ldm)")
         return data + self.dataOffset(coord, ldm)
 
 

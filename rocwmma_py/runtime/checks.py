@@ -24,6 +24,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ..errors import ConfigError
+
 INITCHECK_VAR = "ROCWMMA_PY_INITCHECK"
 SYNCCHECK_VAR = "ROCWMMA_PY_SYNCCHECK"
 RACECHECK_VAR = "ROCWMMA_PY_RACECHECK"
@@ -37,8 +39,8 @@ def env_flag(name: str) -> bool:
         return False
     if value.lower() in _ON:
         return True
-    raise ValueError(f"${name}={value!r}: use 1 (on) or 0 (off), or one of "
-                     f"{'/'.join(_ON[1:])} and {'/'.join(_OFF[1:])}")
+    raise ConfigError(f"${name}={value!r}: use 1 (on) or 0 (off), or one of "
+                      f"{'/'.join(_ON[1:])} and {'/'.join(_OFF[1:])}")
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..arch import Arch
+from ..errors import ConfigError
 from .checks import Checks
 from .dims import Dim3
 from .interrupts import is_asynchronous, signal_exceptions_marked
@@ -80,8 +81,8 @@ def engine_name() -> str:
     """The engine of launches: innermost `use_engine` > $ROCWMMA_PY_ENGINE > "batch"."""
     name = _engine.get() or os.environ.get(ENGINE_VAR, "").strip() or "batch"
     if name not in ENGINES:
-        raise ValueError(f"unknown engine {name!r} (from use_engine or ${ENGINE_VAR}); "
-                         f"valid engines are: {', '.join(ENGINES)}")
+        raise ConfigError(f"unknown engine {name!r} (from use_engine or ${ENGINE_VAR}); "
+                          f"valid engines are: {', '.join(ENGINES)}")
     return name
 
 
@@ -108,7 +109,7 @@ def use_engine(name: str) -> Iterator[None]:
         63
     """
     if name not in ENGINES:
-        raise ValueError(f"unknown engine {name!r}; valid engines are: {', '.join(ENGINES)}")
+        raise ConfigError(f"unknown engine {name!r}; valid engines are: {', '.join(ENGINES)}")
     token = _engine.set(name)
     try:
         yield
@@ -123,7 +124,7 @@ def _positive_env(name: str, default: int) -> int:
     except ValueError:
         number = 0
     if number < 1:
-        raise ValueError(f"${name} must be a positive integer, got {value!r}")
+        raise ConfigError(f"${name} must be a positive integer, got {value!r}")
     return number
 
 
@@ -260,19 +261,26 @@ class _Launch:
         journal = Journal(self.budget)
         try:
             self.batch(blocks, journal, self.groups)
+            return
         except JournalFull:
             journal.undo()
-            self._shrink(blocks)
+            shrink = True
         except (Exception, NeedsBlockOrder) as err:  # an atomic met blocks out of order
             journal.undo()
             if is_asynchronous(err):
                 raise
             self._note("per wave", blocks, blocks, err, f"{type(err).__name__}: {err}")
-            for block in blocks:  # raises the per-wave engine's error, if there is one
-                self.block_per_wave(int(block), None)
+            shrink = False
         except BaseException:
             journal.undo()
             raise
+        # rerun outside the except clauses: the rerun's error is the one the user sees, not
+        # chained to the batch's ("During handling of the above exception ...")
+        if shrink:
+            self._shrink(blocks)
+            return
+        for block in blocks:  # raises the per-wave engine's error, if there is one
+            self.block_per_wave(int(block), None)
 
     def _shrink(self, blocks: np.ndarray) -> None:
         """The batch's journal passed the budget: smaller batches from now on."""

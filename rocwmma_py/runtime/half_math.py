@@ -307,7 +307,7 @@ def _arith(name: str, f16_op: Callable, f32_op: Callable, arity: int,
     __float2bfloat16."""
     def op(*xs: Any) -> Any:
         if len(xs) != arity:
-            raise TypeError(f"{name} takes {arity} arguments, got {len(xs)}")
+            raise HalfTypeError(f"{name} takes {arity} arguments, got {len(xs)}")
         if pair:
             _pairs(name, *xs)
         dtype, arrays = _kind(name, *xs)
@@ -586,7 +586,7 @@ def _rounded(name: str, fn: Callable, arity: int) -> dict[str, Callable]:
     for mode in R.MODES:
         def op(*xs: Any, _mode: str = mode) -> Any:
             if len(xs) != arity:
-                raise TypeError(f"{name}_{_mode} takes {arity} arguments, got {len(xs)}")
+                raise HalfTypeError(f"{name}_{_mode} takes {arity} arguments, got {len(xs)}")
             with np.errstate(all="ignore"):
                 return _wrap(fn(*[_w(_f32(x)) for x in xs], _F32, _mode), *xs)
         op.__name__ = f"{name}_{mode}"

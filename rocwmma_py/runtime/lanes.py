@@ -31,6 +31,7 @@ from contextlib import contextmanager
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..errors import LaneTypeError, LaneValueError
 from . import weak_ops
 from .errors import DivergenceError
 from .state import (
@@ -265,7 +266,7 @@ class Lanes(np.ndarray):
     def _uniform_value(self, action: str):
         values = self.view(np.ndarray).reshape(-1)
         if values.size == 0:
-            raise ValueError(f"{action} on an empty Lanes value")
+            raise LaneValueError(f"{action} on an empty Lanes value")
         first = values[0]
         equal_nan = values.dtype.kind in "fc"
         if np.array_equal(values, np.full_like(values, first), equal_nan=equal_nan):
@@ -299,7 +300,7 @@ class Lanes(np.ndarray):
 
     def __index__(self) -> int:
         if self.dtype.kind not in "iu":
-            raise TypeError(f"Lanes of {self.dtype} cannot be used as an index; integers only")
+            raise LaneTypeError(f"Lanes of {self.dtype} cannot be used as an index; integers only")
         return int(self._uniform_value("use as an index"))
 
 

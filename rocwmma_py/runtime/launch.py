@@ -25,6 +25,7 @@ from typing import Any, Generic, NoReturn, ParamSpec
 import numpy as np
 
 from ..arch import Arch, get_arch
+from ..errors import LaunchError, LaunchTypeError
 from ..types import convert
 from ..types import resolve as resolve_type
 from ..types import short_name as short_type_name
@@ -36,6 +37,7 @@ from .lds import check_lds_budget
 from .memory import Buffer, Pointer
 from .state import guard_host_arrays
 from .target import default_arch
+from .tracebacks import trim_kernel_traceback
 
 MAX_THREADS_PER_BLOCK = 1024  # HIP's limit
 
@@ -51,7 +53,8 @@ class Kernel(Generic[P]):
 
     def __init__(self, fn: Callable[P, Any]) -> None:
         if not callable(fn):
-            raise TypeError(f"@kernel needs a function, got {type(fn).__name__}")
+            raise LaunchTypeError(f"@kernel needs a function, got {type(fn).__name__}")
+        _refuse_coroutine(fn)
         self.fn = fn
         self.name = getattr(fn, "__name__", repr(fn))
         self.signature = inspect.signature(fn)
@@ -77,7 +80,7 @@ class Kernel(Generic[P]):
             >>> axpy[(4,), (256,)](x, y, 2.0)                           # doctest: +SKIP
         """
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
-            raise TypeError(
+            raise LaunchTypeError(
                 f"launch kernel '{self.name}' as {self.name}[grid, block](...), "
                 f"{self.name}[grid, block, shared_bytes](...) or "
                 f"{self.name}[grid, block, shared_bytes, arch](...); got [{config!r}]"
@@ -86,7 +89,7 @@ class Kernel(Generic[P]):
         return Launch(self, grid, block, shared_bytes, arch)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> NoReturn:
-        raise TypeError(
+        raise LaunchTypeError(
             f"kernel '{self.name}' cannot be called directly; launch it with "
             f"{self.name}[grid, block](...)"
         )
@@ -131,16 +134,16 @@ class Launch(Generic[P]):
         arch: str | Arch | None = None,
     ) -> None:
         self.kernel = kernel
-        self.grid = as_dim3(grid, "grid")
+        self.grid = check_grid_limits(as_dim3(grid, "grid"))
         self.block = as_dim3(block, "block")
-        try:
-            self.shared_bytes = operator.index(shared_bytes)
-        except TypeError:
-            raise TypeError(
+        if isinstance(shared_bytes, (bool, np.bool_)) or not hasattr(type(shared_bytes),
+                                                                     "__index__"):
+            raise LaunchTypeError(
                 f"shared_bytes (dynamic LDS) must be an int, got {type(shared_bytes).__name__}"
-            ) from None
+            )
+        self.shared_bytes = operator.index(shared_bytes)
         if self.shared_bytes < 0:
-            raise ValueError(f"shared_bytes (dynamic LDS) must be >= 0, got {self.shared_bytes}")
+            raise LaunchError(f"shared_bytes (dynamic LDS) must be >= 0, got {self.shared_bytes}")
         self.arch = arch
         self.initcheck: bool | None = None
         self.synccheck: bool | None = None
@@ -159,8 +162,16 @@ class Launch(Generic[P]):
         Example:
             >>> k[grid, block].checked(initcheck=True, racecheck=True)(a, b)  # doctest: +SKIP
         """
+        flags = {"initcheck": initcheck, "synccheck": synccheck, "racecheck": racecheck}
+        for name, flag in flags.items():
+            if flag is not None and not isinstance(flag, (bool, np.bool_)):
+                raise LaunchTypeError(
+                    f"checked({name}={flag!r}): sanitizer flags are True (on), False (off) or "
+                    f"None (from $ROCWMMA_PY_{name.upper()}); got {type(flag).__name__}"
+                )
         launch = Launch(self.kernel, self.grid, self.block, self.shared_bytes, self.arch)
-        launch.initcheck, launch.synccheck, launch.racecheck = initcheck, synccheck, racecheck
+        launch.initcheck, launch.synccheck, launch.racecheck = (
+            None if flag is None else bool(flag) for flag in flags.values())
         return launch
 
     def resolve_arch(self) -> Arch:
@@ -192,8 +203,12 @@ class Launch(Generic[P]):
         per_wave, host_arrays = _reachable_state(fn, dev_args, dev_kwargs, launch_arrays)
         checks = Checks.resolve(self.initcheck, self.synccheck, self.racecheck)
         grid = Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves, checks)
-        with guard_host_arrays(host_arrays):
-            run(grid, per_wave)
+        try:
+            with guard_host_arrays(host_arrays):
+                run(grid, per_wave)
+        except Exception as err:
+            trim_kernel_traceback(err)
+            raise
 
     def _device_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         """Bind to the kernel's signature; numpy arrays become Pointers named after params."""
@@ -201,7 +216,7 @@ class Launch(Generic[P]):
         try:
             bound = sig.bind(*args, **kwargs)
         except TypeError as err:
-            raise TypeError(f"kernel '{self.kernel.name}{sig}': {err}") from None
+            raise LaunchTypeError(f"kernel '{self.kernel.name}{sig}': {err}") from None
         for pname, value in bound.arguments.items():
             kind = sig.parameters[pname].kind
             if kind is inspect.Parameter.VAR_POSITIONAL:
@@ -223,17 +238,44 @@ class Launch(Generic[P]):
         )
 
 
+def _refuse_coroutine(fn: Callable[..., Any]) -> None:
+    """Calling an `async def` or generator function only makes a coroutine or generator
+    object, so its body would never run: refuse it where it is made a kernel."""
+    kinds = ((inspect.iscoroutinefunction, "an async def function (a coroutine)"),
+             (inspect.isasyncgenfunction, "an async generator function"),
+             (inspect.isgeneratorfunction, "a generator function (it uses yield)"))
+    for test, kind in kinds:
+        if test(fn):
+            raise LaunchTypeError(
+                f"@kernel {getattr(fn, '__name__', fn)!r} is {kind}: calling it would not run "
+                "its body; a kernel must be a plain def function (no async, no yield)"
+            )
+
+
+MAX_GRID = Dim3(2**31 - 1, 65535, 65535)  # HIP's gridDim limits (blocks per dimension)
+
+
+def check_grid_limits(grid: Dim3) -> Dim3:
+    """Refuse a grid HIP would refuse to launch: x <= 2**31-1, y and z <= 65535 blocks."""
+    if any(n > limit for n, limit in zip(grid, MAX_GRID, strict=True)):
+        raise LaunchError(
+            f"grid {grid} exceeds HIP's limits: x <= {MAX_GRID.x}, y <= {MAX_GRID.y}, "
+            f"z <= {MAX_GRID.z} blocks"
+        )
+    return grid
+
+
 def waves_per_block(block: Dim3, arch: Arch) -> int:
     """Wave count of a block; refuses blocks that aren't whole waves or exceed 1024 threads."""
     threads = block.x * block.y * block.z
     wave = arch.wave_size
     if threads % wave:
-        raise ValueError(
+        raise LaunchError(
             f"block {block} has {threads} threads, not a multiple of the wave size {wave} of "
             f"{arch.name}; x*y*z must be a positive multiple of {wave}"
         )
     if threads > MAX_THREADS_PER_BLOCK:
-        raise ValueError(
+        raise LaunchError(
             f"block {block} has {threads} threads ({threads // wave} waves of {wave} lanes); "
             f"HIP allows at most {MAX_THREADS_PER_BLOCK} threads per block"
         )
@@ -377,7 +419,7 @@ def _scalar_annotations(fn: Callable[..., Any], sig: inspect.Signature) -> dict[
 def _to_scalar(kernel_name: str, pname: str, value: object, t: type) -> object:
     """`static_cast<T>(value)` at the call, as C++ converts a `float alpha` argument."""
     if isinstance(value, np.ndarray) and value.ndim > 0:
-        raise TypeError(
+        raise LaunchTypeError(
             f"kernel '{kernel_name}': parameter '{pname}' is annotated as the scalar type "
             f"{short_type_name(t)} but got an array of shape {value.shape}; pass a scalar, or "
             "drop the annotation for a pointer parameter"
@@ -387,8 +429,19 @@ def _to_scalar(kernel_name: str, pname: str, value: object, t: type) -> object:
 
 def _to_device(name: str, value: object) -> object:
     if isinstance(value, np.ndarray) and not isinstance(value, Lanes):
+        if value.ndim == 0:
+            raise LaunchTypeError(
+                f"kernel argument '{name}' is a 0-d array: pass {name}[()] for a scalar value, "
+                f"or a 1-element array ({name}.reshape(1)) for a pointer the kernel writes"
+            )
+        if not value.dtype.isnative:
+            raise LaunchTypeError(
+                f"kernel argument '{name}' has non-native byte order (dtype {value.dtype.str}); "
+                f"GPU memory is little-endian and vector loads would read swapped bytes: pass "
+                f"{name}.astype({name}.dtype.newbyteorder('=')) and copy results back"
+            )
         if not value.flags.c_contiguous:
-            raise TypeError(
+            raise LaunchTypeError(
                 f"kernel argument '{name}' must be a C-contiguous array (got shape "
                 f"{value.shape}, strides {value.strides}); pass np.ascontiguousarray({name}) "
                 "and copy results back"

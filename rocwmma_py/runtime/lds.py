@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from ..arch import Arch
+from ..errors import LdsError
 from .errors import LdsLimitError, LdsRaceError
 from .memory import Buffer, Pointer
 from .state import current_context
@@ -52,7 +53,7 @@ class BlockLds:
         if index < len(self.static):
             buffer = self.static[index]
             if buffer.dtype != dtype or buffer.nbytes != n * dtype.itemsize:
-                raise ValueError(
+                raise LdsError(
                     f"shared_array call #{index} of wave {wave} in kernel '{self.kernel_name}' "
                     f"asks for {n} x {dtype}, but an earlier wave allocated "
                     f"{buffer.nbytes // buffer.dtype.itemsize} x {buffer.dtype} there; every "
@@ -113,7 +114,7 @@ def shared_array(dtype: DTypeLike, n: int) -> Pointer:
     dtype = np.dtype(dtype)
     n = operator.index(n)
     if n < 1:
-        raise ValueError(f"shared_array needs a positive element count, got {n}")
+        raise LdsError(f"shared_array needs a positive element count, got {n}")
     index = ctx.lds_calls
     ctx.lds_calls += 1
     return Pointer(ctx.lds.static_buffer(index, dtype, n, ctx.wave_index), 0, dtype)

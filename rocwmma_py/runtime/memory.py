@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import DTypeLike
 
+from ..errors import AccessError, PointerTypeError
 from .errors import GlobalRaceError, InitCheckError, LdsRaceError, OutOfBoundsError
 from .lanes import Lanes, as_lanes
 from .races import EpochClock, EpochLog, RaceTracker, split_units
@@ -47,14 +48,18 @@ class Buffer:
                  tracker: RaceTracker | EpochLog | None = None,
                  segments: int = 1) -> None:
         if not isinstance(array, np.ndarray):
-            raise TypeError(f"buffer '{name}' must be a numpy array, got {type(array).__name__}")
+            raise PointerTypeError(
+                f"buffer '{name}' must be a numpy array, got {type(array).__name__}"
+            )
         if not array.flags.c_contiguous:
-            raise TypeError(
+            raise PointerTypeError(
                 f"array for buffer '{name}' must be C-contiguous (shape {array.shape}, strides "
                 f"{array.strides}); pass np.ascontiguousarray(...) and copy the result back"
             )
         if array.dtype.hasobject:
-            raise TypeError(f"array for buffer '{name}' has dtype object; numeric dtypes only")
+            raise PointerTypeError(
+                f"array for buffer '{name}' has dtype object; numeric dtypes only"
+            )
         self.name = name
         self.array = array
         self.dtype = array.dtype
@@ -107,27 +112,46 @@ class Buffer:
 
 
 def _as_offset(value: Any, what: str = "pointer arithmetic") -> int | Lanes:
-    """An int, or an int64 Lanes for per-lane offsets; floats and other shapes are refused."""
+    """An int, or an int64 Lanes for per-lane offsets; floats and other shapes are refused,
+    and so are ints and uint64 lanes past `OFFSET_LIMIT` (they would overflow or wrap in
+    int64 arithmetic)."""
     if isinstance(value, np.ndarray):
         if value.dtype.kind not in "iu":
-            raise TypeError(f"{what} needs integer offsets, got an array of {value.dtype}"
-                            f"{_FLOOR_HINT if value.dtype.kind == 'f' else ''}")
+            raise PointerTypeError(f"{what} needs integer offsets, got an array of {value.dtype}"
+                                   f"{_FLOOR_HINT if value.dtype.kind == 'f' else ''}")
         if value.ndim == 0:
-            return int(value)
+            return _checked_offset(int(value), what)
         if value.ndim != 1:
-            raise TypeError(
+            raise PointerTypeError(
                 f"{what} needs an int or a per-lane offset of shape (W,), got shape {value.shape}"
             )
+        if value.dtype == np.uint64 and value.size:  # would wrap to negative in int64
+            _checked_offset(int(value.view(np.ndarray).max()), what)  # Lanes refuse reductions
         return value.astype(np.int64).view(Lanes)
     if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{what} needs an int or integer Lanes, got bool")
+        raise PointerTypeError(f"{what} needs an int or integer Lanes, got bool")
     try:
-        return operator.index(value)
+        number = operator.index(value)
     except TypeError:
         hint = _FLOOR_HINT if isinstance(value, (float, np.floating)) else ""
-        raise TypeError(
+        raise PointerTypeError(
             f"{what} needs an int or integer Lanes, got {type(value).__name__}{hint}"
         ) from None
+    return _checked_offset(number, what)
+
+
+OFFSET_LIMIT = 1 << 48  # elements; AMD GPUs have a 48-bit virtual address space
+
+
+def _checked_offset(number: int, what: str) -> int:
+    """An element offset no buffer can reach (|offset| >= 2**48) is out of bounds of every
+    buffer; refusing it here keeps every later sum inside int64."""
+    if -OFFSET_LIMIT < number < OFFSET_LIMIT:
+        return number
+    raise OutOfBoundsError(
+        f"{what}: element offset {number} is beyond any buffer (offsets must stay within "
+        f"+-2**48, the GPU's 48-bit virtual address space)"
+    )
 
 
 class Pointer:
@@ -186,7 +210,7 @@ class Pointer:
     def __sub__(self, other: int | Lanes | Pointer) -> Pointer | int | np.ndarray:
         if isinstance(other, Pointer):
             if other.buffer is not self.buffer or other.dtype != self.dtype:
-                raise TypeError(
+                raise PointerTypeError(
                     f"pointer difference needs two {self.dtype} pointers into the same buffer; "
                     f"got '{self.buffer.name}' ({self.dtype}) and "
                     f"'{other.buffer.name}' ({other.dtype})"
@@ -199,7 +223,7 @@ class Pointer:
         new = np.dtype(dtype)
         byte = self.offset * self.dtype.itemsize
         if np.any(np.asarray(byte) % new.itemsize):
-            raise ValueError(
+            raise AccessError(
                 f"cannot cast pointer into buffer '{self.buffer.name}' at byte offset "
                 f"{_short(byte)} to {new}: the byte offset must be a multiple of "
                 f"{new.itemsize} (the {new} element size)"
@@ -265,10 +289,10 @@ class Pointer:
         address."""
         regs = np.asarray(regs)
         if regs.ndim != 2:
-            raise ValueError(f"store needs registers of shape (W, n), got shape {regs.shape}")
+            raise AccessError(f"store needs registers of shape (W, n), got shape {regs.shape}")
         offsets = self._vector_offsets(regs.shape[1], "store")
         if regs.shape[0] != offsets.shape[1]:
-            raise ValueError(
+            raise AccessError(
                 f"store needs registers of shape ({offsets.shape[1]}, n) (one row per lane), "
                 f"got shape {regs.shape}"
             )
@@ -287,14 +311,14 @@ class Pointer:
     def _vector_offsets(self, n: int, what: str) -> np.ndarray:
         n = operator.index(n)
         if n < 1:
-            raise ValueError(f"{what} needs a positive element count, got {n}")
+            raise AccessError(f"{what} needs a positive element count, got {n}")
         width = self._width(what)
         return np.broadcast_to(np.arange(n, dtype=np.int64)[:, None], (n, width))
 
     @staticmethod
     def _lane_addresses(addr: np.ndarray, ctx: WaveContext | None) -> np.ndarray:
         if ctx is not None and addr.shape != (ctx.lanes,):
-            raise ValueError(
+            raise AccessError(
                 f"per-lane address must have shape ({ctx.lanes},) (one per lane), "
                 f"got shape {addr.shape}"
             )
@@ -303,17 +327,17 @@ class Pointer:
     def _bulk_addresses(self, offsets: object, what: str) -> np.ndarray:
         off = np.asarray(offsets)
         if off.dtype.kind not in "iu":
-            raise TypeError(f"{what} offsets must be integers, got {off.dtype}")
+            raise PointerTypeError(f"{what} offsets must be integers, got {off.dtype}")
         if off.ndim == 0:
-            raise ValueError(f"{what} offsets need shape (..., W) with lanes last, not a scalar")
+            raise AccessError(f"{what} offsets need shape (..., W) with lanes last, not a scalar")
         ctx = current_context_or_none()
         if ctx is not None and off.shape[-1] != ctx.lanes:
-            raise ValueError(
+            raise AccessError(
                 f"{what} offsets need the lane axis last with length {ctx.lanes} "
                 f"(the wave size); got shape {off.shape}"
             )
         if isinstance(self.offset, Lanes) and self.offset.size != off.shape[-1]:
-            raise ValueError(
+            raise AccessError(
                 f"{what} offsets of shape {off.shape} don't match the pointer's "
                 f"{self.offset.size} per-lane addresses"
             )
@@ -327,11 +351,11 @@ class Pointer:
             return None
         mask = np.asarray(mask)
         if mask.dtype != np.bool_:
-            raise TypeError(f"{what} mask must be a bool array, got {mask.dtype}")
+            raise PointerTypeError(f"{what} mask must be a bool array, got {mask.dtype}")
         try:
             return np.broadcast_to(mask, addr.shape)
         except ValueError:
-            raise ValueError(
+            raise AccessError(
                 f"{what} mask of shape {mask.shape} does not broadcast to offsets {addr.shape}"
             ) from None
 
@@ -377,12 +401,12 @@ class Pointer:
         try:
             values = np.broadcast_to(values, addr.shape)
         except ValueError:
-            raise ValueError(
+            raise AccessError(
                 f"{action} of values with shape {values.shape} to addresses of shape "
                 f"{addr.shape}: give a scalar or one value per address"
             ) from None
         if not self.buffer.writeable:
-            raise ValueError(f"{action} to buffer '{self.buffer.name}', whose array is read-only")
+            raise AccessError(f"{action} to buffer '{self.buffer.name}', whose array is read-only")
         addr, mask = self._access(addr, mask, action, span)
         flat, src = addr.reshape(-1), None
         if mask is not None:

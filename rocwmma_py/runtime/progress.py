@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable
 from contextvars import ContextVar
 
+from ..errors import ConfigError
+
 PROGRESS_VAR = "ROCWMMA_PY_PROGRESS"
 PROGRESS_DELAY_S = 2.0  # launches shorter than this never show a bar
 _ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
@@ -40,9 +42,9 @@ def progress_wanted() -> bool:
     if value in _ON:
         return True
     if value:
-        raise ValueError(f"${PROGRESS_VAR}={value!r}: use one of {', '.join(_ON)} (show the "
-                         f"progress bar), {', '.join(_OFF)} (never), or leave it unset (show "
-                         "it when stderr is a terminal)")
+        raise ConfigError(f"${PROGRESS_VAR}={value!r}: use one of {', '.join(_ON)} (show the "
+                          f"progress bar), {', '.join(_OFF)} (never), or leave it unset (show "
+                          "it when stderr is a terminal)")
     return sys.stderr.isatty()
 
 

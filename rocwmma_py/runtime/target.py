@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from ..arch import Arch, get_arch
+from ..errors import ConfigError
 from .state import current_context_or_none
 
 ENV_VAR = "ROCWMMA_PY_ARCH"
@@ -30,7 +31,7 @@ def default_arch() -> str:
         try:
             return get_arch(env).name
         except ValueError as err:
-            raise ValueError(f"environment variable {ENV_VAR}={env!r}: {err}") from None
+            raise ConfigError(f"environment variable {ENV_VAR}={env!r}: {err}") from None
     return FALLBACK_ARCH
 
 

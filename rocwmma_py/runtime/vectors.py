@@ -14,6 +14,7 @@ from typing import ClassVar, TypeVar
 import numpy as np
 from numpy.typing import DTypeLike
 
+from ..errors import ElementIndexError, LaneValueError
 from .lanes import Lanes, lanes_for_kernel, per_lane
 from .memory import Pointer
 from .state import current_context
@@ -36,7 +37,7 @@ class VectorRegs:
         if value.ndim == 1 and value.shape[0] == width:
             value = value[:, None]
         elif value.ndim not in (0, 2) or (value.ndim == 2 and value.shape != (width, self.n)):
-            raise ValueError(
+            raise LaneValueError(
                 f"{type(self).__name__} takes a scalar, one value per lane ({width},) or "
                 f"registers ({width}, {self.n}); got shape {value.shape}"
             )
@@ -74,7 +75,9 @@ class VectorRegs:
     def _element(self, i: int) -> int:
         i = operator.index(i)
         if not 0 <= i < self.n:
-            raise IndexError(f"{type(self).__name__} has elements 0..{self.n - 1}, got index {i}")
+            raise ElementIndexError(
+                f"{type(self).__name__} has elements 0..{self.n - 1}, got index {i}"
+            )
         return i
 
     def __getitem__(self, i: int) -> Lanes:
@@ -118,7 +121,7 @@ def vector_type(dtype: DTypeLike, n: int) -> type[VectorRegs]:
     """
     n = operator.index(n)
     if n < 1:
-        raise ValueError(f"vector_type needs a positive length, got {n}")
+        raise LaneValueError(f"vector_type needs a positive length, got {n}")
     return _vector_class(np.dtype(dtype), n)
 
 
