@@ -779,10 +779,14 @@ def test_every_error_class_derives_from_rocwmma_error_and_is_exported():
 
 def test_the_package_raises_no_bare_builtin_exception():
     """An AST scan of rocwmma_py/ for `raise ValueError(...)`, `raise TypeError`, ...; only
-    `raise SystemExit(main())` of the command line is a built-in on purpose."""
+    `raise SystemExit(main())` of the command line, and runtime/weak_ops.py — which raises in
+    a batch exactly what Python raises for a per-wave `blockIdx` int (`100 // 0`), so the
+    batch reruns per wave and Python itself raises it there — are built-ins on purpose."""
     root = pathlib.Path(rocwmma_py.__file__).parent
     bare = []
     for path in sorted(root.rglob("*.py")):
+        if path.relative_to(root).as_posix() == "runtime/weak_ops.py":
+            continue
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Raise) and node.exc is not None:
                 exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc

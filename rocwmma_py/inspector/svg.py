@@ -204,7 +204,7 @@ def svg(layout: Layout) -> str:
 def png(layout: Layout, path: str, scale: float = 2.0) -> None:
     """The SVG picture rasterised to a PNG file (needs cairosvg: the `plot` extra)."""
     try:
-        import cairosvg  # type: ignore[import]
+        import cairosvg
     except ImportError:
         raise OptionalDependencyError(
             "PNG output needs cairosvg: pip install 'rocwmma-py[plot]' (or write --svg, "

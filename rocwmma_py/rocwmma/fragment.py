@@ -324,10 +324,10 @@ def _traits(cls: type[fragment], arch: Arch) -> Traits:
             f"registers per lane, which cannot be{share} whole registers; "
             "try a bigger block size" + (" or a scheduler with fewer waves" if count > 1 else "")
         )
-    share = registers / count
-    if share > REGISTER_BUDGET:
+    per_wave = registers / count
+    if per_wave > REGISTER_BUDGET:
         raise FragmentError(
-            f"{cls.__name__} on {arch.name}: each wave's share needs {share:g} 32-bit "
+            f"{cls.__name__} on {arch.name}: each wave's share needs {per_wave:g} 32-bit "
             f"registers per lane, more than the {REGISTER_BUDGET} a wave can hold (gfx9: 256 "
             "VGPRs + 256 AGPRs); split the tile into smaller fragments"
         )

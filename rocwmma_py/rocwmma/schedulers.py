@@ -110,8 +110,8 @@ class _Template:
 
 def _is_count(value) -> bool:
     """A template argument that is an integer >= 0 (not a bool or a float like 64.9)."""
-    return (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-            and value >= 0)
+    return bool(isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+                and value >= 0)
 
 
 class fragment_scheduler:  # noqa: N801 - rocWMMA namespace

@@ -27,6 +27,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -132,7 +133,7 @@ class Lanes(np.ndarray):
 
     @shape.setter
     def shape(self, value) -> None:
-        np.ndarray.shape.__set__(self, value)
+        np.ndarray.shape.__set__(self, value)  # type: ignore[attr-defined] # numpy's descriptor
 
     @property
     def size(self) -> int:
@@ -172,7 +173,7 @@ class Lanes(np.ndarray):
         return np.ndarray.flat.__get__(self)
 
     @property
-    def T(self) -> np.ndarray:  # noqa: N802 - numpy's name
+    def T(self) -> np.ndarray:  # type: ignore[override] # noqa: N802 - numpy's name
         return np.transpose(self)
 
     def tolist(self):
@@ -187,7 +188,7 @@ class Lanes(np.ndarray):
         _only_per_wave(self)
         return np.ndarray.tobytes(self, order)
 
-    def sort(self, axis=-1, kind=None, order=None) -> None:
+    def sort(self, axis=-1, kind=None, order=None) -> None:  # type: ignore[override]
         if self.ndim and (axis is None or axis % self.ndim == self.ndim + self.lane_axis):
             _only_per_wave(self)
         np.ndarray.sort(self.view(np.ndarray), axis, kind, order)
@@ -272,7 +273,7 @@ class Lanes(np.ndarray):
         if np.array_equal(values, np.full_like(values, first), equal_nan=equal_nan):
             return first
         ctx = current_context_or_none()
-        if _spans(self, ctx):
+        if ctx is not None and _spans(self, ctx):
             lanes_last = np.moveaxis(self.view(np.ndarray), self.lane_axis, -1)
             per_wave = lanes_last.reshape(-1, ctx.n_waves, ctx.wave_size)
             if (per_wave == per_wave[:1, :, :1]).all():
@@ -311,7 +312,7 @@ class WeakLanes(Lanes):
 
     weak = True
 
-    def __hash__(self) -> int:
+    def __hash__(self) -> int:  # type: ignore[override] # Python ints hash; arrays do not
         return hash(self._uniform_value("hash()").item())
 
     def __round__(self, ndigits=None):
@@ -404,7 +405,7 @@ class _batch_errors_taint:  # noqa: N801 - used as a context manager, like a fun
         ctx = self.ctx = current_context_or_none()
         return ctx is not None and ctx.batched and ctx.n_waves > 1
 
-    def __exit__(self, kind, err, tb) -> bool:
+    def __exit__(self, kind, err, tb) -> Literal[False]:
         if err is not None and isinstance(err, Exception) and self.ctx is not None:
             taint_running_batch(self.ctx)
         return False
@@ -500,8 +501,8 @@ def _reduced_axis(x, axis, keepdims: bool, batch: bool) -> int | None:
         return None
     ndim = x.ndim
     lane = ndim + x.lane_axis
-    axes = range(ndim) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
-    axes = {int(a) % ndim for a in axes} if ndim else set()
+    given = range(ndim) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    axes = {int(a) % ndim for a in given} if ndim else set()
     if lane in axes:
         if batch:
             raise NeedsPerWave
@@ -717,7 +718,7 @@ def _advanced_plan(x: Lanes, index, expanded, lane: int, lanes: int, spans: bool
                         for i, p in enumerate(expanded) if i != g)):
             trailing = sum(p is None or isinstance(p, slice) for p in expanded[arrays[-1] + 1:])
             plain = [_plain(p) for p in expanded]
-            if spans:
+            if spans and ctx is not None:
                 plain[g] = _wave_gather(idx.view(np.ndarray), ctx)
             return tuple(plain), -1 - trailing
     if spans and any(isinstance(p, Lanes) and p._lane_count() == lanes for p in expanded):
@@ -726,10 +727,10 @@ def _advanced_plan(x: Lanes, index, expanded, lane: int, lanes: int, spans: bool
     probe_shape = [1] * x.ndim
     probe_shape[x.lane_axis] = lanes
     probe = np.broadcast_to(np.arange(lanes).reshape(probe_shape), x.view(np.ndarray).shape)
-    axis = _probe_axis(probe[plain], lanes)
-    if axis is None and spans:
+    probed = _probe_axis(probe[plain], lanes)
+    if probed is None and spans:
         raise NeedsPerWave
-    return plain, axis
+    return plain, probed
 
 
 def _wave_gather(idx: np.ndarray, ctx: WaveContext) -> np.ndarray:

@@ -12,6 +12,8 @@ raises NeedsPerWave, so those blocks rerun with real Python ints.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .state import NeedsPerWave
@@ -39,7 +41,7 @@ def is_weak(value: object) -> bool:
     return type(value) in _PYTHON_SCALARS
 
 
-def _weak(values: np.ndarray, like: np.ndarray | None = None):
+def _weak(values: np.ndarray, like: object = None):
     from .lanes import Lanes, WeakLanes  # lanes.py imports this module
 
     out = np.asarray(values).view(WeakLanes)
@@ -174,7 +176,7 @@ def resolve_weak(ufunc, inputs: tuple) -> tuple:
                  for x in inputs)
 
 
-def _cast(value: np.ndarray, target: np.dtype):
+def _cast(value: Any, target: np.dtype):
     from .lanes import as_lanes
 
     x = value.view(np.ndarray)
