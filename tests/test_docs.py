@@ -54,8 +54,9 @@ def _public_docstrings():
 
 
 def test_no_internal_references_in_user_facing_text():
-    hits = [f"README.md:{i}: {line.strip()}" for i, line in
-            enumerate((ROOT / "README.md").read_text().splitlines(), 1) if INTERNAL.search(line)]
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs" / "guide").glob("*.md"))]
+    hits = [f"{page.name}:{i}: {line.strip()}" for page in pages
+            for i, line in enumerate(page.read_text().splitlines(), 1) if INTERNAL.search(line)]
     hits += [f"{where}: {m.group(0)}" for where, doc in _public_docstrings()
              for m in INTERNAL.finditer(doc)]
     hits += [f"amdgcn.pyi: {m.group(0)}"

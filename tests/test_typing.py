@@ -51,7 +51,7 @@ def test_package_ships_py_typed():
     assert '"py.typed", "*.pyi", "runtime/*.pyi", "cuda/*.pyi"' in pyproject
 
 
-# The one thing the README does that a type checker refuses, on purpose: a Python float
+# The one thing the docs' examples do that a type checker refuses, on purpose: a Python float
 # passed for a parameter annotated `alpha: float32_t`, converted at launch like C does.
 _FLOAT_FOR_ANNOTATED_SCALAR = 'incompatible type "float"; expected "floating[_32Bit]"'
 
@@ -60,7 +60,7 @@ def test_mypy_accepts_package_user_script_and_readme_examples(tmp_path_factory, 
     import test_readme
 
     blocks = []
-    for i, block in enumerate(test_readme.BLOCKS):
+    for i, (_, _, block) in enumerate(test_readme.BLOCKS):  # the README's and the guide's
         blocks.append(tmp_path / f"readme_example_{i}.py")
         blocks[-1].write_text(block)
     result = _mypy(tmp_path_factory, "rocwmma_py", str(USER_SCRIPT), *map(str, blocks))

@@ -9,7 +9,7 @@
 `warpSize` is the running target's wave size: 64 on gfx9, 32 on gfx11/gfx12. CUDA code that
 writes `32` where it means `warpSize` runs on wave64 as it would on real gfx9 hardware: lanes
 32-63 of a wave then compute their own warp index and address another tile, so the result is
-wrong (README "Porting CUDA wmma code").
+wrong (docs/guide/cuda.md).
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ def readme() -> str:
     rows = "\n".join(f"| [`{f}`]({f}) | `rocwmma-layout {argv} --svg {f}` | {what} |"
                      for f, argv, what in PICTURES)
     return ("# Example layout pictures\n\n"
-            "Drawn by the layout inspector (README, \"Layout inspector\"); regenerate them all "
+            "Drawn by the layout inspector (docs/guide/layout-inspector.md); regenerate them all "
             "with\n`python -m rocwmma_py.inspector.gallery docs/layouts` (a test checks they "
             "are current).\n\n| file | command | shows |\n|---|---|---|\n" + rows + "\n")
 

@@ -9,7 +9,7 @@ numpy: it takes per-lane values (Lanes) inside kernels and arrays or scalars any
 Overloaded names (`__hadd`, `hexp`, ...) pick the __half or the __hip_bfloat16 version from
 the argument dtype, as C++ overloading does; other dtypes raise `HalfTypeError`.
 
-Rounding, per function class (README "Half precision and fast math"):
+Rounding, per function class (docs/guide/hip-builtins.md, "Half precision and fast math"):
 * __half arithmetic and conversions are one IEEE rounding (the f16 ALU, v_cvt_f16_f32);
   `__hdiv`, `hrcp`, `hsqrt` correctly rounded.
 * __hip_bfloat16 arithmetic and math run in float32 (one f32 rounding, `__ocml_*_f32`) and
