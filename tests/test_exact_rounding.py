@@ -300,8 +300,8 @@ def test_midpoint_heavy_batch(k, monkeypatch):
     certified: list[int] = []
     real = numerics._uncertified
 
-    def spy(a, b, c, shape):
-        out = real(a, b, c, shape)
+    def spy(lines_a, lines_b, c, shape, k):
+        out = real(lines_a, lines_b, c, shape, k)
         certified.append(int(np.prod(shape)) - out[0].size)
         return out
 

@@ -43,12 +43,9 @@ _TINY = 2.0**-1074  # float64's smallest subnormal: the error of one underflowin
 _SAMPLE = 4096  # elements tested first when deciding whether float64 is exact
 _CHUNK = 1 << 18  # outputs per chunk of a big batch: its float64 temporaries stay in cache
 _MAG = np.uint64(0x7FFF_FFFF_FFFF_FFFF)  # float64 bits without the sign
-_SIGN = np.uint64(1 << 63)  # the bits of -0.0
-_MANTISSA = (1 << 52) - 1
 _SHIFT = np.uint64(52)  # float64 exponent field position
 _ONE = np.uint64(1)
 _Q_LIMIT = 500  # |q| of a certified line: keeps the certificate's scalings exact
-_ONE_BITS = np.uint64(1023 << 52)  # the bits of 1.0
 _local = threading.local()  # per-thread scratch buffers (`_scratch`)
 
 
@@ -65,15 +62,19 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
                clamp: bool = False) -> np.ndarray:
     """D = C + A @ B over the last two axes (batched), rounded once to `acc_type`.
 
-    `a` (..., M, K), `b` (..., K, N) and `c` (..., M, N) are decoded values (see `decode`);
-    leading axes broadcast. Returns `storage_dtype(acc_type)` values.
+    `a` (..., M, K), `b` (..., K, N) and `c` (..., M, N) are decoded values (see `decode`;
+    float32 values may stay float32: they are exact either way); leading axes broadcast.
+    Returns `storage_dtype(acc_type)` values.
     """
     if T.is_float(acc_type) and T.bits(acc_type) == 64:
         with np.errstate(invalid="ignore", over="ignore"):  # IEEE Inf/NaN results intended
             return c + np.einsum("...mk,...kn->...mn", a, b)
     shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]), c.shape)
     if T.is_float(acc_type):
-        a, b, c = (np.asarray(x, np.float64) for x in (a, b, c))
+        a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+        c = np.asarray(c)
+        if c.dtype != np.float32:  # float32 C is read as is: half the bytes of every pass
+            c = np.asarray(c, np.float64)
         out = np.empty(shape, T.storage_dtype(acc_type))
 
         def tier(a, b, c, out=out):
@@ -104,7 +105,9 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
 def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
                  out: np.ndarray) -> None:
     """`accumulate` for float accumulators narrower than float64, into `out`: the tiers."""
-    if not (math.isfinite(_max_abs(a)) and math.isfinite(_max_abs(b))):
+    lines_a, lines_b = _quanta(a, -1), _quanta(b, -2)
+    max_a, max_b = lines_a[3], lines_b[3]
+    if not (math.isfinite(max_a) and math.isfinite(max_b)):
         out[...] = _with_nonfinite(a, b, c, acc_type)
         return
     s = _scratch("sum", out.shape, np.float64)
@@ -118,11 +121,11 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     if not math.isfinite(total) and not np.isfinite(c).all():
         out[...] = _with_nonfinite(a, b, c, acc_type)
         return
-    if _float64_is_exact(a, b, c):
+    if _float64_is_exact(a, b, c, max_a, max_b):
         _fix_zero_signs(s, a, b, c)
         _store(out, s, acc_type)
         return
-    flagged, lines = _uncertified(a, b, c, s.shape)
+    flagged, lines = _uncertified(lines_a, lines_b, c, s.shape, a.shape[-1])
     _fix_zero_signs(s, a, b, c)
     _store(out, s, acc_type)
     if flagged.size:
@@ -151,18 +154,20 @@ def _scratch(name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
 
 
 def _precision(x: np.ndarray) -> tuple[int, int]:
-    """(p, or): every nonzero normal float64 in x is a multiple of 2**(E - p), E its exponent
-    (2**(E-1) <= |x| < 2**E), p = 53 minus the trailing zeros all significands share, from
-    `or`, the OR of all their bits (0: x is +0 everywhere). x = (2**52 + m) 2**(E-53) with m
-    a multiple of 2**t."""
-    every = int(np.bitwise_or.reduce(x.view(np.uint64), axis=None))
-    bits = every & _MANTISSA
-    return 53 - ((bits & -bits).bit_length() - 1 if bits else 52), every
+    """(p, or): every nonzero normal float64 (or float32) in x is a multiple of 2**(E - p),
+    E its exponent (2**(E-1) <= |x| < 2**E), p = 53 (24) minus the trailing zeros all
+    significands share, from `or`, the OR of all their bits (0: x is +0 everywhere).
+    x = (2**52 + m) 2**(E-53) with m a multiple of 2**t (float32: 2**23, 2**(E-24))."""
+    field = 52 if x.dtype == np.float64 else 23
+    every = int(np.bitwise_or.reduce(x.view(f"u{x.dtype.itemsize}"), axis=None))
+    bits = every & ((1 << field) - 1)
+    return field + 1 - ((bits & -bits).bit_length() - 1 if bits else field), every
 
 
-def _quanta(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per row of A (axis=-1) or column of B (axis=-2): (q, d, valid). On a valid line every
-    element is a multiple of 2**q and below 2**(q + d) in magnitude.
+def _quanta(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Per row of A (axis=-1) or column of B (axis=-2): (q, d, valid), and max |x| (inf or
+    NaN when x holds one). On a valid line every element is a multiple of 2**q and below
+    2**(q + d) in magnitude.
 
     q = E_min - p (`_precision`), E_min the exponent of the line's smallest nonzero |x|,
     and d = E_max - q with the largest |x| < 2**E_max. Lines that are all zero, hold a
@@ -184,11 +189,12 @@ def _quanta(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarra
     q = f_min - (1022 + p)
     valid = (top != 0) & (f_min != 0) & (np.abs(q) <= _Q_LIMIT)
     d = (top >> _SHIFT).astype(np.int64) - 1022 - q
-    return np.where(valid, q, 0), np.where(valid, d, 1 << 20), valid
+    peak = float(np.max(top, initial=0).view(np.float64))  # NaN bits sort above inf
+    return np.where(valid, q, 0), np.where(valid, d, 1 << 20), valid, peak
 
 
-def _uncertified(a: np.ndarray, b: np.ndarray, c: np.ndarray, shape: tuple[int, ...]
-                 ) -> tuple[np.ndarray, tuple]:
+def _uncertified(lines_a: tuple, lines_b: tuple, c: np.ndarray, shape: tuple[int, ...],
+                 k: int) -> tuple[np.ndarray, tuple]:
     """Flat indices of the outputs whose float64 sum s the row/column certificate leaves
     unproved, and the line quanta (`_quanta` of A and B, C's precision) for `_settle`.
 
@@ -198,18 +204,19 @@ def _uncertified(a: np.ndarray, b: np.ndarray, c: np.ndarray, shape: tuple[int, 
     addition or FMA BLAS performs is exact and s is the exact sum. With (q_i, d_i) of row i
     of A and (q_j, d_j) of column j of B, the products are multiples of 2**Q, Q = q_i + q_j,
     and sum below K 2**(Q + d_i + d_j) <= 2**(52+Q) when d_i + d_j + ceil(log2 K) <= 52
-    (here: d_i <= room_a, d_j <= room_b, the budget split in two; `_settle` checks the pair).
+    (here: d_i <= room_a, d_j <= room_b, the budget split in two; `_settle` checks pairs).
     C is tested per element: 2**(Q + p_c - 1) <= |c| < 2**(Q + 51) makes c a multiple of
-    2**(E_c - p_c), hence of 2**Q, and |c| < 2**(52+Q): the total is below 2**(53+Q). The
-    test computes r = |c| 2**-(q_i + p_c - 1) 2**-q_j (normal powers of two as |q| <=
-    _Q_LIMIT: each product is exact, or overflows to inf, or underflows below
-    2**-1022 2**553 < 1, all failing the test) and checks 1 <= r < 2**(52 - p_c) on the
-    bits; a line over its room multiplies by 0 (r = 0: flagged). C = +0 everywhere (one OR
-    of its bits says so) leaves only the lines to check.
+    2**(E_c - p_c), hence of 2**Q, and |c| < 2**(52+Q): the total is below 2**(53+Q).
+
+    The test runs in C's own dtype (float32 C: half the bytes): r = |c| t_ij with
+    t_ij = 2**-(q_i + p_c - 1) 2**-q_j (factors normal powers of two, lines whose factors
+    are not, or over their room, get 0), and 1 <= r < 2**(52 - p_c) is checked on the bits
+    (`_outside_range`). A product of powers of two is exact, 0 or inf; r = |c| t is exact, or
+    overflows to inf, or underflows below the smallest normal < 1: only exact r pass.
+    C = +0 everywhere (one OR of its bits says so) leaves only the lines to check.
     """
-    budget = _budget(a.shape[-1])
+    budget = _budget(k)
     room_a = budget // 2
-    lines_a, lines_b = _quanta(a, -1), _quanta(b, -2)
     p_c, c_bits = _precision(c)
     ok_a, ok_b = lines_a[1] <= room_a, lines_b[1] <= budget - room_a
     bad = _scratch("bad", shape, np.bool_)
@@ -217,15 +224,23 @@ def _uncertified(a: np.ndarray, b: np.ndarray, c: np.ndarray, shape: tuple[int, 
         np.logical_and(ok_a[..., :, None], ok_b[..., None, :], out=bad)
         np.logical_not(bad, out=bad)
         return np.flatnonzero(bad), (lines_a, lines_b, p_c)
-    scale_a = np.where(ok_a, np.ldexp(1.0, -(lines_a[0] + p_c - 1)), 0.0)  # |exp| <= 553
-    scale_b = np.where(ok_b, np.ldexp(1.0, -lines_b[0]), 0.0)
-    r = _scratch("ratio", shape, np.float64)
-    with np.errstate(under="ignore", over="ignore"):  # both fail the range test
+    scale_a = _powers_of_two(-(lines_a[0] + p_c - 1), ok_a, c.dtype)
+    scale_b = _powers_of_two(-lines_b[0], ok_b, c.dtype)
+    r = _scratch(f"ratio{c.dtype}", shape, c.dtype)
+    t = _scratch(f"scale{c.dtype}", shape, c.dtype)
+    with np.errstate(under="ignore", over="ignore", invalid="ignore"):  # all fail the test
+        np.multiply(scale_a[..., :, None], scale_b[..., None, :], out=t)
         np.abs(c, out=r)
-        np.multiply(r, scale_a[..., :, None], out=r)
-        np.multiply(r, scale_b[..., None, :], out=r)
-    np.greater_equal(_range_offset(r), _range_width(p_c), out=bad)
+        np.multiply(r, t, out=r)
+    _outside_range(r, p_c, bad)
     return np.flatnonzero(bad), (lines_a, lines_b, p_c)
+
+
+def _powers_of_two(exponents: np.ndarray, ok: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """2**exponents in dtype where ok and that power is normal, else 0."""
+    limit = np.finfo(dtype).maxexp - 2  # 2**-limit .. 2**limit are normal
+    ok = ok & (np.abs(exponents) <= limit)
+    return np.where(ok, np.ldexp(1.0, np.where(ok, exponents, 0)), 0.0).astype(dtype)
 
 
 def _budget(k: int) -> int:
@@ -233,39 +248,41 @@ def _budget(k: int) -> int:
     return 52 - max(k - 1, 0).bit_length()  # K <= 2**bit_length(K - 1)
 
 
-def _range_offset(r: np.ndarray) -> np.ndarray:
-    """bits(r) - bits(1.0) in place, unsigned: below `_range_width(p)` exactly when
-    1 <= r < 2**(52 - p) for r >= 0 (smaller r wrap above every width; NaN/inf are above)."""
-    bits = r.view(np.uint64)
-    np.subtract(bits, _ONE_BITS, out=bits)
-    return bits
-
-
-def _range_width(p_c: int) -> np.uint64:
-    return np.uint64(max(52 - p_c, 0)) << _SHIFT
+def _outside_range(r: np.ndarray, p_c: int, out: np.ndarray) -> None:
+    """out = not (1 <= r < 2**(52 - p_c)) for float r >= 0 (or NaN): bits(r) - bits(1) at
+    or above the bits of that many binades, unsigned (smaller r wrap above; NaN and inf are
+    above). r's bits are changed."""
+    info = np.finfo(r.dtype)
+    uint = f"u{r.dtype.itemsize}"
+    bits = r.view(uint)
+    np.subtract(bits, bits.dtype.type(np.ones(1, r.dtype).view(uint)[0]), out=bits)
+    width = bits.dtype.type(max(52 - p_c, 0) << info.nmant)
+    np.greater_equal(bits, width, out=out)
 
 
 def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.ndarray) -> None:
     """Round the outputs at the flat indices `flagged` exactly, into `out` (which holds s
     rounded).
 
-    First the certificate of `_uncertified` per pair: d_i + d_j within the budget, and C
-    either +0 or in its range for Q = q_i + q_j; there s is exact and out is right. Then
-    the a-priori bound decides (`_error`: RNE is monotone, so where s - err and s + err
-    round to the same value the exact sum rounds there too), and the rest go to
-    `_exact_values`.
+    First the certificate per pair, with C's own quantum: Q' = min(q_i + q_j, E_c - p_c)
+    (C = 0: q_i + q_j) makes every term a multiple of 2**Q'; the products sum below
+    2**(Q + d_i + d_j + ceil(log2 K)) <= 2**(Q' + 52) when d_i + d_j + ceil(log2 K) +
+    (Q - Q') <= 52, and |c| < 2**E_c <= 2**(Q' + 52) needs E_c <= Q' + 52: where both hold,
+    s is exact and out is right. Then the a-priori bound decides (`_error`: RNE is monotone,
+    so where s - err and s + err round to the same value the exact sum rounds there too),
+    and the rest go to `_exact_values`.
     """
     shape = s.shape
-    (q_a, d_a, _), (q_b, d_b, _), p_c = lines
+    (q_a, d_a, *_), (q_b, d_b, *_), p_c = lines
     idx = np.unravel_index(flagged, shape)
     row, col = (*idx[:-1],), (*idx[:-2], idx[-1])
-    row_q, row_d = (np.broadcast_to(x, shape[:-1])[row] for x in (q_a, d_a))
-    col_q, col_d = (np.broadcast_to(x, (*shape[:-2], shape[-1]))[col] for x in (q_b, d_b))
-    c_at = np.broadcast_to(c, shape)[idx]
-    with np.errstate(under="ignore", over="ignore"):  # both fail the range test
-        r = np.abs(c_at) * np.ldexp(1.0, -(row_q + p_c - 1)) * np.ldexp(1.0, -col_q)
-    c_fine = (c_at.view(np.uint64) == 0) | (_range_offset(r) < _range_width(p_c))
-    open_ = ~(c_fine & (row_d + col_d <= _budget(a.shape[-1])))
+    q = np.broadcast_to(q_a, shape[:-1])[row] + np.broadcast_to(q_b, (*shape[:-2], shape[-1]))[col]
+    d = np.broadcast_to(d_a, shape[:-1])[row] + np.broadcast_to(d_b, (*shape[:-2], shape[-1]))[col]
+    c_at = np.broadcast_to(c, shape)[idx].astype(np.float64)
+    e_c = np.frexp(c_at)[1]  # |c| < 2**e_c; c_at is normal or 0
+    q_all = np.where(c_at == 0, q, np.minimum(q, e_c - p_c))
+    exact = (d + (q - q_all) <= _budget(a.shape[-1])) & ((c_at == 0) | (e_c <= q_all + 52))
+    open_ = ~exact
     flagged, idx, c_at = flagged[open_], tuple(i[open_] for i in idx), c_at[open_]
     if not flagged.size:
         return
@@ -289,7 +306,8 @@ def _fix_zero_signs(s: np.ndarray, a, b, c) -> None:
     product are -0. An addition gives -0 only from two -0 operands, so s can be -0, or
     should be, only where C is -0: nothing to do unless C holds a -0."""
     neg_c = _scratch("negzero", s.shape, np.bool_)
-    np.equal(np.broadcast_to(c, s.shape).view(np.uint64), _SIGN, out=neg_c)
+    size = c.dtype.itemsize
+    np.equal(np.broadcast_to(c, s.shape).view(f"u{size}"), 1 << (8 * size - 1), out=neg_c)
     if not neg_c.any():
         return
     idx = np.nonzero(neg_c & (s == 0))
@@ -356,7 +374,7 @@ def _integer_sum(a, b, c, acc_type, clamp: bool) -> np.ndarray:
     return total.astype(info.dtype)  # two's-complement wrap, like MFMA's i32 adder
 
 
-def _float64_is_exact(a, b, c) -> bool:
+def _float64_is_exact(a, b, c, max_a: float, max_b: float) -> bool:
     """True when float64 holds every partial sum of every output exactly, in any order.
 
     Products are multiples of 2**(qa+qb) and C of 2**q with q = qa + qb; every partial sum
@@ -365,7 +383,6 @@ def _float64_is_exact(a, b, c) -> bool:
     bits left are split evenly between A and B; random-valued data fails on a small sample
     of A and B (tested first against the weaker q of the products alone) before C is read.
     """
-    max_a, max_b = _max_abs(a), _max_abs(b)
     products = a.shape[-1] * max_a * max_b
     if products:
         early = _split_quantum(products, max_a, max_b)
@@ -407,7 +424,7 @@ def _multiples_of(checks: list[tuple[np.ndarray, int]], whole: bool = True) -> b
                 continue  # every float64 is a multiple of 2**-1074
             x = flat[part]
             scaled = _scratch("scaled", x.shape, np.float64)
-            np.ldexp(x, -q, out=scaled)  # exact: |scaled| < 2**53 by the choice of q
+            np.ldexp(x, -q, out=scaled, dtype=np.float64)  # exact: < 2**53 by the choice of q
             rounded = _scratch("rounded", x.shape, np.float64)
             np.rint(scaled, out=rounded)
             if not np.array_equal(scaled, rounded):
