@@ -172,19 +172,17 @@ def _quanta(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarra
     q = E_min - p (`_precision`), E_min the exponent of the line's smallest nonzero |x|,
     and d = E_max - q with the largest |x| < 2**E_max. Lines that are all zero, hold a
     float64 subnormal (no normal exponent) or have |q| > _Q_LIMIT are not valid (q = 0 and
-    d = 2**20 there). One pass makes the magnitude bits (lines along axis -2), two
-    reductions give the largest and, after subtracting 1 so that zeros wrap to the top,
-    the smallest nonzero magnitude.
+    d = 2**20 there). One pass makes the magnitude bits (K first, so the reductions run
+    over whole rows of lines), two reductions give the largest and, after subtracting 1 so
+    that zeros wrap to the top, the smallest nonzero magnitude.
     """
     p = _precision(x)[0]
-    view = x.view(np.uint64)
-    if axis == -1:
-        view = view.swapaxes(-1, -2)
-    mag = _scratch(f"mag{axis}", view.shape, np.uint64)
+    view = np.moveaxis(x.view(np.uint64), axis, 0)  # (K, lines...): reductions over axis 0
+    mag = _scratch(f"mag{axis}", view.shape, np.uint64)  # run along contiguous rows
     np.bitwise_and(view, _MAG, out=mag)
-    top = mag.max(axis=-2)
+    top = mag.max(axis=0)
     np.subtract(mag, _ONE, out=mag)
-    low = mag.min(axis=-2) + _ONE  # smallest nonzero magnitude (0: none)
+    low = mag.min(axis=0) + _ONE  # smallest nonzero magnitude (0: none)
     f_min = (low >> _SHIFT).astype(np.int64)
     q = f_min - (1022 + p)
     valid = (top != 0) & (f_min != 0) & (np.abs(q) <= _Q_LIMIT)
