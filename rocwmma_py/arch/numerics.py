@@ -105,8 +105,7 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
 def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
                  out: np.ndarray) -> None:
     """`accumulate` for float accumulators narrower than float64, into `out`: the tiers."""
-    lines_a, lines_b = _quanta(a, -1), _quanta(b, -2)
-    max_a, max_b = lines_a[3], lines_b[3]
+    max_a, max_b = _max_abs(a), _max_abs(b)
     if not (math.isfinite(max_a) and math.isfinite(max_b)):
         out[...] = _with_nonfinite(a, b, c, acc_type)
         return
@@ -125,7 +124,7 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
         _fix_zero_signs(s, a, b, c)
         _store(out, s, acc_type)
         return
-    flagged, lines = _uncertified(lines_a, lines_b, c, s.shape, a.shape[-1])
+    flagged, lines = _uncertified(_quanta(a, -1), _quanta(b, -2), c, s.shape, a.shape[-1])
     _fix_zero_signs(s, a, b, c)
     _store(out, s, acc_type)
     if flagged.size:
@@ -164,10 +163,9 @@ def _precision(x: np.ndarray) -> tuple[int, int]:
     return field + 1 - ((bits & -bits).bit_length() - 1 if bits else field), every
 
 
-def _quanta(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Per row of A (axis=-1) or column of B (axis=-2): (q, d, valid), and max |x| (inf or
-    NaN when x holds one). On a valid line every element is a multiple of 2**q and below
-    2**(q + d) in magnitude.
+def _quanta(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of A (axis=-1) or column of B (axis=-2) of finite values: (q, d, valid). On
+    a valid line every element is a multiple of 2**q and below 2**(q + d) in magnitude.
 
     q = E_min - p (`_precision`), E_min the exponent of the line's smallest nonzero |x|,
     and d = E_max - q with the largest |x| < 2**E_max. Lines that are all zero, hold a
@@ -187,8 +185,7 @@ def _quanta(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarra
     q = f_min - (1022 + p)
     valid = (top != 0) & (f_min != 0) & (np.abs(q) <= _Q_LIMIT)
     d = (top >> _SHIFT).astype(np.int64) - 1022 - q
-    peak = float(np.max(top, initial=0).view(np.float64))  # NaN bits sort above inf
-    return np.where(valid, q, 0), np.where(valid, d, 1 << 20), valid, peak
+    return np.where(valid, q, 0), np.where(valid, d, 1 << 20), valid
 
 
 def _uncertified(lines_a: tuple, lines_b: tuple, c: np.ndarray, shape: tuple[int, ...],
@@ -421,6 +418,9 @@ def _multiples_of(checks: list[tuple[np.ndarray, int]], whole: bool = True) -> b
             if q <= -1074:
                 continue  # every float64 is a multiple of 2**-1074
             x = flat[part]
+            rounded = _scratch("rounded", x.shape, x.dtype)
+            if q <= 0 and np.array_equal(x, np.rint(x, out=rounded)):
+                continue  # integers are multiples of 2**q: no scaling pass
             scaled = _scratch("scaled", x.shape, np.float64)
             np.ldexp(x, -q, out=scaled, dtype=np.float64)  # exact: < 2**53 by the choice of q
             rounded = _scratch("rounded", x.shape, np.float64)
