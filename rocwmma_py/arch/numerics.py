@@ -410,9 +410,9 @@ def _split_quantum(bound: float, max_a: float, max_b: float) -> tuple[int, int] 
 def _multiples_of(checks: list[tuple[np.ndarray, int]], whole: bool = True) -> bool:
     """Every element of each x is a multiple of 2**q, for all (x, q) in `checks`; samples
     of all are tested before any whole array, so random-valued data fails cheaply
-    (`whole=False`: the samples only)."""
+    (`whole=False`: the first sample only)."""
     flats = [(x.reshape(-1) if x.flags.c_contiguous else np.ravel(x), q) for x, q in checks]
-    parts = (slice(_SAMPLE), slice(16 * _SAMPLE)) + ((slice(None),) if whole else ())
+    parts = (slice(_SAMPLE), slice(16 * _SAMPLE), slice(None)) if whole else (slice(_SAMPLE),)
     for part in parts:
         for flat, q in flats:
             if q <= -1074:
