@@ -45,6 +45,7 @@ _CHUNK = 1 << 18  # outputs per chunk of a big batch: its float64 temporaries st
 _MAG = np.uint64(0x7FFF_FFFF_FFFF_FFFF)  # float64 bits without the sign
 _SHIFT = np.uint64(52)  # float64 exponent field position
 _ONE = np.uint64(1)
+_LONG_LINE = 32  # lines (K) at least this long are reduced in place
 _Q_LIMIT = 500  # |q| of a certified line: keeps the certificate's scalings exact
 _local = threading.local()  # per-thread scratch buffers (`_scratch`)
 
@@ -170,17 +171,19 @@ def _quanta(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarra
     q = E_min - p (`_precision`), E_min the exponent of the line's smallest nonzero |x|,
     and d = E_max - q with the largest |x| < 2**E_max. Lines that are all zero, hold a
     float64 subnormal (no normal exponent) or have |q| > _Q_LIMIT are not valid (q = 0 and
-    d = 2**20 there). One pass makes the magnitude bits (K first, so the reductions run
-    over whole rows of lines), two reductions give the largest and, after subtracting 1 so
-    that zeros wrap to the top, the smallest nonzero magnitude.
+    d = 2**20 there). One pass makes the magnitude bits (short lines with K first, so the
+    reductions run over whole rows of lines), two reductions give the largest and, after
+    subtracting 1 so that zeros wrap to the top, the smallest nonzero magnitude.
     """
     p = _precision(x)[0]
-    view = np.moveaxis(x.view(np.uint64), axis, 0)  # (K, lines...): reductions over axis 0
-    mag = _scratch(f"mag{axis}", view.shape, np.uint64)  # run along contiguous rows
+    view, along = x.view(np.uint64), axis
+    if x.shape[axis] < _LONG_LINE:  # short lines: K first, so the reductions run over
+        view, along = np.moveaxis(view, axis, 0), 0  # whole rows of lines
+    mag = _scratch(f"mag{axis}", view.shape, np.uint64)
     np.bitwise_and(view, _MAG, out=mag)
-    top = mag.max(axis=0)
+    top = mag.max(axis=along)
     np.subtract(mag, _ONE, out=mag)
-    low = mag.min(axis=0) + _ONE  # smallest nonzero magnitude (0: none)
+    low = mag.min(axis=along) + _ONE  # smallest nonzero magnitude (0: none)
     f_min = (low >> _SHIFT).astype(np.int64)
     q = f_min - (1022 + p)
     valid = (top != 0) & (f_min != 0) & (np.abs(q) <= _Q_LIMIT)
@@ -263,16 +266,21 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     (C = 0: q_i + q_j) makes every term a multiple of 2**Q'; the products sum below
     2**(Q + d_i + d_j + ceil(log2 K)) <= 2**(Q' + 52) when d_i + d_j + ceil(log2 K) +
     (Q - Q') <= 52, and |c| < 2**E_c <= 2**(Q' + 52) needs E_c <= Q' + 52: where both hold,
-    s is exact and out is right. Then the a-priori bound decides (`_error`: RNE is monotone,
-    so where s - err and s + err round to the same value the exact sum rounds there too),
-    and the rest go to `_exact_values`.
+    s is exact and out is right. For the rest the terms are gathered and the same test is
+    made with the actual sum: a float64 sum of K non-negative terms is at most
+    (K - 1) u (1 - (K - 1) u)**-1 < 2**-40 (K < 2**12) relatively below the exact one, and
+    adding |c| rounds once more, so fl(fl(sum |products|) (1 + 2**-40) + |c|) < 2**(52+Q')
+    bounds the magnitudes below 2**(53+Q'). Then the a-priori bound decides (`_error`: RNE
+    is monotone, so where s - err and s + err round to the same value the exact sum rounds
+    there too), and the rest go to `_exact_values`.
     """
     shape = s.shape
-    (q_a, d_a, *_), (q_b, d_b, *_), p_c = lines
+    (q_a, d_a, valid_a), (q_b, d_b, valid_b), p_c = lines
     idx = np.unravel_index(flagged, shape)
     row, col = (*idx[:-1],), (*idx[:-2], idx[-1])
-    q = np.broadcast_to(q_a, shape[:-1])[row] + np.broadcast_to(q_b, (*shape[:-2], shape[-1]))[col]
-    d = np.broadcast_to(d_a, shape[:-1])[row] + np.broadcast_to(d_b, (*shape[:-2], shape[-1]))[col]
+    row_shape, col_shape = shape[:-1], (*shape[:-2], shape[-1])
+    q = np.broadcast_to(q_a, row_shape)[row] + np.broadcast_to(q_b, col_shape)[col]
+    d = np.broadcast_to(d_a, row_shape)[row] + np.broadcast_to(d_b, col_shape)[col]
     c_at = np.broadcast_to(c, shape)[idx].astype(np.float64)
     e_c = np.frexp(c_at)[1]  # |c| < 2**e_c; c_at is normal or 0
     q_all = np.where(c_at == 0, q, np.minimum(q, e_c - p_c))
@@ -281,7 +289,18 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     flagged, idx, c_at = flagged[open_], tuple(i[open_] for i in idx), c_at[open_]
     if not flagged.size:
         return
+    valid = (np.broadcast_to(valid_a, row_shape)[tuple(i[open_] for i in row)]
+             & np.broadcast_to(valid_b, col_shape)[tuple(i[open_] for i in col)])
     rows, cols, _ = _terms_at(a, b, c, idx)
+    products = rows * cols
+    magnitude = np.abs(products).sum(axis=1) * (1 + 2.0**-40) + np.abs(c_at)
+    with np.errstate(over="ignore"):
+        summed = valid & (magnitude < np.ldexp(1.0, q_all[open_] + 52))
+    still = ~summed
+    flagged, rows, cols, c_at, products = (x[still] for x in (flagged, rows, cols, c_at,
+                                                              products))
+    if not flagged.size:
+        return
     s_at = s.reshape(-1)[flagged]
     err = _error(rows[:, None, :], cols[:, :, None], c_at[:, None, None])[0].reshape(-1)
     flat_out = out.reshape(-1)
@@ -291,7 +310,7 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     undecided = lo.view(uint) != hi.view(uint)
     flat_out[flagged[~undecided]] = lo[~undecided]
     if undecided.any():
-        terms = np.concatenate([c_at[None, undecided], (rows[undecided] * cols[undecided]).T])
+        terms = np.concatenate([c_at[None, undecided], products[undecided].T])
         flat_out[flagged[undecided]] = T.convert(
             _exact_values(terms, s_at[undecided], err[undecided]), acc_type)
 
