@@ -8,16 +8,20 @@ float64; their sum is rounded once (RNE) to the accumulator type:
 1. exact path: when every product and C are multiples of 2**q and the sum of all |terms| stays
    below 2**(52+q), float64 holds every partial sum exactly, so BLAS `matmul` gives the exact
    sum whatever order or blocking it uses (always so for small integer-valued data);
-2. decided path: otherwise s = fl64(C + A@B) from BLAS with the a-priori bound
+2. certified path: the same argument per output, from the quanta of its row of A and column
+   of B and a range test of its C element (`_uncertified`, the proof is there): where it
+   holds, s = fl64(fl64(A@B) + C) is the exact sum and one conversion rounds it. Almost
+   every output of random data passes; the few left are rechecked per pair (`_settle`);
+3. decided path: for the rest s comes with the a-priori bound
    |s - exact| <= err = (K+5) u (|C| + ||a_i|| ||b_j||) + tiny, u = 2**-53 (derivation at
-   `_error`).
-   RNE to the target is monotone, so where s - err and s + err round to the same value the
-   exact sum does too: that element is decided (overflow to inf and subnormals included);
-3. the few undecided elements (mostly exact sums on a target midpoint) are proved equal to s
-   where all their terms are multiples of 2**q > err (per row of A and column of B when
-   many are undecided, else per gathered term); the rest get an error-free TwoSum tree
+   `_error`). RNE to the target is monotone, so where s - err and s + err round to the same
+   value the exact sum does too (overflow to inf and subnormals included);
+4. the few undecided elements (mostly exact sums on a target midpoint) are proved equal to s
+   where all their terms are multiples of 2**q > err; the rest get an error-free TwoSum tree
    (hi + remainder), rounded "to odd" by the remainder's sign so the final RNE is exact;
    sums whose remainder sign is still unknown are summed exactly with `math.fsum`.
+Outputs past the certificate are gathered by flat index; chunk-sized temporaries live in
+per-thread scratch buffers (`_scratch`).
 
 An output is non-finite exactly when its A row, B column or C element holds NaN or Inf; it
 takes the IEEE float64 sum of the real terms (Inf*0 = NaN, Inf-Inf = NaN: order-independent).
