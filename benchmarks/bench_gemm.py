@@ -1,16 +1,25 @@
-"""Emulated gfx942 GEMMs and launches vs numpy.matmul (float32, one BLAS thread), same run.
+"""Emulated gfx942 GEMMs (f16 in, f32 accumulation) vs numpy.matmul (float32, one BLAS thread).
 
-- wave tile: each wave computes one 64x64 tile of D = A * B (f16 inputs, f32 accumulate) with
-  rocWMMA fragments (A 64x16 row_major, B 16x64 col_major, 64x64 f32 accumulator), K in steps
-  of 16, one wave per block. Two data sets: small integers (D exact, checked bit for bit
-  against float64) and random normal (checked with rocWMMA's compareEqual bound,
-  K * eps(f32) relative to the float64 product).
-- simple_hgemm: the rocWMMA sample's kernel (16x16 tile per wave, (4W, 4) blocks) on random
-  data, checked against its exact reference.
-- empty kernel over 4096 blocks of 256 threads (no numpy counterpart).
-A wrong result exits with status 1. Timings are reported, never asserted.
+Workloads, each on random normal data (what users run; the primary rows) and on integer
+data (extra rows: sums that take the cheap provably-exact path):
+- wave tile: each wave computes one 64x64 tile of D = A * B with rocWMMA fragments (A 64x16
+  row_major, B 16x64 col_major, 64x64 f32 accumulator), K in steps of 16, one wave per block;
+  integer data is {-2..2}.
+- simple_hgemm: the rocWMMA sample's kernel (16x16 tile per wave, (4W, 4) blocks), D = 2AB + 2C
+  in f16; integer data is the sample's fillRand pattern.
+- perf_hgemm: the rocWMMA sample's kernel (wave tiles, cooperative global reads, double-buffered
+  LDS), same data sets.
+- empty kernel over 4096 blocks of 256 threads (launch and batching overhead).
 
-    python benchmarks/bench_gemm.py [SIZE ...]      # default sizes: 256 512 1024 2048
+Every row times one cold launch (the first: plans and caches are built) and then REPEATS warm
+launches, each followed by a numpy matmul of the same size, so each ratio compares medians
+measured in the same stretch of time (other processes on a shared machine slow both). Every
+result is checked (exact against float64 for integers, rocWMMA's compareEqual otherwise); a
+wrong result exits with status 1. Timings are reported, never asserted.
+
+    python benchmarks/bench_gemm.py [--cpu] [--repeats N] [SIZE ...]   # default 256 512 1024
+
+`--cpu` measures process CPU time instead of wall time (steadier on a loaded machine).
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ import os
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"
 
+import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from contextlib import nullcontext  # noqa: E402
@@ -51,6 +61,7 @@ ARCH = "gfx942"
 TILE_M = TILE_N = 64
 TILE_K = 16
 REPEATS = 3
+clock = time.perf_counter  # `--cpu`: time.process_time
 
 FragA = fragment[matrix_a, TILE_M, TILE_N, TILE_K, float16, row_major]
 FragB = fragment[matrix_b, TILE_M, TILE_N, TILE_K, float16, col_major]
@@ -82,13 +93,28 @@ def blas_limit():
     return threadpool_limits(limits=1)
 
 
+def seconds(fn) -> float:
+    t0 = clock()
+    fn()
+    return clock() - t0
+
+
 def best_of(fn, repeats: int = REPEATS) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+    """Shortest of `repeats` timings (used by bench_samples.py)."""
+    return min(seconds(fn) for _ in range(repeats))
+
+
+def timed(launch, size: int, repeats: int) -> tuple[float, float, float]:
+    """(cold launch, median warm launch, median numpy matmul), numpy timed right after each
+    warm launch."""
+    x = np.random.default_rng(0).standard_normal((size, size)).astype(np.float32)
+    cold = seconds(launch)
+    warm, base = [], []
+    with blas_limit():
+        for _ in range(repeats):
+            warm.append(seconds(launch))
+            base.append(min(seconds(lambda: np.matmul(x, x)) for _ in range(3)))
+    return cold, statistics.median(warm), statistics.median(base)
 
 
 def inputs(size: int, data: str):
@@ -101,55 +127,78 @@ def inputs(size: int, data: str):
     return draw().astype(np.float16), draw().astype(np.float16)
 
 
-def repeats_for(size: int) -> int:
-    """Best of REPEATS where that is quick; one run for the big sizes."""
-    return REPEATS if size <= 1024 else 1
-
-
-def numpy_time(size: int) -> float:
-    a32 = np.random.default_rng(0).standard_normal((size, size)).astype(np.float32)
-    with blas_limit():
-        return best_of(lambda: np.matmul(a32, a32))
-
-
-def wave_tile_row(size: int, data: str) -> tuple[float, bool, str]:
+def wave_tile_row(size: int, data: str, repeats: int):
     m = n = k = size
     a, b = inputs(size, data)
     a_mem = np.ascontiguousarray(a).ravel()  # row_major, lda = k
     b_mem = np.ascontiguousarray(b.T).ravel()  # col_major, ldb = k
     d = np.full(m * n, np.nan, dtype=np.float32)
     launch = wave_tile_gemm[(m // TILE_M, n // TILE_N), 64, 0, ARCH]
-    t_emu = best_of(lambda: launch(m, n, k, a_mem, b_mem, d, k, k, n), repeats_for(size))
+    times = timed(lambda: launch(m, n, k, a_mem, b_mem, d, k, k, n), size, repeats)
     exact = np.einsum("mk,kn->mn", a.astype(np.float64), b.astype(np.float64))
     got = d.reshape(m, n).astype(np.float64)
     if data == "integers":
         ok = bool(np.array_equal(got, exact))
-        return t_emu, ok, "exact" if ok else f"WRONG: {int(np.sum(got != exact))} differ"
+        return times, ok, "exact" if ok else f"WRONG: {int(np.sum(got != exact))} differ"
     scale = np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64))
     err = float(np.max(np.abs(got - exact) / np.maximum(scale, 1e-30)))
     ok = err <= k * float(np.finfo(np.float32).eps)
-    return t_emu, ok, f"max err {err:.1e} x |A||B| (bound {k}*eps32)"
+    return times, ok, f"max err {err:.1e} x |A||B| (bound {k}*eps32)"
 
 
-def simple_hgemm_row(size: int) -> tuple[float, bool, str]:
+def sample_inputs(size: int, data: str):
+    """A, B, C in f16: the samples' fillRand integers, or standard normal."""
+    from samples import common
+
+    rng = np.random.default_rng(size)
+    if data == "integers":
+        return [common.fill_rand(rng, size, size, float16) for _ in range(3)]
+    return [rng.standard_normal((size, size)).astype(np.float16) for _ in range(3)]
+
+
+def sample_check(a, b, c, d) -> tuple[bool, str]:
+    """rocWMMA's compareEqual of D = 2AB + 2C (f16) against the samples' exact reference, or
+    against float64 where that has none (random data at large K)."""
+    from samples import common
+
+    try:
+        ref = common.gemm_reference(a, b, c, np.float32(2.0), np.float32(2.0), float16)
+    except ValueError:
+        a64, b64, c64 = (x.astype(np.float64) for x in (a, b, c))
+        ref = (2 * (a64 @ b64) + 2 * c64).astype(np.float16)
+    ok, err = common.compare_equal(d, ref, float16)
+    return ok, f"compareEqual max rel err {err:.1e}"
+
+
+def simple_hgemm_row(size: int, data: str, repeats: int):
     from samples import common
     from samples.simple_gemm_common import T_BLOCK_X_WAVES, T_BLOCK_Y, make_gemm_kernel
 
-    types = (float16, float16, float32)
-    gemm = make_gemm_kernel(*types)
-    rng = np.random.default_rng(size)
-    a, b, c = (common.fill_rand(rng, size, size, float16) for _ in range(3))
+    gemm = make_gemm_kernel(float16, float16, float32)
+    a, b, c = sample_inputs(size, data)
     d = np.full((size, size), np.nan, np.float16)
-    wave = 64
     grid = (size // (16 * T_BLOCK_X_WAVES), size // (16 * T_BLOCK_Y))
-    block = (T_BLOCK_X_WAVES * wave, T_BLOCK_Y)
-    launch = gemm[grid, block, 0, ARCH]
+    launch = gemm[grid, (T_BLOCK_X_WAVES * 64, T_BLOCK_Y), 0, ARCH]
     b_mem = common.to_memory(b, col_major=True)
-    t_emu = best_of(lambda: launch(size, size, size, a, b_mem, c, d, size, size, size, size,
-                                   2.0, 2.0), repeats_for(size))
-    ref = common.gemm_reference(a, b, c, np.float32(2.0), np.float32(2.0), float16)
-    ok, err = common.compare_equal(d, ref, float16)
-    return t_emu, ok, f"compareEqual max rel err {err:.1e}"
+    times = timed(lambda: launch(size, size, size, a, b_mem, c, d, size, size, size, size,
+                                 2.0, 2.0), size, repeats)
+    return (times, *sample_check(a, b, c, d))
+
+
+def perf_hgemm_row(size: int, data: str, repeats: int):
+    from samples import common, perf_gemm_common, perf_hgemm
+
+    p = perf_hgemm.params(ARCH)
+    gemm = perf_gemm_common.make_gemm_kernel(p, float16, float16, float32)
+    macro_m, macro_n = p.macro_tile
+    lds = 2 * 2 * (macro_m + macro_n) * p.ROCWMMA_K
+    a, b, c = sample_inputs(size, data)
+    d = np.full((size, size), np.nan, np.float16)
+    a_mem = common.to_memory(a, col_major=True)  # A col_major, B and C row_major
+    launch = gemm[(size // macro_m, size // macro_n), (p.TBLOCK_X, p.TBLOCK_Y), lds, ARCH]
+    times = timed(lambda: launch(size, size, size, a_mem, b, c, d, size, size, size, size,
+                                 2.0, 2.0), size, repeats)
+    return (times, *sample_check(a, b, c, d))
 
 
 @kernel
@@ -157,27 +206,48 @@ def empty():
     """No work: measures launch and batching overhead."""
 
 
+def parse(argv: list[str]) -> tuple[list[int], int] | None:
+    global clock
+    sizes, repeats, args = [], REPEATS, list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg == "--cpu":
+            clock = time.process_time
+        elif arg == "--repeats":
+            repeats = int(args.pop(0))
+        else:
+            sizes.append(int(arg))
+    if repeats < 1 or any(s % TILE_M for s in sizes):
+        return None
+    return sizes or [256, 512, 1024], repeats
+
+
 def main(argv: list[str]) -> int:
-    sizes = [int(s) for s in argv] or [256, 512, 1024, 2048]
-    for s in sizes:
-        if s % TILE_M or s % TILE_K:
-            print(f"size {s} must be a multiple of {TILE_M}", file=sys.stderr)
-            return 2
-    print(f"emulated {ARCH}, f16 -> f32, vs numpy.matmul float32 (1 BLAS thread)")
-    print(f"{'workload':<24} {'size':>5} {'emulated s':>11} {'numpy s':>9} {'ratio':>6}  check")
+    parsed = parse(argv)
+    if parsed is None:
+        print(f"sizes must be multiples of {TILE_M}, repeats >= 1", file=sys.stderr)
+        return 2
+    sizes, repeats = parsed
+    kind = "CPU" if clock is time.process_time else "wall"
+    print(f"emulated {ARCH}, f16 -> f32, vs numpy.matmul float32 (1 BLAS thread); {kind} time, "
+          f"cold launch, then median of {repeats} warm launches")
+    print(f"{'workload':<24} {'data':<8} {'size':>5} {'cold s':>8} {'warm s':>8} {'numpy s':>9} "
+          f"{'ratio':>6}  check")
+    rows = [("wave tile 64x64", wave_tile_row), ("simple_hgemm (4W, 4)", simple_hgemm_row),
+            ("perf_hgemm", perf_hgemm_row)]
     all_ok = True
     for s in sizes:
-        t_np = numpy_time(s)
-        rows = [("wave tile, integers", lambda s=s: wave_tile_row(s, "integers")),
-                ("wave tile, normal", lambda s=s: wave_tile_row(s, "normal"))]
-        if s <= 1024:
-            rows.append(("simple_hgemm (4W, 4)", lambda s=s: simple_hgemm_row(s)))
         for name, row in rows:
-            t_emu, ok, note = row()
-            all_ok &= ok
-            print(f"{name:<24} {s:>5} {t_emu:>11.3f} {t_np:>9.5f} {t_emu / t_np:>6.1f}  "
-                  f"{'' if ok else 'FAILED '}{note}", flush=True)
-    t_empty = best_of(lambda: empty[4096, 256, 0, ARCH]())
+            if name.startswith("simple") and s > 1024:
+                continue  # 16x16 tiles: minutes at 2048
+            for data in ("random", "integers"):
+                (cold, warm, base), ok, note = row(s, "normal" if data == "random" else data,
+                                                   repeats)
+                all_ok &= ok
+                print(f"{name:<24} {data:<8} {s:>5} {cold:>8.3f} {warm:>8.3f} {base:>9.5f} "
+                      f"{warm / base:>6.1f}  {'' if ok else 'FAILED '}{note}", flush=True)
+    t_empty = statistics.median(seconds(lambda: empty[4096, 256, 0, ARCH]())
+                                for _ in range(REPEATS))
     print(f"{'empty kernel':<24} {'4096 x 256 threads':>17} {t_empty:>11.3f} s")
     return 0 if all_ok else 1
 

@@ -8,16 +8,20 @@ float64; their sum is rounded once (RNE) to the accumulator type:
 1. exact path: when every product and C are multiples of 2**q and the sum of all |terms| stays
    below 2**(52+q), float64 holds every partial sum exactly, so BLAS `matmul` gives the exact
    sum whatever order or blocking it uses (always so for small integer-valued data);
-2. decided path: otherwise s = fl64(C + A@B) from BLAS with the a-priori bound
+2. certified path: the same argument per output, from the quanta of its row of A and column
+   of B and a range test of its C element (`_uncertified`, the proof is there): where it
+   holds, s = fl64(fl64(A@B) + C) is the exact sum and one conversion rounds it. Almost
+   every output of random data passes; the few left are rechecked per pair (`_settle`);
+3. decided path: for the rest s comes with the a-priori bound
    |s - exact| <= err = (K+5) u (|C| + ||a_i|| ||b_j||) + tiny, u = 2**-53 (derivation at
-   `_error`).
-   RNE to the target is monotone, so where s - err and s + err round to the same value the
-   exact sum does too: that element is decided (overflow to inf and subnormals included);
-3. the few undecided elements (mostly exact sums on a target midpoint) are proved equal to s
-   where all their terms are multiples of 2**q > err (per row of A and column of B when
-   many are undecided, else per gathered term); the rest get an error-free TwoSum tree
+   `_error`). RNE to the target is monotone, so where s - err and s + err round to the same
+   value the exact sum does too (overflow to inf and subnormals included);
+4. the few undecided elements (mostly exact sums on a target midpoint) are proved equal to s
+   where all their terms are multiples of 2**q > err; the rest get an error-free TwoSum tree
    (hi + remainder), rounded "to odd" by the remainder's sign so the final RNE is exact;
    sums whose remainder sign is still unknown are summed exactly with `math.fsum`.
+Outputs past the certificate are gathered by flat index; chunk-sized temporaries live in
+per-thread scratch buffers (`_scratch`).
 
 An output is non-finite exactly when its A row, B column or C element holds NaN or Inf; it
 takes the IEEE float64 sum of the real terms (Inf*0 = NaN, Inf-Inf = NaN: order-independent).
@@ -30,6 +34,7 @@ own einsum loops (deterministic).
 from __future__ import annotations
 
 import math
+import threading
 from functools import partial
 
 import ml_dtypes
@@ -41,6 +46,12 @@ _U = 2.0**-53  # unit roundoff of float64
 _TINY = 2.0**-1074  # float64's smallest subnormal: the error of one underflowing operation
 _SAMPLE = 4096  # elements tested first when deciding whether float64 is exact
 _CHUNK = 1 << 18  # outputs per chunk of a big batch: its float64 temporaries stay in cache
+_MAG = np.uint64(0x7FFF_FFFF_FFFF_FFFF)  # float64 bits without the sign
+_SHIFT = np.uint64(52)  # float64 exponent field position
+_ONE = np.uint64(1)
+_LONG_LINE = 32  # lines (K) at least this long are reduced in place
+_Q_LIMIT = 500  # |q| of a certified line: keeps the certificate's scalings exact
+_local = threading.local()  # per-thread scratch buffers (`_scratch`)
 
 
 def decode(values: np.ndarray, t) -> np.ndarray:
@@ -56,15 +67,27 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
                clamp: bool = False) -> np.ndarray:
     """D = C + A @ B over the last two axes (batched), rounded once to `acc_type`.
 
-    `a` (..., M, K), `b` (..., K, N) and `c` (..., M, N) are decoded values (see `decode`);
-    leading axes broadcast. Returns `storage_dtype(acc_type)` values.
+    `a` (..., M, K), `b` (..., K, N) and `c` (..., M, N) are decoded values (see `decode`;
+    float32 values may stay float32: they are exact either way); leading axes broadcast.
+    Returns `storage_dtype(acc_type)` values.
     """
     if T.is_float(acc_type) and T.bits(acc_type) == 64:
         with np.errstate(invalid="ignore", over="ignore"):  # IEEE Inf/NaN results intended
             return c + np.einsum("...mk,...kn->...mn", a, b)
-    tier = (partial(_rounded_sum, acc_type=acc_type) if T.is_float(acc_type)
-            else partial(_integer_sum, acc_type=acc_type, clamp=clamp))
     shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]), c.shape)
+    if T.is_float(acc_type):
+        a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+        c = np.asarray(c)
+        if c.dtype != np.float32:  # float32 C is read as is: half the bytes of every pass
+            c = np.asarray(c, np.float64)
+        out = np.empty(shape, T.storage_dtype(acc_type))
+
+        def tier(a, b, c, out=out):
+            _rounded_sum(a, b, c, acc_type, out)
+            return out
+    else:
+        out = None
+        tier = partial(_integer_sum, acc_type=acc_type, clamp=clamp)
     tiles = math.prod(shape[:-2])
     step = max(1, _CHUNK // max(1, shape[-2] * shape[-1]))
     if tiles <= step:
@@ -72,36 +95,245 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
     # big batches: one cache-sized chunk of tiles at a time (every pass is memory-bound)
     flat = [np.broadcast_to(x, (*shape[:-2], *x.shape[-2:])).reshape(tiles, *x.shape[-2:])
             for x in (a, b, c)]
-    out = np.empty((tiles, *shape[-2:]), T.storage_dtype(acc_type))
+    if out is None:
+        out = np.empty((tiles, *shape[-2:]), T.storage_dtype(acc_type))
+    whole = out.reshape(tiles, *shape[-2:])
     for t0 in range(0, tiles, step):
-        out[t0:t0 + step] = tier(*(x[t0:t0 + step] for x in flat))
+        part = whole[t0:t0 + step]
+        pa, pb, pc = (x[t0:t0 + step] for x in flat)
+        if T.is_float(acc_type):
+            tier(pa, pb, pc, out=part)
+        else:
+            part[...] = tier(pa, pb, pc)
     return out.reshape(shape)
 
 
-def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type) -> np.ndarray:
-    """`accumulate` for float accumulators narrower than float64: the three tiers."""
-    maxima = [_max_abs(x) for x in (a, b, c)]
-    if not all(map(math.isfinite, maxima)):
-        return _with_nonfinite(a, b, c, acc_type)
-    s = c + np.matmul(a, b)
-    if _float64_is_exact(a, b, c, *maxima):
-        return T.convert(_ieee_zero_signs(s, a, b, c), acc_type)
-    err, norm_a, norm_b = _error(a, b, c)
-    out = T.convert(s - err, acc_type)
-    hi = T.convert(s + err, acc_type)
-    uint = f"u{out.dtype.itemsize}"
-    undecided = np.nonzero(out.view(uint) != hi.view(uint))
-    if undecided[0].size * (a.shape[-1] + 1) > (a.size + b.size) // 2:
-        # many undecided: scanning A and B once is cheaper than gathering their terms
-        exact = _exact_by_row_and_column(a, b, c, s, err, norm_a, norm_b, undecided)
-        done = tuple(i[exact] for i in undecided)
-        out[done] = T.convert(s[done], acc_type)
-        undecided = tuple(i[~exact] for i in undecided)
-    if undecided[0].size:
-        rows, cols, c_at = _terms_at(a, b, c, undecided)
-        terms = np.concatenate([c_at[None, :], (rows * cols).T])
-        out[undecided] = T.convert(_exact_values(terms, s[undecided], err[undecided]), acc_type)
-    return out
+def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
+                 out: np.ndarray) -> None:
+    """`accumulate` for float accumulators narrower than float64, into `out`: the tiers."""
+    max_a, max_b = _max_abs(a), _max_abs(b)
+    if not (math.isfinite(max_a) and math.isfinite(max_b)):
+        out[...] = _with_nonfinite(a, b, c, acc_type)
+        return
+    s = _scratch("sum", out.shape, np.float64)
+    if s.shape[:-2] == np.broadcast_shapes(a.shape[:-2], b.shape[:-2]):
+        np.matmul(a, b, out=s)
+        np.add(s, c, out=s)
+    else:  # C has more leading axes than A@B
+        np.add(np.matmul(a, b), c, out=s)
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = float(s.sum())
+    if not math.isfinite(total) and not np.isfinite(c).all():
+        out[...] = _with_nonfinite(a, b, c, acc_type)
+        return
+    if _float64_is_exact(a, b, c, max_a, max_b):
+        _fix_zero_signs(s, a, b, c)
+        _store(out, s, acc_type)
+        return
+    flagged, lines = _uncertified(_quanta(a, -1), _quanta(b, -2), c, s.shape, a.shape[-1])
+    _fix_zero_signs(s, a, b, c)
+    _store(out, s, acc_type)
+    if flagged.size:
+        _settle(a, b, c, s, flagged, lines, acc_type, out)
+
+
+def _store(out: np.ndarray, s: np.ndarray, acc_type) -> None:
+    """out = s rounded once (RNE) to acc_type."""
+    if T.resolve(acc_type) is T.float32:
+        with np.errstate(over="ignore"):  # overflow to inf is the IEEE result
+            np.copyto(out, s, casting="same_kind")
+    else:
+        out[...] = T.convert(s, acc_type)
+
+
+def _scratch(name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
+    """A per-thread buffer reused from call to call: fresh temporaries of a chunk's size
+    cost page faults on every call, which dominate the memory-bound passes here."""
+    pool = _local.__dict__.setdefault("pool", {})
+    dtype = np.dtype(dtype)
+    size = math.prod(shape)
+    buf = pool.get((name, dtype))
+    if buf is None or buf.size < size:
+        buf = pool[(name, dtype)] = np.empty(max(size, 1), dtype)
+    return buf[:size].reshape(shape)
+
+
+def _precision(x: np.ndarray) -> tuple[int, int]:
+    """(p, or): every nonzero normal float64 (or float32) in x is a multiple of 2**(E - p),
+    E its exponent (2**(E-1) <= |x| < 2**E), p = 53 (24) minus the trailing zeros all
+    significands share, from `or`, the OR of all their bits (0: x is +0 everywhere).
+    x = (2**52 + m) 2**(E-53) with m a multiple of 2**t (float32: 2**23, 2**(E-24))."""
+    field = 52 if x.dtype == np.float64 else 23
+    every = int(np.bitwise_or.reduce(x.view(f"u{x.dtype.itemsize}"), axis=None))
+    bits = every & ((1 << field) - 1)
+    return field + 1 - ((bits & -bits).bit_length() - 1 if bits else field), every
+
+
+def _quanta(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of A (axis=-1) or column of B (axis=-2) of finite values: (q, d, valid). On
+    a valid line every element is a multiple of 2**q and below 2**(q + d) in magnitude.
+
+    q = E_min - p (`_precision`), E_min the exponent of the line's smallest nonzero |x|,
+    and d = E_max - q with the largest |x| < 2**E_max. Lines that are all zero, hold a
+    float64 subnormal (no normal exponent) or have |q| > _Q_LIMIT are not valid (q = 0 and
+    d = 2**20 there). One pass makes the magnitude bits (short lines with K first, so the
+    reductions run over whole rows of lines), two reductions give the largest and, after
+    subtracting 1 so that zeros wrap to the top, the smallest nonzero magnitude.
+    """
+    p = _precision(x)[0]
+    view, along = x.view(np.uint64), axis
+    if x.shape[axis] < _LONG_LINE:  # short lines: K first, so the reductions run over
+        view, along = np.moveaxis(view, axis, 0), 0  # whole rows of lines
+    mag = _scratch(f"mag{axis}", view.shape, np.uint64)
+    np.bitwise_and(view, _MAG, out=mag)
+    top = mag.max(axis=along)
+    np.subtract(mag, _ONE, out=mag)
+    low = mag.min(axis=along) + _ONE  # smallest nonzero magnitude (0: none)
+    f_min = (low >> _SHIFT).astype(np.int64)
+    q = f_min - (1022 + p)
+    valid = (top != 0) & (f_min != 0) & (np.abs(q) <= _Q_LIMIT)
+    d = (top >> _SHIFT).astype(np.int64) - 1022 - q
+    return np.where(valid, q, 0), np.where(valid, d, 1 << 20), valid
+
+
+def _uncertified(lines_a: tuple, lines_b: tuple, c: np.ndarray, shape: tuple[int, ...],
+                 k: int) -> tuple[np.ndarray, tuple]:
+    """Flat indices of the outputs whose float64 sum s the row/column certificate leaves
+    unproved, and the line quanta (`_quanta` of A and B, C's precision) for `_settle`.
+
+    Certificate: the terms of output (i, j) are c_ij and a_ik b_kj. If they are all multiples
+    of 2**Q and their magnitudes sum below 2**(53+Q), every partial sum (any subset, any
+    grouping) is a multiple of 2**Q below 2**(53+Q), i.e. a float64 number, so every
+    addition or FMA BLAS performs is exact and s is the exact sum. With (q_i, d_i) of row i
+    of A and (q_j, d_j) of column j of B, the products are multiples of 2**Q, Q = q_i + q_j,
+    and sum below K 2**(Q + d_i + d_j) <= 2**(52+Q) when d_i + d_j + ceil(log2 K) <= 52
+    (here: d_i <= room_a, d_j <= room_b, the budget split in two; `_settle` checks pairs).
+    C is tested per element: 2**(Q + p_c - 1) <= |c| < 2**(Q + 51) makes c a multiple of
+    2**(E_c - p_c), hence of 2**Q, and |c| < 2**(52+Q): the total is below 2**(53+Q).
+
+    The test runs in C's own dtype (float32 C: half the bytes): r = |c| t_ij with
+    t_ij = 2**-(q_i + p_c - 1) 2**-q_j (factors normal powers of two, lines whose factors
+    are not, or over their room, get 0), and 1 <= r < 2**(52 - p_c) is checked on the bits
+    (`_outside_range`). A product of powers of two is exact, 0 or inf; r = |c| t is exact, or
+    overflows to inf, or underflows below the smallest normal < 1: only exact r pass.
+    C = +0 everywhere (one OR of its bits says so) leaves only the lines to check.
+    """
+    budget = _budget(k)
+    room_a = budget // 2
+    p_c, c_bits = _precision(c)
+    ok_a, ok_b = lines_a[1] <= room_a, lines_b[1] <= budget - room_a
+    bad = _scratch("bad", shape, np.bool_)
+    if c_bits == 0:  # C is +0 everywhere: a fine term for any Q
+        np.logical_and(ok_a[..., :, None], ok_b[..., None, :], out=bad)
+        np.logical_not(bad, out=bad)
+        return np.flatnonzero(bad), (lines_a, lines_b, p_c)
+    scale_a = _powers_of_two(-(lines_a[0] + p_c - 1), ok_a, c.dtype)
+    scale_b = _powers_of_two(-lines_b[0], ok_b, c.dtype)
+    r = _scratch(f"ratio{c.dtype}", shape, c.dtype)
+    t = _scratch(f"scale{c.dtype}", shape, c.dtype)
+    with np.errstate(under="ignore", over="ignore", invalid="ignore"):  # all fail the test
+        np.multiply(scale_a[..., :, None], scale_b[..., None, :], out=t)
+        np.abs(c, out=r)
+        np.multiply(r, t, out=r)
+    _outside_range(r, p_c, bad)
+    return np.flatnonzero(bad), (lines_a, lines_b, p_c)
+
+
+def _powers_of_two(exponents: np.ndarray, ok: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """2**exponents in dtype where ok and that power is normal, else 0."""
+    limit = np.finfo(dtype).maxexp - 2  # 2**-limit .. 2**limit are normal
+    ok = ok & (np.abs(exponents) <= limit)
+    return np.where(ok, np.ldexp(1.0, np.where(ok, exponents, 0)), 0.0).astype(dtype)
+
+
+def _budget(k: int) -> int:
+    """Bits the products of a certified output may span: 52 - ceil(log2 K)."""
+    return 52 - max(k - 1, 0).bit_length()  # K <= 2**bit_length(K - 1)
+
+
+def _outside_range(r: np.ndarray, p_c: int, out: np.ndarray) -> None:
+    """out = not (1 <= r < 2**(52 - p_c)) for float r >= 0 (or NaN): bits(r) - bits(1) at
+    or above the bits of that many binades, unsigned (smaller r wrap above; NaN and inf are
+    above). r's bits are changed."""
+    info = np.finfo(r.dtype)
+    uint = f"u{r.dtype.itemsize}"
+    bits = r.view(uint)
+    np.subtract(bits, bits.dtype.type(np.ones(1, r.dtype).view(uint)[0]), out=bits)
+    width = bits.dtype.type(max(52 - p_c, 0) << info.nmant)
+    np.greater_equal(bits, width, out=out)
+
+
+def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.ndarray) -> None:
+    """Round the outputs at the flat indices `flagged` exactly, into `out` (which holds s
+    rounded).
+
+    First the certificate per pair, with C's own quantum: Q' = min(q_i + q_j, E_c - p_c)
+    (C = 0: q_i + q_j) makes every term a multiple of 2**Q'; the products sum below
+    2**(Q + d_i + d_j + ceil(log2 K)) <= 2**(Q' + 52) when d_i + d_j + ceil(log2 K) +
+    (Q - Q') <= 52, and |c| < 2**E_c <= 2**(Q' + 52) needs E_c <= Q' + 52: where both hold,
+    s is exact and out is right. For the rest the terms are gathered and the same test is
+    made with the actual sum: a float64 sum of K non-negative terms is at most
+    (K - 1) u (1 - (K - 1) u)**-1 < 2**-40 (K < 2**12) relatively below the exact one, and
+    adding |c| rounds once more, so fl(fl(sum |products|) (1 + 2**-40) + |c|) < 2**(52+Q')
+    bounds the magnitudes below 2**(53+Q'). Then the a-priori bound decides (`_error`: RNE
+    is monotone, so where s - err and s + err round to the same value the exact sum rounds
+    there too), and the rest go to `_exact_values`.
+    """
+    shape = s.shape
+    (q_a, d_a, valid_a), (q_b, d_b, valid_b), p_c = lines
+    idx = np.unravel_index(flagged, shape)
+    row, col = (*idx[:-1],), (*idx[:-2], idx[-1])
+    row_shape, col_shape = shape[:-1], (*shape[:-2], shape[-1])
+    q = np.broadcast_to(q_a, row_shape)[row] + np.broadcast_to(q_b, col_shape)[col]
+    d = np.broadcast_to(d_a, row_shape)[row] + np.broadcast_to(d_b, col_shape)[col]
+    c_at = np.broadcast_to(c, shape)[idx].astype(np.float64)
+    e_c = np.frexp(c_at)[1]  # |c| < 2**e_c; c_at is normal or 0
+    q_all = np.where(c_at == 0, q, np.minimum(q, e_c - p_c))
+    exact = (d + (q - q_all) <= _budget(a.shape[-1])) & ((c_at == 0) | (e_c <= q_all + 52))
+    open_ = ~exact
+    flagged, idx, c_at = flagged[open_], tuple(i[open_] for i in idx), c_at[open_]
+    if not flagged.size:
+        return
+    valid = (np.broadcast_to(valid_a, row_shape)[tuple(i[open_] for i in row)]
+             & np.broadcast_to(valid_b, col_shape)[tuple(i[open_] for i in col)])
+    rows, cols, _ = _terms_at(a, b, c, idx)
+    products = rows * cols
+    magnitude = np.abs(products).sum(axis=1) * (1 + 2.0**-40) + np.abs(c_at)
+    with np.errstate(over="ignore"):
+        summed = valid & (magnitude < np.ldexp(1.0, q_all[open_] + 52))
+    still = ~summed
+    flagged, rows, cols, c_at, products = (x[still] for x in (flagged, rows, cols, c_at,
+                                                              products))
+    if not flagged.size:
+        return
+    s_at = s.reshape(-1)[flagged]
+    err = _error(rows[:, None, :], cols[:, :, None], c_at[:, None, None])[0].reshape(-1)
+    flat_out = out.reshape(-1)
+    lo = T.convert(s_at - err, acc_type)
+    hi = T.convert(s_at + err, acc_type)
+    uint = f"u{lo.dtype.itemsize}"
+    undecided = lo.view(uint) != hi.view(uint)
+    flat_out[flagged[~undecided]] = lo[~undecided]
+    if undecided.any():
+        terms = np.concatenate([c_at[None, undecided], products[undecided].T])
+        flat_out[flagged[undecided]] = T.convert(
+            _exact_values(terms, s_at[undecided], err[undecided]), acc_type)
+
+
+def _fix_zero_signs(s: np.ndarray, a, b, c) -> None:
+    """IEEE zero signs for the exact zeros of s = (A@B) + C: -0 only where C and every
+    product are -0. An addition gives -0 only from two -0 operands, so s can be -0, or
+    should be, only where C is -0: nothing to do unless C holds a -0."""
+    neg_c = _scratch("negzero", s.shape, np.bool_)
+    size = c.dtype.itemsize
+    np.equal(np.broadcast_to(c, s.shape).view(f"u{size}"), 1 << (8 * size - 1), out=neg_c)
+    if not neg_c.any():
+        return
+    idx = np.nonzero(neg_c & (s == 0))
+    rows, cols, _ = _terms_at(a, b, c, idx)
+    products = rows * cols
+    neg = np.all((products == 0) & np.signbit(products), axis=1)
+    s[idx] = np.where(neg, -0.0, 0.0)
 
 
 def chain_is_exact(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type) -> bool:
@@ -161,16 +393,22 @@ def _integer_sum(a, b, c, acc_type, clamp: bool) -> np.ndarray:
     return total.astype(info.dtype)  # two's-complement wrap, like MFMA's i32 adder
 
 
-def _float64_is_exact(a, b, c, max_a: float, max_b: float, max_c: float) -> bool:
+def _float64_is_exact(a, b, c, max_a: float, max_b: float) -> bool:
     """True when float64 holds every partial sum of every output exactly, in any order.
 
     Products are multiples of 2**(qa+qb) and C of 2**q with q = qa + qb; every partial sum
     is bounded by bound = K max|a| max|b| + max|c|, so bound < 2**(52+q) proves it (one bit
     of margin absorbs the rounding of `bound` itself). The 52 - log2(bound/(max|a| max|b|))
-    bits left are split evenly between A and B; random-valued data fails on a small sample.
+    bits left are split evenly between A and B; random-valued data fails on a small sample
+    of A and B (tested first against the weaker q of the products alone) before C is read.
     """
-    k = a.shape[-1]
-    bound = k * max_a * max_b + max_c
+    products = a.shape[-1] * max_a * max_b
+    if products:
+        early = _split_quantum(products, max_a, max_b)
+        if early is not None and not _multiples_of([(a, early[0]), (b, early[1])],
+                                                   whole=False):
+            return False  # C can only raise q, which a and b would fail too
+    bound = products + _max_abs(c)
     if bound == 0:
         return True
     q = int(np.frexp(bound)[1]) - 52  # bound < 2**(52+q)
@@ -178,25 +416,40 @@ def _float64_is_exact(a, b, c, max_a: float, max_b: float, max_c: float) -> bool
         return False  # products might underflow (never for decoded <= 32-bit formats)
     if max_a == 0 or max_b == 0:
         return _multiples_of([(c, q)])
+    split = _split_quantum(bound, max_a, max_b)  # not None: q >= -1074 above
+    return split is not None and _multiples_of([(a, split[0]), (b, split[1]), (c, q)])
+
+
+def _split_quantum(bound: float, max_a: float, max_b: float) -> tuple[int, int] | None:
+    """(qa, qb), qa + qb = q with bound < 2**(52+q): the bits of significance A and B may
+    use together, split evenly by their magnitudes; None below float64's range."""
+    q = int(np.frexp(bound)[1]) - 52
+    if q < -1074:
+        return None
     ea, eb = int(np.frexp(max_a)[1]), int(np.frexp(max_b)[1])  # max|a| < 2**ea
-    spare = ea + eb - q  # bits of significance A and B may use together
-    qa = ea - spare // 2
-    return _multiples_of([(a, qa), (b, q - qa), (c, q)])
+    qa = ea - (ea + eb - q) // 2
+    return qa, q - qa
 
 
-def _multiples_of(checks: list[tuple[np.ndarray, int]]) -> bool:
+def _multiples_of(checks: list[tuple[np.ndarray, int]], whole: bool = True) -> bool:
     """Every element of each x is a multiple of 2**q, for all (x, q) in `checks`; samples
-    of all are tested before any whole array, so random-valued data fails cheaply."""
+    of all are tested before any whole array, so random-valued data fails cheaply
+    (`whole=False`: the first sample only)."""
     flats = [(x.reshape(-1) if x.flags.c_contiguous else np.ravel(x), q) for x, q in checks]
-    for part in (slice(_SAMPLE), slice(16 * _SAMPLE), slice(None)):
+    parts = (slice(_SAMPLE), slice(16 * _SAMPLE), slice(None)) if whole else (slice(_SAMPLE),)
+    for part in parts:
         for flat, q in flats:
             if q <= -1074:
                 continue  # every float64 is a multiple of 2**-1074
             x = flat[part]
-            if q <= 0 and np.array_equal(x, np.rint(x)):
+            rounded = _scratch("rounded", x.shape, x.dtype)
+            if q <= 0 and np.array_equal(x, np.rint(x, out=rounded)):
                 continue  # integers are multiples of 2**q: no scaling pass
-            scaled = np.ldexp(x, -q)  # exact: |scaled| < 2**53 by the choice of q
-            if not np.array_equal(scaled, np.rint(scaled)):
+            scaled = _scratch("scaled", x.shape, np.float64)
+            np.ldexp(x, -q, out=scaled, dtype=np.float64)  # exact: < 2**53 by the choice of q
+            rounded = _scratch("rounded", x.shape, np.float64)
+            np.rint(scaled, out=rounded)
+            if not np.array_equal(scaled, rounded):
                 return False
     return True
 
@@ -236,36 +489,6 @@ def _terms_at(a, b, c, idx: tuple[np.ndarray, ...]):
     rows = a_full[(*idx[:-2], idx[-2])]
     cols = b_cols[(*idx[:-2], idx[-1])]
     return rows, cols, np.broadcast_to(c, shape)[idx]
-
-
-def _exact_by_row_and_column(a, b, c, s, err, norm_a, norm_b,
-                             idx: tuple[np.ndarray, ...]) -> np.ndarray:
-    """Bool (n,): the outputs at idx where s is provably the exact (non-zero) sum.
-
-    Row i of A is tested for multiples of 2**qa_i, qa_i h bits below its norm, column j of B
-    likewise (h splits the ~50 bits err leaves); then the exact sum and s are multiples of
-    2**q, q = qa_i + qb_j, and equal where C is one too and err < 2**q (see
-    `_exact_values`). Zero sums are left to the caller's exact path for their sign.
-    """
-    h = (50 - (a.shape[-1] + 5).bit_length()) // 2
-    q_a, q_b = np.frexp(norm_a)[1] - h, np.frexp(norm_b)[1] - h  # |x| <~ norm < 2**(q+h)
-    # (scaled - rint(scaled))**2 summed by einsum: 0 exactly when every scaled value is an
-    # integer (a non-zero fraction is >= 2**-(53-h-300) for decoded data: no underflow)
-    frac_a = np.ldexp(a, -q_a[..., None])
-    frac_a -= np.rint(frac_a)
-    frac_b = np.ldexp(b, -q_b[..., None, :])
-    frac_b -= np.rint(frac_b)
-    ok_a = np.einsum("...mk,...mk->...m", frac_a, frac_a) == 0
-    ok_b = np.einsum("...kn,...kn->...n", frac_b, frac_b) == 0
-    shape = s.shape
-    q_a, ok_a = (np.broadcast_to(x, shape[:-1])[idx[:-1]] for x in (q_a, ok_a))
-    q_b, ok_b = (np.broadcast_to(x, (*shape[:-2], shape[-1]))[(*idx[:-2], idx[-1])]
-                 for x in (q_b, ok_b))
-    q = q_a + q_b
-    c_scaled = np.ldexp(np.broadcast_to(c, shape)[idx], -q)
-    s_at = s[idx]
-    return (ok_a & ok_b & (c_scaled == np.rint(c_scaled)) & (err[idx] < np.ldexp(1.0, q))
-            & (s_at != 0))
 
 
 def _exact_values(terms: np.ndarray, s: np.ndarray, err: np.ndarray) -> np.ndarray:
@@ -329,19 +552,6 @@ def _round_to_odd(head: np.ndarray, tail: np.ndarray) -> np.ndarray:
     step = (tail != 0) & even
     toward = np.where(tail > 0, np.inf, -np.inf)
     return np.where(step, np.nextafter(head, toward), head)
-
-
-def _ieee_zero_signs(s: np.ndarray, a, b, c) -> np.ndarray:
-    """Exact float64 sums s with IEEE zero signs: -0 only where C and every product are -0."""
-    s += 0.0  # -0 + +0 == +0: whatever sign BLAS gave a zero
-    neg_c = (c == 0) & np.signbit(c)
-    if neg_c.any():
-        idx = np.nonzero((s == 0) & neg_c)
-        rows, cols, _ = _terms_at(a, b, c, idx)
-        products = rows * cols
-        neg = np.all((products == 0) & np.signbit(products), axis=1)
-        s[tuple(i[neg] for i in idx)] = -0.0
-    return s
 
 
 def _with_nonfinite(a, b, c, acc_type) -> np.ndarray:

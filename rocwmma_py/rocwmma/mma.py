@@ -143,7 +143,7 @@ def mma(d: fragment, a: fragment, b: fragment, c: fragment, *, clamp: bool | Non
     a_mat = a.values(partial(decode, t=a.data_type))
     b_mat = b.values(partial(decode, t=b.data_type))
     acc_type, frag_type = p.instruction.c_type, c.data_type
-    acc = c.values(partial(decode, t=frag_type))
+    acc = c.values(partial(_accumulator_values, t=frag_type))
     k_subsets = p.k_subsets
     if len(k_subsets) > 1 and chain_is_exact(a_mat, b_mat, acc, frag_type):
         k_subsets = (slice(None),)  # every partial sum exact: rounding between is a no-op
@@ -151,5 +151,13 @@ def mma(d: fragment, a: fragment, b: fragment, c: fragment, *, clamp: bool | Non
         step = accumulate(a_mat[..., ks], b_mat[..., ks, :], acc, acc_type, clamp=clamp)
         if p.round_to_acc:
             step = T.convert(step, frag_type)
-        acc = decode(step, frag_type)
+        acc = _accumulator_values(step, frag_type)
     d.set_values(acc)
+
+
+def _accumulator_values(values: np.ndarray, t) -> np.ndarray:
+    """Exact values of an accumulator for `accumulate`: float32 ones as they are (no decode
+    pass, half the bytes), others decoded to float64 / int64."""
+    if values.dtype == np.float32 and T.resolve(t) is T.float32:
+        return values
+    return decode(values, t)

@@ -1,0 +1,175 @@
+"""The row/column/element certificate that float64's sum is exact (numerics._uncertified,
+numerics._settle): the line quanta it rests on, both sides of each of its boundaries (cases
+it must accept and must refuse), and near-midpoint sums it must refuse because float64
+cannot hold them, all checked against exact rational arithmetic."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from test_exact_rounding import reference, same_bits
+
+from rocwmma_py import types as T
+from rocwmma_py.arch import numerics
+from rocwmma_py.arch.numerics import accumulate
+
+pytestmark = pytest.mark.smoke
+
+F16_11_BITS = 1 + 2.0**-10  # an f16 value that needs all 11 significant bits
+F32_24_BITS = 1 + 2.0**-23  # an f32 value that needs all 24
+
+
+def exponent(x: float) -> int:
+    """E with 2**(E-1) <= |x| < 2**E."""
+    return int(np.frexp(x)[1])
+
+
+def test_line_quanta_against_the_values():
+    """Every element of a valid line is a multiple of 2**q (an exact rational test) and the
+    largest is in [2**(q+d-1), 2**(q+d)); all-zero lines and float64 subnormals are invalid."""
+    rng = np.random.default_rng(0)
+    x = T.convert(rng.standard_normal((3, 5, 16)) * 2.0 ** rng.integers(-20, 8, (3, 5, 16)),
+                  T.float16).astype(np.float64)
+    x[0, 1] = 0.0  # an all-zero line
+    x[1, 2, :3] = 0.0  # zeros inside a line do not count
+    x[2, 3, 4] = 2.0**-1060  # a float64 subnormal
+    q, d, valid = numerics._quanta(x, -1)
+    for n, i in np.ndindex(3, 5):
+        line = [Fraction(float(v)) for v in x[n, i]]
+        if not any(line) or (n, i) == (2, 3):
+            assert not valid[n, i]
+            continue
+        assert valid[n, i]
+        quantum = Fraction(2) ** int(q[n, i])
+        assert all((v / quantum).denominator == 1 for v in line)
+        top = max(abs(v) for v in line)
+        span = int(q[n, i] + d[n, i])
+        assert Fraction(2) ** (span - 1) <= top < Fraction(2) ** span
+    # lines along axis -2 (columns of B) give the same numbers as the transposed rows
+    q_t, d_t, valid_t = numerics._quanta(np.swapaxes(x, -1, -2), -2)
+    assert (q_t == q).all() and (d_t == d).all() and (valid_t == valid).all()
+
+
+def line(top_exponent: int, low_exponent: int, k: int = 16) -> np.ndarray:
+    """K f16 values: one of 11 bits with E = top_exponent, one power of two with
+    E = low_exponent, the rest 1.0 (E = 1): d = top_exponent - low_exponent + 11."""
+    v = np.ones(k)
+    v[0] = F16_11_BITS * 2.0 ** (top_exponent - 1)
+    v[1] = 2.0 ** (low_exponent - 1)
+    return v
+
+
+def flagged_pairs(a, b, c) -> set[tuple[int, ...]]:
+    lines = numerics._quanta(a, -1), numerics._quanta(b, -2)
+    shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]), c.shape)
+    flat, _ = numerics._uncertified(*lines, c, shape, a.shape[-1])
+    return {tuple(int(i) for i in idx) for idx in zip(*np.unravel_index(flat, shape), strict=True)}
+
+
+@pytest.fixture
+def no_global_tier(monkeypatch) -> None:
+    """Skips the whole-batch test that float64 is exact, so the certificate decides: the
+    crafted data here are small enough for that cheaper test to accept them otherwise."""
+    monkeypatch.setattr(numerics, "_float64_is_exact", lambda *args: False)
+
+
+@pytest.fixture
+def opened(monkeypatch) -> list[int]:
+    """Counts the outputs _settle leaves to the bound and exact paths (via _terms_at)."""
+    seen: list[int] = []
+    real = numerics._terms_at
+
+    def spy(a, b, c, idx):
+        seen.append(int(idx[0].size))
+        return real(a, b, c, idx)
+
+    monkeypatch.setattr(numerics, "_terms_at", spy)
+    return seen
+
+
+@pytest.mark.parametrize("acc", [T.float32, T.float16, T.bfloat16])
+@pytest.mark.parametrize("c_value", [0.0, 1.5])
+def test_product_room_boundary(acc, c_value, opened, no_global_tier):
+    """K = 16: the products may span 52 - 4 = 48 bits, 24 per line in the one-pass test.
+    Row 0 spans d = 24 (accepted), row 1 d = 25 (refused); column 0 d = 24, column 1 d = 11.
+    Per pair (`_settle`): 25 + 11 = 36 is accepted, 25 + 24 = 49 is not and goes on to the
+    bound and exact paths. Every output matches the rational reference."""
+    a = np.stack([line(1, -12), line(1, -13)])
+    b = np.stack([line(1, -12), line(1, 1)]).T.copy()
+    assert numerics._quanta(a, -1)[1].tolist() == [24, 25]
+    assert numerics._quanta(b, -2)[1].tolist() == [24, 11]
+    c = np.full((2, 2), c_value)
+    if c_value:
+        c[0, 0] = F32_24_BITS  # C's precision 24: every c here is inside its range
+    assert flagged_pairs(a, b, c) == {(1, 0), (1, 1)}
+    got = accumulate(a, b, c, acc)
+    assert same_bits(got, reference(a, b, c, acc))
+    assert opened == [1]  # only (1, 0) needed more than the certificate
+
+
+@pytest.mark.parametrize("acc", [T.float32, T.float16, T.bfloat16])
+def test_c_range_boundary(acc, no_global_tier):
+    """Q = q_i + q_j = -20 and C's precision 24: C is accepted in [2**(Q+23), 2**(Q+51)),
+    refused one f32 step below the bottom and at the top."""
+    a = np.ones((4, 16))
+    a[:, 0] = F16_11_BITS  # q = 1 - 11 = -10, d = 11
+    b = a.T.copy()
+    below = float(np.nextafter(np.float32(8.0), np.float32(0)))
+    top = 2.0**31
+    below_top = float(np.nextafter(np.float32(top), np.float32(0)))
+    c = np.array([[8.0, below, below_top, top]] * 4)
+    c[1:, :] = F32_24_BITS * 16  # inside the range, and C's precision is 24
+    assert numerics._precision(c)[0] == 24
+    assert flagged_pairs(a, b, c) == {(0, 1), (0, 3)}
+    assert same_bits(accumulate(a, b, c, acc), reference(a, b, c, acc))
+    assert same_bits(accumulate(a, b, c.astype(np.float32), acc), reference(a, b, c, acc))
+
+
+def test_c_below_its_range_refused_when_its_bits_fall_below_q(opened):
+    """A tiny C whose lowest bit lies 60 binades under the products' quantum: float64
+    cannot hold the sum, so neither test may accept it."""
+    a = np.ones((1, 16))
+    a[0, 0] = F16_11_BITS
+    b = a.T.copy()
+    c = np.array([[F32_24_BITS * 2.0**-40]])
+    assert flagged_pairs(a, b, c) == {(0, 0)}
+    assert same_bits(accumulate(a, b, c, T.float32), reference(a, b, c, T.float32))
+    assert opened == [1]
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0, 0.0])
+@pytest.mark.parametrize("acc", [T.float32, T.float16, T.bfloat16])
+def test_near_midpoint_sums_are_refused_and_rounded_exactly(acc, sign, opened):
+    """C + a product lands exactly on a midpoint of acc, and a tiny product 2**-48 below,
+    above or absent decides the rounding: float64 holds the first two terms but not the
+    tiny one, so a naive RNE of s would round the tie to even; the certificate must refuse
+    (the line spans 26 bits, the pair 52 > 51) and the exact path must see the tiny term."""
+    p = {T.float32: 24, T.float16: 11, T.bfloat16: 8}[acc]
+    big = 2.0 ** (p + 2)  # ulp 8 at 2**(p+2) in acc; half an ulp is 4 = 2 * 2
+    a = np.array([[2.0, 2.0**-24]])
+    b = np.array([[2.0], [sign * 2.0**-24]])
+    c = np.array([[big]])
+    want = reference(a, b, c, acc)
+    half_up = float(T.convert(np.array(big + 8.0), acc))
+    assert float(want[0, 0]) == (half_up if sign > 0 else big)
+    if sign:
+        assert flagged_pairs(a, b, c) == {(0, 0)}
+    got = accumulate(a, b, c, acc)
+    assert same_bits(got, want)
+    if sign:
+        assert opened == [1]
+
+
+def test_random_normal_outputs_mostly_certified():
+    """The point of the certificate: on random-normal f16 data with an f32 accumulator of
+    realistic size, nearly every output is accepted in one pass (here > 98 %)."""
+    rng = np.random.default_rng(11)
+    a = T.convert(rng.standard_normal((64, 64, 16)), T.float16).astype(np.float64)
+    b = T.convert(rng.standard_normal((64, 16, 64)), T.float16).astype(np.float64)
+    c = T.convert(rng.standard_normal((64, 64, 64)) * 4, T.float32)
+    assert len(flagged_pairs(a, b, c)) < 0.02 * c.size
+    got = accumulate(a, b, c, T.float32)
+    for n in (0, 17, 63):
+        assert same_bits(got[n], reference(a[n], b[n], c[n].astype(np.float64), T.float32))
