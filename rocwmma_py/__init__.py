@@ -6,6 +6,7 @@
 
 from . import amdgcn, types
 from .arch import ARCH_NAMES, Arch, get_arch
+from .arch.models import numerics_model, use_numerics
 from .cuda import wmma  # noqa: F401 - `rocwmma_py.wmma`, `rocwmma_py.cuda` as attributes
 from .errors import (
     BarrierError,
@@ -18,6 +19,7 @@ from .errors import (
     LdsRaceError,
     ModifierError,
     NotInKernelError,
+    NumericsError,
     OutOfBoundsError,
     RocwmmaError,
     UnsupportedInstructionError,
@@ -116,7 +118,7 @@ single = fragment_scheduler.single
 
 __all__ = [
     "BarrierError", "InitCheckError", "LayoutError", "LayoutQueryError", "ModifierError",
-    "NotInKernelError", "RocwmmaError", "UnsupportedInstructionError",
+    "NotInKernelError", "NumericsError", "RocwmmaError", "UnsupportedInstructionError",
     "accumulator", "amdgcn", "apply_data_layout", "apply_data_layout_t", "apply_fragment",
     "apply_transpose", "apply_transpose_t", "Arch", "ARCH_NAMES", "bfloat16", "bfloat16_t",
     "bfloat8", "bfloat8_fnuz", "bfloat8_fnuz_t", "bfloat8_t", "blockDim", "blockIdx",
@@ -129,9 +131,9 @@ __all__ = [
     "GetDataLayout_t", "GetIOShape_t", "getWarpSize", "gridDim", "hfloat16_t", "index_t",
     "int32", "int32_t", "int8", "int8_t", "kernel", "lane_id", "layout_t", "LdsLimitError",
     "LdsRaceError", "load_matrix_sync", "Log2", "make_coord2d", "MappingUtil", "matrix_a",
-    "matrix_b", "mem_col_major", "mem_row_major", "mma_sync", "next_multiple",
+    "matrix_b", "mem_col_major", "mem_row_major", "mma_sync", "next_multiple", "numerics_model",
     "OutOfBoundsError", "Pointer", "row_major", "select", "shared_array", "single",
     "store_matrix_sync", "swap", "synchronize_workgroup", "syncthreads", "threadIdx",
     "to_register_file", "types", "uint32", "uint32_t", "uint8", "uint8_t", "use_arch",
-    "use_engine", "vector_type", "wave_size", "where", "xfloat32", "xfloat32_t",
+    "use_engine", "use_numerics", "vector_type", "wave_size", "where", "xfloat32", "xfloat32_t",
 ]

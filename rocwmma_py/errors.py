@@ -63,3 +63,7 @@ class LayoutError(RocwmmaError, ValueError):
 
 class LayoutQueryError(RocwmmaError, ValueError):
     """An instruction, fragment or option the inspector cannot show (message lists choices)."""
+
+
+class NumericsError(RocwmmaError, ValueError):
+    """An unknown numerics model name (use_numerics, $ROCWMMA_PY_NUMERICS, a launch's pin)."""

@@ -1,0 +1,211 @@
+"""Which arithmetic a matrix instruction uses: the silicon's model of its target, or exact.
+
+Two numerics models (silicon-numerics.md):
+
+* "silicon" (the default): the validated bit-level model of the target's matrix cores where
+  one is published — the `Arch` row names it (gfx908 "cdna1", gfx90a "cdna2", gfx942
+  "cdna3") — and the exact model on targets without one (gfx950, gfx11, gfx12);
+* "exact": every instruction computes the exact C + sum(A*B) rounded once (`numerics.py`).
+
+The setting is, innermost first: `use_numerics(name)`, a launch's pin (it enters
+`use_numerics` around the launch, so the wave threads of the per-wave engine, which copy the
+launcher's context, see it too), `$ROCWMMA_PY_NUMERICS`, else "silicon".
+`numerics_model(arch)` names the model that applies: "cdna1", "cdna2", "cdna3" or "exact".
+
+A silicon model is one function from an instruction to its `Arithmetic` (how it computes,
+and when a chain of it provably equals one exact sum) plus its entry in `SILICON_MODELS`;
+an `Arch` row opts in by naming it. Integer instructions are exact on every model.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import partial
+
+import ml_dtypes
+import numpy as np
+
+from .. import types as T
+from ..errors import NumericsError
+from . import Arch, get_arch
+from . import silicon_common as SC
+from .instructions import Instruction
+from .numerics import accumulate, chain_is_exact
+from .silicon_fma import fma_chain
+from .silicon_fused import fused_dot
+from .silicon_pairwise import pairwise_dot
+
+NUMERICS = ("silicon", "exact")
+EXACT = "exact"
+ENV_VAR = "ROCWMMA_PY_NUMERICS"
+DEFAULT = "silicon"
+
+_stack: ContextVar[tuple[str, ...]] = ContextVar("rocwmma_py_numerics_stack", default=())
+
+
+def check_numerics(name: object, where: str = "numerics") -> str:
+    """`name` if it is a numerics setting; else NumericsError naming the allowed ones."""
+    if name not in NUMERICS:
+        raise NumericsError(f"{where}: unknown numerics model {name!r}; allowed: "
+                            f"{', '.join(repr(n) for n in NUMERICS)}")
+    return str(name)
+
+
+def numerics_setting() -> str:
+    """The current setting: innermost use_numerics > $ROCWMMA_PY_NUMERICS > "silicon"."""
+    stack = _stack.get()
+    if stack:
+        return stack[-1]
+    env = os.environ.get(ENV_VAR)
+    if env is None or not env.strip():
+        return DEFAULT
+    return check_numerics(env.strip(), f"environment variable {ENV_VAR}")
+
+
+@contextmanager
+def use_numerics(name: str) -> Iterator[str]:
+    """Compute every matrix instruction inside the with-block with numerics `name`
+    ("silicon" or "exact"), on every path (builtins, mma_sync, both engines)."""
+    name = check_numerics(name, "use_numerics")
+    token = _stack.set(_stack.get() + (name,))
+    try:
+        yield name
+    finally:
+        _stack.reset(token)
+
+
+def numerics_model(arch: str | Arch) -> str:
+    """The model that computes on `arch` under the current setting: the arch's silicon model
+    ("cdna1", "cdna2", "cdna3"), or "exact" (setting "exact", or no public silicon model)."""
+    model = get_arch(arch).silicon_model
+    return EXACT if model is None or numerics_setting() == EXACT else model
+
+
+# --- the models ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Arithmetic:
+    """How one instruction computes on one silicon model.
+
+    `compute(a, b, c)` gives D (accumulator storage dtype) for decoded a (..., M, K),
+    b (..., K, N), c (..., M, N) in the instruction's K order. A K-chain of it equals one
+    exact sum when `numerics.chain_is_exact` holds and `chain_check(a, b, c)` does too; that
+    sum's zero is then +0 where `positive_zero` (the model never yields -0 for an exact
+    zero), else IEEE's.
+    """
+
+    compute: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+    chain_check: Callable[[np.ndarray, np.ndarray, np.ndarray], bool]
+    positive_zero: bool
+
+
+def _min_exp(t) -> int:
+    """The format's minimum normal exponent (f16 -14, bf16/f32/xf32 -126, fp8 fnuz -7/-15)."""
+    return int(ml_dtypes.finfo(T.storage_dtype(t)).minexp)
+
+
+def _always(a, b, c) -> bool:
+    return True
+
+
+def _fma(instr: Instruction) -> Arithmetic:
+    return Arithmetic(partial(fma_chain, acc_type=T.storage_dtype(instr.c_type)), _always,
+                      positive_zero=False)
+
+
+def _pairwise(instr: Instruction, flush: bool) -> Arithmetic:
+    # G = 4 for f16 and bf16_1k, 2 for the original bf16 instructions
+    group = 2 if instr.a_type is T.bfloat16 and not instr.builtin.endswith("_1k") else 4
+    mins = (_min_exp(instr.a_type), _min_exp(instr.b_type))
+    check = partial(_normal_chain, mins=mins) if flush else _always
+    return Arithmetic(partial(pairwise_dot, group=group, flush=mins if flush else None), check,
+                      positive_zero=True)
+
+
+def _fused(instr: Instruction) -> Arithmetic:
+    eight_bit = T.bits(instr.a_type) == 8
+    group = 16 if eight_bit else 4 if instr.a_type is T.xfloat32 else 8
+    mins = (_min_exp(instr.a_type), _min_exp(instr.b_type))
+    return Arithmetic(partial(fused_dot, group=group, split=eight_bit, a_min_exp=mins[0],
+                              b_min_exp=mins[1]),
+                      partial(_untruncated_chain, mins=mins), positive_zero=True)
+
+
+def _is_fma(instr: Instruction) -> bool:
+    return instr.a_type in (T.float32, T.float64)
+
+
+def cdna1(instr: Instruction) -> Arithmetic:
+    """gfx908 (MI100): f32 FMA chains; f16/bf16 f32 products and pairwise trees."""
+    return _fma(instr) if _is_fma(instr) else _pairwise(instr, flush=False)
+
+
+def cdna2(instr: Instruction) -> Arithmetic:
+    """gfx90a (MI200): as CDNA1 plus f64 FMA chains; f16/bf16 flush subnormals."""
+    return _fma(instr) if _is_fma(instr) else _pairwise(instr, flush=True)
+
+
+def cdna3(instr: Instruction) -> Arithmetic:
+    """gfx942 (MI300): f32/f64 FMA chains; f16, bf16, xf32, fp8/bf8 fused truncated dots."""
+    return _fma(instr) if _is_fma(instr) else _fused(instr)
+
+
+SILICON_MODELS: dict[str, Callable[[Instruction], Arithmetic]] = {
+    "cdna1": cdna1, "cdna2": cdna2, "cdna3": cdna3,
+}
+
+
+def compute(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, c: np.ndarray, *,
+            clamp: bool = False) -> np.ndarray:
+    """D of one instruction under `model` (a `numerics_model` name); batched over leading
+    axes, K in the instruction's order."""
+    if model == EXACT or instr.integer:
+        return accumulate(a, b, c, instr.c_type, clamp=clamp)
+    return SILICON_MODELS[model](instr).compute(a, b, c)
+
+
+def collapsed_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray,
+                    c: np.ndarray, acc_type) -> np.ndarray | None:
+    """D of a whole K-chain of `instr` as one exact sum (accumulator storage dtype), or None
+    where that is not proven to be what the chain computes.
+
+    `acc_type` is the type the chain's running value is kept in (a 16-bit accumulator rounds
+    the f32 result after every instruction)."""
+    if not chain_is_exact(a, b, c, acc_type):
+        return None
+    if model == EXACT or instr.integer:
+        return accumulate(a, b, c, instr.c_type)
+    arithmetic = SILICON_MODELS[model](instr)
+    if not arithmetic.chain_check(a, b, c):
+        return None
+    d = accumulate(a, b, c, instr.c_type)
+    if arithmetic.positive_zero:
+        d += d.dtype.type(0)  # -0 + +0 == +0; every other value unchanged
+    return d
+
+
+def _chain_bits(a, b, c) -> float:
+    """q with every term of C + A@B a multiple of 2**q."""
+    return min(SC.lowest_bit(a) + SC.lowest_bit(b), SC.lowest_bit(c))
+
+
+def _normal_chain(a, b, c, mins: tuple[int, int]) -> bool:
+    """CDNA2 flushes nothing: no subnormal A, B (own formats) or C (f32), and every non-zero
+    partial sum, a multiple of 2**q, is normal (q >= -126)."""
+    for x, low in ((a, mins[0]), (b, mins[1]), (c, -126)):
+        if SC.min_nonzero_abs(x) < 2.0**low:
+            return False
+    return _chain_bits(a, b, c) >= -126
+
+
+def _untruncated_chain(a, b, c, mins: tuple[int, int]) -> bool:
+    """CDNA3 truncates and floors nothing: every alignment exponent e(a) + e(b) is at most
+    q + 24, so every product, S and d are multiples of their grids (see docs/architecture.md,
+    Numerics). e is monotone in |x|, so the largest |a| and |b| bound them."""
+    e_max = sum(int(SC.exponents(np.array([SC.max_abs(x)]), low)[0])
+                for x, low in ((a, mins[0]), (b, mins[1])))
+    return e_max <= _chain_bits(a, b, c) + 24
