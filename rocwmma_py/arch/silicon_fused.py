@@ -22,7 +22,6 @@ fp8), else float64.
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from . import silicon_common as SC
@@ -144,8 +143,8 @@ def _special_values(a, b, d, big: bool):
     """Steps 1-2 for one group: (index, float32 values) of the outputs they decide, or None.
 
     a (T, M, G), b (T, G, N) are the group's original inputs, d (T, M, N) the running value."""
-    bad = ((~np.isfinite(a)).any(axis=-1)[..., :, None] | (~np.isfinite(b)).any(axis=-2)[..., None, :]
-           | ~np.isfinite(d))
+    bad = ((~np.isfinite(a)).any(axis=-1)[..., :, None]
+           | (~np.isfinite(b)).any(axis=-2)[..., None, :] | ~np.isfinite(d))
     decided = bad.copy()
     values = np.zeros(d.shape, np.float64)
     if bad.any():

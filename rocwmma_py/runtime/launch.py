@@ -6,6 +6,7 @@
         y[i] = a * x[i] + y[i]
 
     axpy[grid, block](x, y, 2.0)            # also [grid, block, shared_bytes(, arch)]
+    axpy[grid, block].numerics("exact")(x, y, 2.0)   # pin the numerics model
 
 Numpy array arguments become `Pointer`s named after the parameter; writes land in the
 arrays. `engine.py` runs the blocks: in batches of many waves (the default) or wave by wave.
@@ -22,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..arch import Arch, get_arch
+from ..arch.models import check_numerics, use_numerics
 from ..types import convert
 from ..types import resolve as resolve_type
 from ..types import short_name as short_type_name
@@ -98,11 +100,25 @@ class Launch:
         self.arch = arch
         self.initcheck: bool | None = None
         self.synccheck: bool | None = None
+        self.numerics_name: str | None = None
 
     def checked(self, initcheck: bool | None = None, synccheck: bool | None = None) -> Launch:
         """This launch with sanitizers on or off (None: $ROCWMMA_PY_INITCHECK/SYNCCHECK)."""
-        launch = Launch(self.kernel, self.grid, self.block, self.shared_bytes, self.arch)
+        launch = self._copy()
         launch.initcheck, launch.synccheck = initcheck, synccheck
+        return launch
+
+    def numerics(self, name: str) -> Launch:
+        """This launch with its numerics model pinned ("silicon" or "exact"), whatever
+        `use_numerics` or $ROCWMMA_PY_NUMERICS say; kernels it launches inherit the pin."""
+        launch = self._copy()
+        launch.numerics_name = check_numerics(name, f"kernel '{self.kernel.name}' numerics")
+        return launch
+
+    def _copy(self) -> Launch:
+        launch = Launch(self.kernel, self.grid, self.block, self.shared_bytes, self.arch)
+        launch.initcheck, launch.synccheck = self.initcheck, self.synccheck
+        launch.numerics_name = self.numerics_name
         return launch
 
     def resolve_arch(self) -> Arch:
@@ -122,8 +138,12 @@ class Launch:
 
         per_wave = _collects_python_objects(fn, args, kwargs)
         checks = Checks.resolve(self.initcheck, self.synccheck)
-        run(Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves, checks),
-            per_wave)
+        grid = Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves, checks)
+        if self.numerics_name is None:
+            run(grid, per_wave)
+            return
+        with use_numerics(self.numerics_name):
+            run(grid, per_wave)
 
     def _device_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         """Bind to the kernel's signature; numpy arrays become Pointers named after params."""
