@@ -11,6 +11,7 @@
 A wrong result exits with status 1. Timings are reported, never asserted.
 
     python benchmarks/bench_gemm.py [SIZE ...]      # default sizes: 256 512 1024 2048
+    python benchmarks/bench_gemm.py --numerics exact 512   # the exact model (default: silicon)
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from rocwmma_py import (  # noqa: E402
     mma_sync,
     row_major,
     store_matrix_sync,
+    use_numerics,
 )
 
 ARCH = "gfx942"
@@ -157,13 +159,28 @@ def empty():
     """No work: measures launch and batching overhead."""
 
 
+def split_numerics(argv: list[str]) -> tuple[str, list[str]]:
+    """`--numerics NAME` (silicon or exact; default silicon) and the remaining arguments."""
+    if "--numerics" not in argv:
+        return "silicon", argv
+    at = argv.index("--numerics")
+    return argv[at + 1], argv[:at] + argv[at + 2:]
+
+
 def main(argv: list[str]) -> int:
+    numerics, argv = split_numerics(argv)
+    with use_numerics(numerics):
+        return run_sizes(argv, numerics)
+
+
+def run_sizes(argv: list[str], numerics: str) -> int:
     sizes = [int(s) for s in argv] or [256, 512, 1024, 2048]
     for s in sizes:
         if s % TILE_M or s % TILE_K:
             print(f"size {s} must be a multiple of {TILE_M}", file=sys.stderr)
             return 2
-    print(f"emulated {ARCH}, f16 -> f32, vs numpy.matmul float32 (1 BLAS thread)")
+    print(f"emulated {ARCH} ({numerics} numerics), f16 -> f32, vs numpy.matmul float32 "
+          "(1 BLAS thread)")
     print(f"{'workload':<24} {'size':>5} {'emulated s':>11} {'numpy s':>9} {'ratio':>6}  check")
     all_ok = True
     for s in sizes:

@@ -19,6 +19,7 @@ an `Arch` row opts in by naming it. Integer instructions are exact on every mode
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -34,7 +35,7 @@ from ..errors import NumericsError
 from . import Arch, get_arch
 from . import silicon_common as SC
 from .instructions import Instruction
-from .numerics import accumulate, chain_is_exact
+from .numerics import accumulate
 from .silicon_fma import fma_chain
 from .silicon_fused import fused_dot
 from .silicon_pairwise import pairwise_dot
@@ -92,14 +93,15 @@ class Arithmetic:
     """How one instruction computes on one silicon model.
 
     `compute(a, b, c)` gives D (accumulator storage dtype) for decoded a (..., M, K),
-    b (..., K, N), c (..., M, N) in the instruction's K order. A K-chain of it equals one
-    exact sum when `numerics.chain_is_exact` holds and `chain_check(a, b, c)` does too; that
-    sum's zero is then +0 where `positive_zero` (the model never yields -0 for an exact
-    zero), else IEEE's.
+    b (..., K, N), c (..., M, N) in the instruction's K order. `chain_floor(a, b, c, max_a,
+    max_b)` is the smallest q such that, when every term of C + A@B is a multiple of 2**q and
+    every partial sum is representable, a K-chain of the instruction is exactly that sum
+    (-inf: no extra condition, inf: never); its exact zero is then +0 where `positive_zero`
+    (the model never yields -0 for an exact zero), else IEEE's.
     """
 
     compute: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
-    chain_check: Callable[[np.ndarray, np.ndarray, np.ndarray], bool]
+    chain_floor: Callable[[np.ndarray, np.ndarray, np.ndarray, float, float], float]
     positive_zero: bool
 
 
@@ -108,12 +110,12 @@ def _min_exp(t) -> int:
     return int(ml_dtypes.finfo(T.storage_dtype(t)).minexp)
 
 
-def _always(a, b, c) -> bool:
-    return True
+def _no_floor(a, b, c, max_a: float, max_b: float) -> float:
+    return -math.inf
 
 
 def _fma(instr: Instruction) -> Arithmetic:
-    return Arithmetic(partial(fma_chain, acc_type=T.storage_dtype(instr.c_type)), _always,
+    return Arithmetic(partial(fma_chain, acc_type=T.storage_dtype(instr.c_type)), _no_floor,
                       positive_zero=False)
 
 
@@ -121,8 +123,8 @@ def _pairwise(instr: Instruction, flush: bool) -> Arithmetic:
     # G = 4 for f16 and bf16_1k, 2 for the original bf16 instructions
     group = 2 if instr.a_type is T.bfloat16 and not instr.builtin.endswith("_1k") else 4
     mins = (_min_exp(instr.a_type), _min_exp(instr.b_type))
-    check = partial(_normal_chain, mins=mins) if flush else _always
-    return Arithmetic(partial(pairwise_dot, group=group, flush=mins if flush else None), check,
+    floor = partial(_normal_floor, mins=mins) if flush else _no_floor
+    return Arithmetic(partial(pairwise_dot, group=group, flush=mins if flush else None), floor,
                       positive_zero=True)
 
 
@@ -132,7 +134,7 @@ def _fused(instr: Instruction) -> Arithmetic:
     mins = (_min_exp(instr.a_type), _min_exp(instr.b_type))
     return Arithmetic(partial(fused_dot, group=group, split=eight_bit, a_min_exp=mins[0],
                               b_min_exp=mins[1]),
-                      partial(_untruncated_chain, mins=mins), positive_zero=True)
+                      partial(_untruncated_floor, mins=mins), positive_zero=True)
 
 
 def _is_fma(instr: Instruction) -> bool:
@@ -170,17 +172,38 @@ def compute(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, c: np.
 
 def collapsed_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray,
                     c: np.ndarray, acc_type) -> np.ndarray | None:
-    """D of a whole K-chain of `instr` as one exact sum (accumulator storage dtype), or None
-    where that is not proven to be what the chain computes.
+    """D of a whole K-chain of the float instruction `instr` on silicon `model` as one exact
+    sum (accumulator storage dtype), or None where that is not proven to be what the chain
+    computes.
 
-    `acc_type` is the type the chain's running value is kept in (a 16-bit accumulator rounds
-    the f32 result after every instruction)."""
-    if not chain_is_exact(a, b, c, acc_type):
-        return None
-    if model == EXACT or instr.integer:
-        return accumulate(a, b, c, instr.c_type)
+    Proof: every term of C + A@B is a multiple of 2**q (A of 2**qa, B of 2**qb, q = qa + qb,
+    C of 2**q), q is at least the subnormal quantum of `acc_type` (the type the running value
+    is kept in: a 16-bit accumulator rounds after every instruction) and the model's
+    `chain_floor`, and K max|a| max|b| + max|c| < 2**(p+q) (p: the precision of `acc_type`)
+    and is finite there: then every partial sum, in any grouping, is exact, and so is every
+    step of the model. q is the smallest such value, split between A and B by their maxima;
+    the multiples are checked on a sample first, so random-valued data fails cheaply."""
     arithmetic = SILICON_MODELS[model](instr)
-    if not arithmetic.chain_check(a, b, c):
+    max_a, max_b, max_c = (SC.max_abs(x) for x in (a, b, c))
+    if not all(map(math.isfinite, (max_a, max_b, max_c))):
+        return None
+    info = ml_dtypes.finfo(T.storage_dtype(acc_type))
+    # the bound, rounded up: three float64 operations err by less than 2**-50 relatively
+    bound = (a.shape[-1] * max_a * max_b + max_c) * (1 + 2.0**-50)
+    if bound > float(info.max):
+        return None
+    q_sub = int(np.frexp(float(info.smallest_subnormal))[1]) - 1
+    q = max(int(np.frexp(bound)[1]) - info.nmant - 1, q_sub,  # bound < 2**(p + q)
+            arithmetic.chain_floor(a, b, c, max_a, max_b))
+    if q == math.inf:
+        return None
+    if max_a == 0 or max_b == 0:
+        exact = SC.multiples_of(c, q)
+    else:
+        ea, eb = int(np.frexp(max_a)[1]), int(np.frexp(max_b)[1])  # max|a| < 2**ea
+        qa = ea - (ea + eb - q) // 2
+        exact = SC.multiples_of(a, qa) and SC.multiples_of(b, q - qa) and SC.multiples_of(c, q)
+    if not exact:
         return None
     d = accumulate(a, b, c, instr.c_type)
     if arithmetic.positive_zero:
@@ -188,24 +211,19 @@ def collapsed_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray
     return d
 
 
-def _chain_bits(a, b, c) -> float:
-    """q with every term of C + A@B a multiple of 2**q."""
-    return min(SC.lowest_bit(a) + SC.lowest_bit(b), SC.lowest_bit(c))
-
-
-def _normal_chain(a, b, c, mins: tuple[int, int]) -> bool:
-    """CDNA2 flushes nothing: no subnormal A, B (own formats) or C (f32), and every non-zero
-    partial sum, a multiple of 2**q, is normal (q >= -126)."""
+def _normal_floor(a, b, c, max_a: float, max_b: float, mins: tuple[int, int]) -> float:
+    """CDNA2 flushes nothing when no A, B (own formats) or C (f32) element is subnormal and
+    every non-zero partial sum is normal (q >= -126)."""
     for x, low in ((a, mins[0]), (b, mins[1]), (c, -126)):
         if SC.min_nonzero_abs(x) < 2.0**low:
-            return False
-    return _chain_bits(a, b, c) >= -126
+            return math.inf
+    return -126
 
 
-def _untruncated_chain(a, b, c, mins: tuple[int, int]) -> bool:
-    """CDNA3 truncates and floors nothing: every alignment exponent e(a) + e(b) is at most
-    q + 24, so every product, S and d are multiples of their grids (see docs/architecture.md,
+def _untruncated_floor(a, b, c, max_a: float, max_b: float, mins: tuple[int, int]) -> float:
+    """CDNA3 truncates and floors nothing when every alignment exponent e(a) + e(b) is at most
+    q + 24: then every product, S and d are multiples of their grids (docs/architecture.md,
     Numerics). e is monotone in |x|, so the largest |a| and |b| bound them."""
-    e_max = sum(int(SC.exponents(np.array([SC.max_abs(x)]), low)[0])
-                for x, low in ((a, mins[0]), (b, mins[1])))
-    return e_max <= _chain_bits(a, b, c) + 24
+    e_max = sum(int(SC.exponents(np.array([peak]), low)[0])
+                for peak, low in ((max_a, mins[0]), (max_b, mins[1])))
+    return e_max - 24

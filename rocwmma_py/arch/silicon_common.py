@@ -34,10 +34,13 @@ def exponents(x: np.ndarray, min_exp: int) -> np.ndarray:
 
 def pow2(e: np.ndarray, dtype) -> np.ndarray:
     """2**e for integer e in the normal range of `dtype` (float32 or float64), built from bits."""
-    e = np.asarray(e)
     if np.dtype(dtype) == np.float32:
-        return ((e.astype(np.int32) + 127) << 23).view(np.float32)
-    return ((e.astype(np.int64) + 1023) << 52).view(np.float64)
+        bits = np.add(e, 127, dtype=np.int32)
+        bits <<= 23
+        return bits.view(np.float32)
+    bits = np.add(e, 1023, dtype=np.int64)
+    bits <<= 52
+    return bits.view(np.float64)
 
 
 def flush_subnormals(x: np.ndarray, min_exp: int) -> np.ndarray:
@@ -56,13 +59,34 @@ def min_nonzero_abs(x: np.ndarray) -> float:
     return float(np.min(mag, initial=np.inf, where=mag != 0))
 
 
-def lowest_bit(x: np.ndarray) -> float:
-    """The largest q with every element of x a multiple of 2**q (inf when all are zero)."""
-    x = np.abs(np.asarray(x, np.float64))
-    x = x[x != 0]
-    if not x.size:
-        return math.inf
-    mant, exp = np.frexp(x)  # x = mant * 2**exp, mant in [0.5, 1)
-    digits = (mant * 2.0**53).astype(np.int64)
-    low = np.frexp((digits & -digits).astype(np.float64))[1] - 1  # lowest set bit of digits
-    return float(np.min(exp - 53 + low))
+
+class Scratch:
+    """Named work buffers reused from chunk to chunk (a fresh big temporary per numpy call
+    costs page faults on every chunk)."""
+
+    def __init__(self) -> None:
+        self._buffers: dict[str, np.ndarray] = {}
+
+    def get(self, name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
+        """A C-contiguous array of this shape and dtype; contents undefined."""
+        size = math.prod(shape)
+        buf = self._buffers.get(name)
+        if buf is None or buf.dtype != dtype or buf.size < size:
+            buf = self._buffers[name] = np.empty(size, dtype)
+        return buf[:size].reshape(shape)
+
+
+_SAMPLE = 4096  # elements tested before a whole array
+
+
+def multiples_of(x: np.ndarray, q: int) -> bool:
+    """Every element of x (finite float64, |x| < 2**(53+q)) is a multiple of 2**q; a sample is
+    tested first, so random-valued data fails cheaply."""
+    if q <= -1074:
+        return True  # every float64 is
+    flat = np.asarray(x).reshape(-1)
+    for part in (flat[:_SAMPLE], flat):
+        scaled = np.ldexp(part, -q)
+        if not np.array_equal(scaled, np.rint(scaled)):
+            return False
+    return True

@@ -22,16 +22,18 @@ fp8), else float64.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import silicon_common as SC
 
 _FRACTION_BITS = 24  # product alignment: 24 fraction bits below 2**E
 _SUM_BITS = 31  # the group sum keeps 31 fraction bits below 2**M
-_ACC_BITS = 24  # d keeps 24 fraction bits below 2**M
 _FP8_DROP = 25  # fp8/bf8: d is dropped when e(d) < M - 25
+_F32_TINY = np.float32(2.0**-126)  # 2**e(d) of a subnormal or zero d
 _BIG_PRODUCT = 2.0**128  # products at least this large make the group infinite
-_CHUNK_TERMS = 1 << 17  # product terms per chunk step: float32 temporaries stay in L2
+_CHUNK_TERMS = 1 << 18  # product terms per chunk step (measured best: temporaries near L2 size)
 # float32 is exact for the scaled products when every non-zero product lies in
 # [2**-100, 2**126): then a non-zero product has alignment exponent >= -101, and with E
 # clamped at -102 the scale 2**(24-E) <= 2**126 stays a normal float32.
@@ -52,14 +54,15 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     n = b3.shape[-1]
     out = np.empty((tiles, m, n), np.float32)
     step = max(1, _CHUNK_TERMS // (m * n * min(group, k)))
+    scratch = SC.Scratch()
     for t0 in range(0, tiles, step):
         part = slice(t0, t0 + step)
         out[part] = _fused_chunk(a3[part], b3[part], c3[part], group, split,
-                                 a_min_exp, b_min_exp)
+                                 a_min_exp, b_min_exp, scratch)
     return out.reshape(shape)
 
 
-def _fused_chunk(a, b, c, group, split, a_min_exp, b_min_exp) -> np.ndarray:
+def _fused_chunk(a, b, c, group, split, a_min_exp, b_min_exp, scratch) -> np.ndarray:
     """`fused_dot` for one chunk of tiles: a (T, M, K), b (T, K, N), c (T, M, N)."""
     finite = bool(np.isfinite(a).all() and np.isfinite(b).all())
     a_fin, b_fin = (a, b) if finite else (np.where(np.isfinite(a), a, 0.0),
@@ -70,8 +73,8 @@ def _fused_chunk(a, b, c, group, split, a_min_exp, b_min_exp) -> np.ndarray:
     # K-major operands: every group step is a few whole-array operations on (G, T, M, N)
     a_k = np.ascontiguousarray(np.moveaxis(a_fin, -1, 0), dtype=work)[..., None]
     b_k = np.ascontiguousarray(np.moveaxis(b_fin, -2, 0), dtype=work)[:, :, None, :]
-    ea = np.moveaxis(SC.exponents(a_fin, a_min_exp), -1, 0)[..., None]
-    eb = np.moveaxis(SC.exponents(b_fin, b_min_exp), -2, 0)[:, :, None, :]
+    ea = np.ascontiguousarray(np.moveaxis(SC.exponents(a_fin, a_min_exp), -1, 0))[..., None]
+    eb = np.ascontiguousarray(np.moveaxis(SC.exponents(b_fin, b_min_exp), -2, 0))[:, :, None, :]
     d = np.array(c, np.float32)
     k = a.shape[-1]
     size = min(group, k)
@@ -79,17 +82,22 @@ def _fused_chunk(a, b, c, group, split, a_min_exp, b_min_exp) -> np.ndarray:
         ks = range(g0, min(g0 + size, k))
         halves = (slice(g0, ks.stop, 2), slice(g0 + 1, ks.stop, 2)) if split else (
             slice(g0, ks.stop),)
-        parts = [_truncated_sum(a_k[h], b_k[h], ea[h], eb[h], floor_e) for h in halves]
+        parts = [_truncated_sum(a_k[h], b_k[h], ea[h], eb[h], floor_e, scratch)
+                 for h in halves]
         if split:
             (s0, e0), (s1, e1) = parts
             e = np.maximum(e0, e1)
-            s = (s0 >> np.minimum(e - e0, 62)) + (s1 >> np.minimum(e - e1, 62))
+            s = (s0 >> np.minimum(e - e0, 31)) + (s1 >> np.minimum(e - e1, 31))
         else:
             s, e = parts[0]
+        scale = SC.pow2(_FRACTION_BITS - e.astype(np.int64), np.float64)  # 1 / 2**(E-24)
+        with np.errstate(invalid="ignore"):  # a non-finite d is a special value below
+            d_units = d * scale  # d in units of 2**(E-24), exact
+            hi, lo = float(d_units.max()), float(d_units.min())
         specials = None
-        if not finite or big or not np.isfinite(d).all():
+        if not (finite and not big and math.isfinite(hi) and math.isfinite(lo)):
             specials = _special_values(a[..., g0:ks.stop], b[..., g0:ks.stop, :], d, big)
-        d = _add_accumulator(s, e, d, drop=split)
+        d = _add_accumulator(s, scale, d, d_units, (lo, hi), drop=split)
         if specials is not None:
             where, values = specials
             d[where] = values
@@ -103,39 +111,55 @@ def _work_dtype(a: np.ndarray, b: np.ndarray) -> type:
     return np.float32 if lo >= _F32_MIN_PRODUCT and hi < _F32_MAX_PRODUCT else np.float64
 
 
-def _truncated_sum(a_k, b_k, ea, eb, floor_e: int) -> tuple[np.ndarray, np.ndarray]:
-    """(S, E) of one group (or fp8 half): E the largest alignment exponent, S the exact sum of
-    the products truncated to multiples of 2**(E-24), counted in units of 2**(E-24)."""
-    e = np.add(ea, eb).max(axis=0)
+def _truncated_sum(a_k, b_k, ea, eb, floor_e: int, scratch) -> tuple[np.ndarray, np.ndarray]:
+    """(S, E) of one group (or fp8 half): E (int16) the largest alignment exponent, S (int32)
+    the exact sum of the products truncated to multiples of 2**(E-24), in units of
+    2**(E-24). The (G, T, M, N) temporaries live in `scratch`, reused chunk after chunk."""
+    shape = np.broadcast_shapes(a_k.shape, b_k.shape)
+    sums = np.add(ea, eb, out=scratch.get("exponent sums", shape, np.int16))
+    e = sums.max(axis=0)
     scale = SC.pow2(_FRACTION_BITS - np.maximum(e, floor_e), a_k.dtype)
-    products = np.multiply(a_k, b_k)
+    products = np.multiply(a_k, b_k, out=scratch.get("products", shape, a_k.dtype))
     products *= scale
     # the cast truncates toward zero; |scaled product| < 2**26, a sum of <= 16 < 2**31
-    s = products.astype(np.int32).sum(axis=0, dtype=np.int64)
-    return s, e.astype(np.int64)
+    counts = scratch.get("counts", shape, np.int32)
+    np.copyto(counts, products, casting="unsafe")
+    return counts.sum(axis=0, dtype=np.int32), e
 
 
-def _add_accumulator(s: np.ndarray, e: np.ndarray, d: np.ndarray, drop: bool) -> np.ndarray:
+def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bool
+                     ) -> np.ndarray:
     """Steps 5-6: floor S to 2**(M-31) and d to 2**(M-24), add exactly, round to f32 (RNE).
 
-    Integer arithmetic in units of 2**(M-31): d = sd * 2**(ed-23) with sd its signed 24-bit
-    significand; arithmetic right shifts are floors. An exact zero comes out as +0."""
-    bits = d.view(np.int32).astype(np.int64)
-    biased = (bits >> 23) & 0xFF
-    mant = bits & 0x7FFFFF
-    sd = np.where(biased > 0, mant | 0x800000, mant)
-    sd = np.where(bits < 0, -sd, sd)
-    ed = np.maximum(biased, 1) - 127  # subnormal and zero d: -126
-    m = np.maximum(e, ed)
-    s_shift = e - m + (_SUM_BITS - _FRACTION_BITS)  # <= 7
-    s_q = (s << np.maximum(s_shift, 0)) >> np.minimum(np.maximum(-s_shift, 0), 62)
-    d_shift = m - ed - 1  # >= -1: d is a multiple of 2**(ed-23)
-    d_q = ((sd << np.maximum(-d_shift, 0)) >> np.minimum(np.maximum(d_shift, 0), 62)) << (
-        _SUM_BITS - _ACC_BITS)
-    if drop:
-        d_q = np.where(ed < m - _FP8_DROP, 0, d_q)
-    total = (s_q + d_q).astype(np.float64) * SC.pow2(m - _SUM_BITS, np.float64)
-    with np.errstate(over="ignore"):  # overflow to +-inf is the intended result
+    Everything in units u = 2**(E-24) (`scale` = 1/u, `d_units` = d/u, `bounds` its min and
+    max). With R = 2**max(0, e(d) - E - 7) = max(1, 2**(M-31) / u) the result is
+    (floor(S / R) + floor(d_units / R)) * R * u: where e(d) <= E + 7 (R = 1) that is S plus d
+    floored to u; where e(d) > E + 7, d_units / R is an integer and S is floored to
+    2**(e(d)-31). Both parts are multiples of R below 2**53 R, so every step is exact in
+    float64 and the one rounding is the final float32 cast. An exact zero comes out +0
+    (S is never -0, and +0 + -0 is +0)."""
+    lo, hi = bounds
+    if not drop and -2.0**32 < lo and hi < 2.0**32:  # |d| < 2**(E+8): R = 1 everywhere
+        total = np.floor(d_units, out=d_units)
+        total += s
+        total /= scale
+        with np.errstate(over="ignore"):  # overflow to +-inf is the intended result
+            return total.astype(np.float32)
+    # 2**e(d) with e(d) >= -126: the exponent bits of d, at least the smallest normal
+    pow_d = np.maximum((d.view(np.int32) & 0x7F800000).view(np.float32), _F32_TINY)
+    # non-finite d (its outputs are the special values' anyway) must not warn
+    with np.errstate(over="ignore", invalid="ignore"):
+        ratio = pow_d * scale  # 2**(e(d) - E + 24)
+        r = np.maximum(ratio * 2.0**-_SUM_BITS, 1.0)  # R
+        d_units /= r
+        np.floor(d_units, out=d_units)
+        if drop:  # fp8/bf8: d is dropped when e(d) < M - 25 (M = E there)
+            d_units[ratio < 2.0 ** (_FRACTION_BITS - _FP8_DROP)] = 0.0
+        total = s / r
+        np.floor(total, out=total)
+        total += d_units
+        total *= r
+        total /= scale
         return total.astype(np.float32)
 
 

@@ -47,10 +47,9 @@ def silicon_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, 
     accumulator is rounded back after each)."""
     block_k = a.shape[-1]
     orders = instruction_k_orders(instr, block_k, wave)
-    if len(orders) > 1:
-        whole = collapsed_chain(model, instr, a, b, acc, frag_type)
-        if whole is not None:  # provably what the chain gives: one exact sum
-            return decode(T.convert(whole, frag_type) if round_to_acc else whole, frag_type)
+    whole = collapsed_chain(model, instr, a, b, acc, frag_type)
+    if whole is not None:  # provably what the chain gives: one exact sum
+        return decode(T.convert(whole, frag_type) if round_to_acc else whole, frag_type)
     if block_k < instr.k:  # the padding zeros get an index of their own
         a = np.concatenate([a, np.zeros((*a.shape[:-1], 1))], axis=-1)
         b = np.concatenate([b, np.zeros((*b.shape[:-2], 1, b.shape[-1]))], axis=-2)
