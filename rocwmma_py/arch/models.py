@@ -123,9 +123,11 @@ def _pairwise(instr: Instruction, flush: bool) -> Arithmetic:
     # G = 4 for f16 and bf16_1k, 2 for the original bf16 instructions
     group = 2 if instr.a_type is T.bfloat16 and not instr.builtin.endswith("_1k") else 4
     mins = (_min_exp(instr.a_type), _min_exp(instr.b_type))
+    quantum = math.prod(float(ml_dtypes.finfo(T.storage_dtype(t)).smallest_subnormal)
+                        for t in (instr.a_type, instr.b_type))
     floor = partial(_normal_floor, mins=mins) if flush else _no_floor
-    return Arithmetic(partial(pairwise_dot, group=group, flush=mins if flush else None), floor,
-                      positive_zero=True)
+    return Arithmetic(partial(pairwise_dot, group=group, flush=mins if flush else None,
+                              quantum=quantum), floor, positive_zero=True)
 
 
 def _fused(instr: Instruction) -> Arithmetic:

@@ -52,15 +52,22 @@ def fma_chain(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type) -> np.ndarr
 
 def _chain_f32(a, b, c) -> np.ndarray:
     d = np.array(c, np.float64)
+    s = np.empty_like(d)
+    low = np.empty(d.shape, np.int64)
     for k in range(a.shape[-1]):
-        p = a[:, :, k, None] * b[:, None, k, :]  # exact
-        s = p + d
-        low = s.view(np.int64) & _F32_MIDPOINT_BITS[0]
-        unsure = np.nonzero((low == _F32_MIDPOINT_BITS[1]) | (np.abs(s) < _F32_TINY))
-        if unsure[0].size:
-            s[unsure] = _round_to_odd(s[unsure], _two_sum_error(d[unsure], p[unsure],
-                                                                s[unsure]))
-        d = s.astype(np.float32).astype(np.float64)
+        col, row = a[:, :, k, None], b[:, None, k, :]
+        np.multiply(col, row, out=s)  # the exact product
+        s += d
+        rounded = s.astype(np.float32)
+        np.bitwise_and(s.view(np.int64), _F32_MIDPOINT_BITS[0], out=low)
+        unsure = low == _F32_MIDPOINT_BITS[1]
+        if float(np.min(np.abs(rounded), initial=np.inf)) < _F32_TINY:  # f32 subnormals
+            unsure |= np.abs(s) < _F32_TINY
+        if unsure.any():  # (np.nonzero is slow: only where something is unsure)
+            at = np.nonzero(unsure)
+            p = np.broadcast_to(col, s.shape)[at] * np.broadcast_to(row, s.shape)[at]
+            rounded[at] = _round_to_odd(s[at], _two_sum_error(d[at], p, s[at]))
+        d[...] = rounded
     return d.astype(np.float32)
 
 
@@ -79,8 +86,9 @@ def _chain_f64(a, b, c) -> np.ndarray:
         u = tl + err
         v = _round_to_odd(u, _two_sum_error(tl, err, u))
         result = th + v
-        unsafe = np.nonzero(~_proven(a[col], b[row], p, result))
-        if unsafe[0].size:
+        unproven = ~_proven(a[col], b[row], p, result)
+        if unproven.any():
+            unsafe = np.nonzero(unproven)
             a_b = np.broadcast_arrays(a[col], b[row], d)
             result[unsafe] = [_exact_fma(x, y, z) for x, y, z in
                               zip(*(arr[unsafe].tolist() for arr in a_b), strict=True)]

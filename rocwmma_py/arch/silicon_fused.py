@@ -23,6 +23,7 @@ fp8), else float64.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -52,29 +53,56 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     a3, b3, c3, shape = SC.flatten_tiles(a, b, c)
     tiles, m, k = a3.shape
     n = b3.shape[-1]
+    finite = bool(np.isfinite(a3).all() and np.isfinite(b3).all())
+    a_fin, b_fin = (a3, b3) if finite else (np.where(np.isfinite(a3), a3, 0.0),
+                                            np.where(np.isfinite(b3), b3, 0.0))
+    work = _work_dtype(a_fin, b_fin)
+    # K-major operands, made once: every group step is a few whole-array operations on
+    # (G, T, M, N) for a chunk of T tiles
+    operands = Operands(
+        a=a3, b=b3, finite=finite,
+        big=SC.max_abs(a_fin) * SC.max_abs(b_fin) >= _BIG_PRODUCT,
+        floor_e=_F32_MIN_E if work is np.float32 else _F64_MIN_E,
+        a_k=np.ascontiguousarray(np.moveaxis(a_fin, -1, 0), dtype=work)[..., None],
+        b_k=np.ascontiguousarray(np.moveaxis(b_fin, -2, 0), dtype=work)[:, :, None, :],
+        ea=np.ascontiguousarray(np.moveaxis(SC.exponents(a_fin, a_min_exp), -1, 0))[..., None],
+        eb=np.ascontiguousarray(np.moveaxis(SC.exponents(b_fin, b_min_exp), -2, 0))[
+            :, :, None, :])
     out = np.empty((tiles, m, n), np.float32)
     step = max(1, _CHUNK_TERMS // (m * n * min(group, k)))
     scratch = SC.Scratch()
     for t0 in range(0, tiles, step):
         part = slice(t0, t0 + step)
-        out[part] = _fused_chunk(a3[part], b3[part], c3[part], group, split,
-                                 a_min_exp, b_min_exp, scratch)
+        out[part] = _fused_chunk(operands.part(part), c3[part], group, split, scratch)
     return out.reshape(shape)
 
 
-def _fused_chunk(a, b, c, group, split, a_min_exp, b_min_exp, scratch) -> np.ndarray:
-    """`fused_dot` for one chunk of tiles: a (T, M, K), b (T, K, N), c (T, M, N)."""
-    finite = bool(np.isfinite(a).all() and np.isfinite(b).all())
-    a_fin, b_fin = (a, b) if finite else (np.where(np.isfinite(a), a, 0.0),
-                                          np.where(np.isfinite(b), b, 0.0))
-    big = SC.max_abs(a_fin) * SC.max_abs(b_fin) >= _BIG_PRODUCT
-    work = _work_dtype(a_fin, b_fin)
-    floor_e = _F32_MIN_E if work is np.float32 else _F64_MIN_E
-    # K-major operands: every group step is a few whole-array operations on (G, T, M, N)
-    a_k = np.ascontiguousarray(np.moveaxis(a_fin, -1, 0), dtype=work)[..., None]
-    b_k = np.ascontiguousarray(np.moveaxis(b_fin, -2, 0), dtype=work)[:, :, None, :]
-    ea = np.ascontiguousarray(np.moveaxis(SC.exponents(a_fin, a_min_exp), -1, 0))[..., None]
-    eb = np.ascontiguousarray(np.moveaxis(SC.exponents(b_fin, b_min_exp), -2, 0))[:, :, None, :]
+@dataclass(frozen=True)
+class Operands:
+    """A and B of a batch of tiles as `_fused_chunk` reads them: the original values (for
+    special values), K-major working copies (non-finite entries zeroed) and exponents."""
+
+    a: np.ndarray  # (T, M, K)
+    b: np.ndarray  # (T, K, N)
+    finite: bool  # no NaN/inf in a or b
+    big: bool  # some product may reach 2**128
+    floor_e: int  # the alignment exponent the product scale is clamped to
+    a_k: np.ndarray  # (K, T, M, 1) in the working dtype
+    b_k: np.ndarray  # (K, T, 1, N)
+    ea: np.ndarray  # (K, T, M, 1) int16
+    eb: np.ndarray  # (K, T, 1, N) int16
+
+    def part(self, tiles: slice) -> Operands:
+        """The same for a chunk of tiles."""
+        return Operands(self.a[tiles], self.b[tiles], self.finite, self.big, self.floor_e,
+                        self.a_k[:, tiles], self.b_k[:, tiles], self.ea[:, tiles],
+                        self.eb[:, tiles])
+
+
+def _fused_chunk(ops: Operands, c, group, split, scratch) -> np.ndarray:
+    """`fused_dot` for one chunk of tiles; c (T, M, N)."""
+    a, b, finite, big, floor_e = ops.a, ops.b, ops.finite, ops.big, ops.floor_e
+    a_k, b_k, ea, eb = ops.a_k, ops.b_k, ops.ea, ops.eb
     d = np.array(c, np.float32)
     k = a.shape[-1]
     size = min(group, k)
@@ -90,7 +118,7 @@ def _fused_chunk(a, b, c, group, split, a_min_exp, b_min_exp, scratch) -> np.nda
             s = (s0 >> np.minimum(e - e0, 31)) + (s1 >> np.minimum(e - e1, 31))
         else:
             s, e = parts[0]
-        scale = SC.pow2(_FRACTION_BITS - e.astype(np.int64), np.float64)  # 1 / 2**(E-24)
+        scale = SC.pow2(_FRACTION_BITS - e, np.float64)  # 1 / 2**(E-24)
         with np.errstate(invalid="ignore"):  # a non-finite d is a special value below
             d_units = d * scale  # d in units of 2**(E-24), exact
             hi, lo = float(d_units.max()), float(d_units.min())
@@ -119,7 +147,9 @@ def _truncated_sum(a_k, b_k, ea, eb, floor_e: int, scratch) -> tuple[np.ndarray,
     sums = np.add(ea, eb, out=scratch.get("exponent sums", shape, np.int16))
     e = sums.max(axis=0)
     scale = SC.pow2(_FRACTION_BITS - np.maximum(e, floor_e), a_k.dtype)
-    products = np.multiply(a_k, b_k, out=scratch.get("products", shape, a_k.dtype))
+    # the outer products a_k b_k^T; einsum's loop beats broadcasting multiply here
+    products = np.einsum("gtm,gtn->gtmn", a_k[..., 0], b_k[:, :, 0, :],
+                         out=scratch.get("products", shape, a_k.dtype))
     products *= scale
     # the cast truncates toward zero; |scaled product| < 2**26, a sum of <= 16 < 2**31
     counts = scratch.get("counts", shape, np.int32)

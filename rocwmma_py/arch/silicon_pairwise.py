@@ -21,14 +21,19 @@ _F32_MIN_EXP = -126
 _TINY = np.float32(2.0**_F32_MIN_EXP)
 _UNDERFLOW = 2.0**-149  # products below this may round to a signed zero in float32
 _CHUNK_TERMS = 1 << 17
+_NO_FLUSH_QUANTUM = 2.0**-100
 
 
 def pairwise_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int,
-                 flush: tuple[int, int] | None) -> np.ndarray:
+                 flush: tuple[int, int] | None, quantum: float = 0.0) -> np.ndarray:
     """D = C + A @ B over the last two axes (batched) as CDNA1/CDNA2 compute it; float32.
 
     `a` (..., M, K), `b` (..., K, N) decoded f16/bf16 values, `c` (..., M, N) float32 values;
-    `group` is G; `flush` the (A, B) formats' minimum normal exponents on CDNA2, else None.
+    `group` is G; `flush` the (A, B) formats' minimum normal exponents on CDNA2, else None;
+    `quantum` the smallest non-zero |product| the formats allow (their smallest subnormals
+    multiplied). Where it is at least 2**-100 (f16) no intermediate can be flushed: every
+    product and tree node is a multiple of it, and d + s, with d normal or zero, is zero or a
+    multiple of 2**-124 when |s| >= 2**-100; only the inputs are flushed then.
     """
     a3, b3, c3, shape = SC.flatten_tiles(a, b, c)
     if flush is not None:
@@ -40,7 +45,8 @@ def pairwise_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int,
     step = max(1, _CHUNK_TERMS // (m * n * min(group, k)))
     for t0 in range(0, tiles, step):
         part = slice(t0, t0 + step)
-        out[part] = _pairwise_chunk(a3[part], b3[part], c3[part], group, flush is not None)
+        out[part] = _pairwise_chunk(a3[part], b3[part], c3[part], group,
+                                    flush is not None and quantum < _NO_FLUSH_QUANTUM)
     return out.reshape(shape)
 
 
@@ -49,11 +55,12 @@ def _pairwise_chunk(a, b, c, group: int, flush: bool) -> np.ndarray:
     b_k = np.ascontiguousarray(np.moveaxis(b, -2, 0), dtype=np.float32)[:, :, None, :]
     with np.errstate(over="ignore", under="ignore"):
         signed_zeros = SC.min_nonzero_abs(a) * SC.min_nonzero_abs(b) < _UNDERFLOW
+    zeros = bool((a == 0).any() or (b == 0).any())  # only then can a product be exactly 0
     d = np.array(c, np.float32)
     k = a.shape[-1]
     with np.errstate(over="ignore", invalid="ignore"):  # IEEE inf and NaN are results here
         for g0 in range(0, k, group):
-            products = [_product(a_k[i], b_k[i], signed_zeros, flush)
+            products = [_product(a_k[i], b_k[i], zeros, signed_zeros, flush)
                         for i in range(g0, min(g0 + group, k))]
             d += _tree(products, flush)
             if flush:
@@ -61,12 +68,12 @@ def _pairwise_chunk(a, b, c, group: int, flush: bool) -> np.ndarray:
     return d
 
 
-def _product(a, b, signed_zeros: bool, flush: bool) -> np.ndarray:
+def _product(a, b, zeros: bool, signed_zeros: bool, flush: bool) -> np.ndarray:
     """RNE_f32(a*b), +0 when the exact product is zero (an underflow keeps its sign)."""
     p = a * b
-    if signed_zeros:
+    if zeros and signed_zeros:
         p[np.broadcast_to((a == 0) | (b == 0), p.shape)] = 0.0
-    else:
+    elif zeros:
         p += np.float32(0.0)  # only exact products can be zero here: -0 becomes +0
     if flush:
         _flush_keeping_sign(p)
