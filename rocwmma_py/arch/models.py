@@ -195,10 +195,11 @@ def collapsed_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray
     if bound > float(info.max):
         return None
     q_sub = int(np.frexp(float(info.smallest_subnormal))[1]) - 1
-    q = max(int(np.frexp(bound)[1]) - info.nmant - 1, q_sub,  # bound < 2**(p + q)
-            arithmetic.chain_floor(a, b, c, max_a, max_b))
+    q: float = max(int(np.frexp(bound)[1]) - info.nmant - 1, q_sub,  # bound < 2**(p + q)
+                   arithmetic.chain_floor(a, b, c, max_a, max_b))
     if q == math.inf:
         return None
+    q = int(q)
     if max_a == 0 or max_b == 0:
         exact = SC.multiples_of(c, q)
     else:
