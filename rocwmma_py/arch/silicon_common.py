@@ -86,7 +86,9 @@ def multiples_of(x: np.ndarray, q: int) -> bool:
         return True  # every float64 is
     flat = np.asarray(x).reshape(-1)
     for part in (flat[:_SAMPLE], flat):
-        scaled = np.ldexp(part, -q)
+        if q < 0 and np.array_equal(part, np.rint(part)):
+            continue  # integers are multiples of 2**q: no scaling pass
+        scaled = part if q == 0 else np.ldexp(part, -q)
         if not np.array_equal(scaled, np.rint(scaled)):
             return False
     return True
