@@ -17,9 +17,11 @@ measured in the same stretch of time (other processes on a shared machine slow b
 result is checked (exact against float64 for integers, rocWMMA's compareEqual otherwise); a
 wrong result exits with status 1. Timings are reported, never asserted.
 
-    python benchmarks/bench_gemm.py [--cpu] [--repeats N] [SIZE ...]   # default 256 512 1024
+    python benchmarks/bench_gemm.py [--cpu] [--repeats N] [--numerics M] [SIZE ...]
 
-`--cpu` measures process CPU time instead of wall time (steadier on a loaded machine).
+Sizes default to 256 512 1024. `--cpu` measures process CPU time instead of wall time
+(steadier on a loaded machine). `--numerics exact|silicon` picks the numerics model (default
+exact, the model the speed targets are set for; silicon is gfx942's CDNA3 fused dot).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from rocwmma_py import (  # noqa: E402
     mma_sync,
     row_major,
     store_matrix_sync,
+    use_numerics,
 )
 
 ARCH = "gfx942"
@@ -206,31 +209,39 @@ def empty():
     """No work: measures launch and batching overhead."""
 
 
-def parse(argv: list[str]) -> tuple[list[int], int] | None:
+def parse(argv: list[str]) -> tuple[list[int], int, str] | None:
     global clock
-    sizes, repeats, args = [], REPEATS, list(argv)
+    sizes, repeats, numerics, args = [], REPEATS, "exact", list(argv)
     while args:
         arg = args.pop(0)
         if arg == "--cpu":
             clock = time.process_time
         elif arg == "--repeats":
             repeats = int(args.pop(0))
+        elif arg == "--numerics":
+            numerics = args.pop(0)
         else:
             sizes.append(int(arg))
-    if repeats < 1 or any(s % TILE_M for s in sizes):
+    if repeats < 1 or any(s % TILE_M for s in sizes) or numerics not in ("exact", "silicon"):
         return None
-    return sizes or [256, 512, 1024], repeats
+    return sizes or [256, 512, 1024], repeats, numerics
 
 
 def main(argv: list[str]) -> int:
     parsed = parse(argv)
     if parsed is None:
-        print(f"sizes must be multiples of {TILE_M}, repeats >= 1", file=sys.stderr)
+        print(f"sizes must be multiples of {TILE_M}, repeats >= 1, numerics exact or silicon",
+              file=sys.stderr)
         return 2
-    sizes, repeats = parsed
+    sizes, repeats, numerics = parsed
+    with use_numerics(numerics):
+        return run_rows(sizes, repeats, numerics)
+
+
+def run_rows(sizes: list[int], repeats: int, numerics: str) -> int:
     kind = "CPU" if clock is time.process_time else "wall"
-    print(f"emulated {ARCH}, f16 -> f32, vs numpy.matmul float32 (1 BLAS thread); {kind} time, "
-          f"cold launch, then median of {repeats} warm launches")
+    print(f"emulated {ARCH} ({numerics} numerics), f16 -> f32, vs numpy.matmul float32 (1 BLAS "
+          f"thread); {kind} time, cold launch, then median of {repeats} warm launches")
     print(f"{'workload':<24} {'data':<8} {'size':>5} {'cold s':>8} {'warm s':>8} {'numpy s':>9} "
           f"{'ratio':>6}  check")
     rows = [("wave tile 64x64", wave_tile_row), ("simple_hgemm (4W, 4)", simple_hgemm_row),

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from . import amdgcn, types
 from ._version import __version__
 from .arch import ARCH_NAMES, Arch, get_arch
+from .arch.models import numerics_model, use_numerics
 from .cuda import wmma  # noqa: F401 - `rocwmma_py.wmma`, `rocwmma_py.cuda` as attributes
 from .errors import (
     AccessError,
@@ -39,6 +40,7 @@ from .errors import (
     LdsRaceError,
     ModifierError,
     NotInKernelError,
+    NumericsError,
     OperandShapeError,
     OperandTypeError,
     OptionalDependencyError,
@@ -219,14 +221,14 @@ __all__ = [
     "LaneValueError", "LaunchError", "LaunchTypeError", "layout_t", "layout_traits", "LayoutError",
     "LayoutQueryError", "LdsError", "LdsLimitError", "LdsRaceError", "load_matrix_sync", "Log2",
     "make_coord2d", "MappingUtil", "matrix_a", "matrix_b", "mem_col_major", "mem_row_major",
-    "mma_sync", "ModifierError", "next_multiple", "NotInKernelError", "OperandShapeError",
-    "OperandTypeError", "OptionalDependencyError", "orthogonal_layout_t", "OutOfBoundsError",
-    "PackingError", "Permute", "PermuteImpl", "Pointer", "PointerTypeError", "RocwmmaError",
-    "row_major", "select", "shared_array", "SharedTypeError", "single", "store_matrix_sync",
-    "swap", "Swizzle", "SwizzleImpl", "synchronize_workgroup", "syncthreads", "threadIdx",
-    "to_register_file", "types", "uint32", "uint32_t", "uint8", "uint8_t",
-    "UnsupportedInstructionError", "use_arch", "use_engine", "vector_type", "wave_size", "where",
-    "xfloat32", "xfloat32_t",
+    "mma_sync", "ModifierError", "next_multiple", "NotInKernelError", "numerics_model",
+    "NumericsError", "OperandShapeError", "OperandTypeError", "OptionalDependencyError",
+    "orthogonal_layout_t", "OutOfBoundsError", "PackingError", "Permute", "PermuteImpl", "Pointer",
+    "PointerTypeError", "RocwmmaError", "row_major", "select", "shared_array", "SharedTypeError",
+    "single", "store_matrix_sync", "swap", "Swizzle", "SwizzleImpl", "synchronize_workgroup",
+    "syncthreads", "threadIdx", "to_register_file", "types", "uint32", "uint32_t", "uint8",
+    "uint8_t", "UnsupportedInstructionError", "use_arch", "use_engine", "use_numerics",
+    "vector_type", "wave_size", "where", "xfloat32", "xfloat32_t",
 ]
 
 # HIP's half-precision intrinsics and float fast math (`rocwmma_py.runtime.half_math`)

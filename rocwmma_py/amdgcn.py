@@ -5,7 +5,8 @@ wave's registers: every vector operand is an array shaped (lanes, elements) as H
 (`half16` on gfx11 -> (32, 16) float16; `float4` -> (64, 4) float32; packed integer vectors
 as their int8 elements or as 32/64-bit words, the same bytes). The instruction is looked up
 in the table of the target architecture: the running kernel's, or outside a kernel
-`runtime.current_arch()` (see `use_arch`). D comes back with C's dtype and shape.
+`runtime.current_arch()` (see `use_arch`), and computed by the numerics model that applies
+there (`use_numerics`, `numerics_model`). D comes back with C's dtype and shape.
 
 The cross-lane builtins (`readlane`, `ds_bpermute`, `update_dpp`, `ds_swizzle`, `permlane16`,
 ... : `CROSS_LANE_BUILTINS`) take per-lane values (`runtime.lane_ops`).
@@ -20,6 +21,7 @@ import numpy as np
 from .arch import ARCH_NAMES, get_arch
 from .arch.execute import execute
 from .arch.instructions import Instruction
+from .arch.models import numerics_model
 from .errors import BuiltinArgumentError, UnsupportedInstructionError
 from .runtime import Pointer, VectorRegs, current_arch
 from .runtime.lane_ops import (  # noqa: F401 - the cross-lane builtins, re-exported
@@ -98,10 +100,12 @@ def _make(builtin: str, args: tuple[str, ...], targets: list[str], no_opsel: boo
 
     def builtin_fn(*call_args, **call_kwargs):
         bound = _bind(signature, builtin, no_opsel, call_args, call_kwargs)
-        instr = instruction(builtin)
+        arch = current_arch()
+        instr = instruction(builtin, arch)
         c = bound["c"]
         a, b, c_regs = (_registers(bound.pop(x), instr.wave) for x in "abc")
-        return _like(c, execute(instr, a, b, c_regs, waves=_waves(), hip_types=True, **bound))
+        return _like(c, execute(instr, a, b, c_regs, waves=_waves(), hip_types=True,
+                                model=numerics_model(arch), **bound))
 
     builtin_fn.__name__ = builtin_fn.__qualname__ = builtin
     builtin_fn.__signature__ = signature

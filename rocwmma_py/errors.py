@@ -190,3 +190,7 @@ class LayoutQueryError(RocwmmaError, ValueError):
 
 class OptionalDependencyError(RocwmmaError, ImportError):
     """A feature needs an optional extra that is not installed (message names the extra)."""
+
+
+class NumericsError(RocwmmaError, ValueError):
+    """An unknown numerics model name (use_numerics, $ROCWMMA_PY_NUMERICS, a launch's pin)."""

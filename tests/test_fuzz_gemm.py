@@ -7,13 +7,21 @@ then D = acc (no epilogue, so every rounding is the matrix cores'). Every buffer
 guard bands and has ld padding, all filled with a sentinel (NaN / INT_MIN + 1) that must
 survive; a sentinel read into a product would also show up in D.
 
-Reference, written here from rocwmma-notes §3 without rocwmma_py: per instruction,
-acc = RNE(acc + exact sum of A*B over that instruction's K subset) (§3.1 chaining; gfx9
-16-bit accumulators round to f32 and then to 16 bits, §3.4). The exact sum is taken in Python
-integers (every input is an integer times a power of two), rounded to 53 bits "to odd" and
-then to the format's precision with numpy's ties-to-even `rint`. Data is either small
-integers or random normal values of mixed binades (not for f64, whose hardware summation
-order is undocumented, nor for integers).
+Both numerics models run (the launch pins one with `.numerics(...)`):
+
+* exact: reference written here from rocwmma-notes §3 without rocwmma_py: per instruction,
+  acc = RNE(acc + exact sum of A*B over that instruction's K subset) (§3.1 chaining; gfx9
+  16-bit accumulators round to f32 and then to 16 bits, §3.4). The exact sum is taken in
+  Python integers (every input is an integer times a power of two), rounded to 53 bits "to
+  odd" and then to the format's precision with numpy's ties-to-even `rint`.
+* silicon (gfx908/gfx90a/gfx942, whose models the MMA-Sim vectors validate at the builtin
+  level): the same chain built instruction by instruction from the register-level builtins.
+  Each 16x16 block's registers are filled as §3.1 says rocWMMA fills them (lane group h holds
+  the kb-th chunk of its K values, the rest of a short K zero-padded), so the fragment layer's
+  own K ordering, padding, collapse of exact chains and batching are checked against it.
+
+Data is either small integers or random normal values of mixed binades (not for f64 under the
+exact model, whose hardware summation order that model does not claim, nor for integers).
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from notes_reference import FAMILY, WAVE, padded
 from rocwmma_py import (
     FragmentError,
     accumulator,
+    amdgcn,
     col_major,
     fragment,
     kernel,
@@ -41,11 +50,14 @@ from rocwmma_py import (
     mma_sync,
     row_major,
     store_matrix_sync,
+    use_arch,
+    use_numerics,
     wave_size,
 )
 from rocwmma_py.runtime import blockIdx, threadIdx
 
 ARCHS = tuple(WAVE)
+SILICON_ARCHS = ("gfx908", "gfx90a", "gfx942")  # targets with a published silicon model
 
 # --- what mma_sync supports: (A, B, C) types per arch (§3.2, §3.3, §3.6) and 16x16 K's -------
 
@@ -155,6 +167,73 @@ def reference(case, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return acc
 
 
+# --- silicon reference: the chain through the register-level builtins ----------------------
+
+_FP8_NAME = {"f8_fnuz": "fp8", "bf8_fnuz": "bf8"}
+
+
+def silicon_builtin(arch: str, a: str, b: str, instr_k: int) -> str:
+    """The 16x16 single-block MFMA rocWMMA picks (rocwmma-notes §3.2)."""
+    if a in _FP8_NAME:
+        return f"mfma_f32_16x16x32_{_FP8_NAME[a]}_{_FP8_NAME[b]}"
+    return {"f16": "mfma_f32_16x16x16f16", "f32": "mfma_f32_16x16x4f32",
+            "xf32": "mfma_f32_16x16x8_xf32", "f64": "mfma_f64_16x16x4f64",
+            "bf16": "mfma_f32_16x16x8bf16" if instr_k == 8 else "mfma_f32_16x16x16bf16_1k",
+            }[a]
+
+
+def silicon_reference(case, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """D under the silicon model: per wave tile (zero-padded to BlockM x BlockN, §6.1), per
+    BlockK step, per 16x16 block and per chained instruction, the builtin on registers holding
+    what rocWMMA feeds it (§3.1): lane l of group h = l // 16 holds A[row l % 16][h*KPT +
+    kb*chunk + t] (and B[that k][col l % 16]) in slot t < chunk, zeros in the padded slots;
+    C/D lane l slot i is row 4*(l // 16) + i (f64: l // 16 + 4*i, AMIC's H = 1), column
+    l % 16. gfx9 16-bit accumulators run the f32 instruction and round back (§3.4)."""
+    ta, tb, tc = case.types
+    wave = WAVE[case.arch]
+    bm, bn, bk = padded(case.m, case.n, case.k, ELEMS[ta].size, wave)
+    instr_k = instruction_k(case.arch, ta, bk)
+    builtin = getattr(amdgcn, silicon_builtin(case.arch, ta, tb, instr_k))
+    groups = wave // 16
+    kpt, ikpt = bk // groups, instr_k // groups
+    chunk = min(kpt, ikpt)
+    lane = np.arange(wave)
+    h, r = lane // 16, lane % 16
+    t = np.arange(ikpt)
+    acc_dtype = np.float64 if tc == "f64" else np.float32
+    m_tot, n_tot, k_tot = case.size
+    out = np.zeros((m_tot, n_tot))
+    slot = np.arange(4)[None, :]
+    rows = h[:, None] + 4 * slot if tc == "f64" else 4 * h[:, None] + slot
+    with use_arch(case.arch), use_numerics("silicon"):
+        for i0 in range(0, m_tot, case.m):
+            for j0 in range(0, n_tot, case.n):
+                a_t = np.zeros((bm, k_tot))
+                a_t[:case.m] = a[i0:i0 + case.m]
+                b_t = np.zeros((k_tot, bn))
+                b_t[:, :case.n] = b[:, j0:j0 + case.n]
+                acc = np.zeros((bm, bn), acc_dtype)
+                acc[:case.m, :case.n] = c[i0:i0 + case.m, j0:j0 + case.n]
+                for step in range(case.k_steps):
+                    for kb in range(max(1, bk // instr_k)):
+                        k = h[:, None] * kpt + kb * chunk + t[None, :]  # fragment K per slot
+                        real = (t[None, :] < chunk) & (k < case.k)  # padding holds zeros
+                        cols = np.where(real, step * case.k + k, 0)
+                        for bi in range(0, bm, 16):
+                            a_regs = np.where(real, a_t[bi + r[:, None], cols], 0.0)
+                            for bj in range(0, bn, 16):
+                                b_regs = np.where(real, b_t[cols, bj + r[:, None]], 0.0)
+                                at = (bi + rows, bj + r[:, None])
+                                d_regs = builtin(a_regs.astype(ELEMS[ta].storage),
+                                                 b_regs.astype(ELEMS[tb].storage), acc[at],
+                                                 0, 0, 0)
+                                if tc in ("f16", "bf16"):
+                                    d_regs = d_regs.astype(ELEMS[tc].storage).astype(np.float32)
+                                acc[at] = d_regs
+                out[i0:i0 + case.m, j0:j0 + case.n] = acc[:case.m, :case.n]
+    return out
+
+
 # --- the case: strategy, buffers, kernel ---------------------------------------------------
 
 
@@ -187,7 +266,8 @@ _BUDGET = 2**18  # multiply-adds per case, to keep a case around 0.1 s
 
 
 @st.composite
-def cases(draw, arch: str, types: tuple[str, str, str] | None = None) -> Case:
+def cases(draw, arch: str, types: tuple[str, str, str] | None = None,
+          numerics: str = "exact") -> Case:
     wave = WAVE[arch]
     types = types or draw(st.sampled_from(COMBOS[arch]))
     m, n = draw(_DIMS), draw(_DIMS)
@@ -200,7 +280,7 @@ def cases(draw, arch: str, types: tuple[str, str, str] | None = None) -> Case:
     grid = (draw(st.integers(1, min(2, tiles))), draw(st.integers(1, min(2, tiles))))
     k_steps = draw(st.integers(1, max(1, min(3, tiles // (grid[0] * grid[1])))))
     layouts = "".join(draw(st.sampled_from("rc")) for _ in range(4))
-    floats = ELEMS[types[2]].p is not None and types[2] != "f64"
+    floats = ELEMS[types[2]].p is not None and (types[2] != "f64" or numerics == "silicon")
     return Case(
         arch, types, m, n, k, waves, grid, k_steps, layouts,
         acc_layout=draw(st.sampled_from(["", layouts[2]])),
@@ -301,7 +381,7 @@ class Matrix:
         return mem if self.layout == "r" else mem.T
 
 
-def run_case(case: Case) -> None:
+def run_case(case: Case, numerics: str) -> None:
     rng = np.random.default_rng(case.seed)
     m_tot, n_tot, k_tot = case.size
     ta, _, tc = case.types
@@ -314,13 +394,15 @@ def run_case(case: Case) -> None:
     before = [x.buffer.copy() for x in mats]
 
     (wx, wy), (gx, gy) = case.waves, case.grid
-    make_kernel(case)[(gx, gy), (WAVE[case.arch] * wx, wy), 0, case.arch](
-        *(x.buffer for x in mats), *(x.ld for x in mats), *case.guards)
+    launch = make_kernel(case)[(gx, gy), (WAVE[case.arch] * wx, wy), 0, case.arch]
+    launch.numerics(numerics)(*(x.buffer for x in mats), *(x.ld for x in mats), *case.guards)
 
     for x, old, name in zip(mats[:3], before[:3], "ABC", strict=True):
         assert x.buffer.tobytes() == old.tobytes(), f"{name} was written"
     d = mats[3]
-    expected = reference(case, a, b, c).astype(ELEMS[tc].storage)
+    silicon = numerics == "silicon" and case.arch in SILICON_ARCHS and ELEMS[tc].p is not None
+    expected = (silicon_reference if silicon else reference)(case, a, b, c).astype(
+        ELEMS[tc].storage)
     got = d.logical().copy()
     bad = got.view(np.uint8).reshape(got.shape + (-1,)) != expected.view(np.uint8).reshape(
         expected.shape + (-1,))
@@ -333,17 +415,24 @@ def run_case(case: Case) -> None:
 _HEALTH = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large]
 
 
+def _models(arch: str, types: tuple[str, str, str]) -> tuple[str, ...]:
+    """Both numerics where they differ (silicon targets, float types), else exact only."""
+    floats = ELEMS[types[2]].p is not None
+    return ("exact", "silicon") if arch in SILICON_ARCHS and floats else ("exact",)
+
+
 @pytest.mark.regression
-@pytest.mark.parametrize("arch,types", [(a, t) for a in ARCHS for t in COMBOS[a]])
-def test_gemm_fuzz(arch, types):
-    """Every (arch, type combination) in every run, the rest fuzzed with a fixed seed per
-    combination (reproducible, yet different cases for each)."""
+@pytest.mark.parametrize("arch,types,numerics", [(a, t, n) for a in ARCHS for t in COMBOS[a]
+                                                 for n in _models(a, t)])
+def test_gemm_fuzz(arch, types, numerics):
+    """Every (arch, type combination, numerics) in every run, the rest fuzzed with a fixed
+    seed per combination (reproducible, yet different cases for each)."""
 
     @seed(zlib.crc32(f"{arch} {types}".encode()))
     @settings(max_examples=6, database=None, deadline=None, suppress_health_check=_HEALTH)
-    @given(case=cases(arch, types))
+    @given(case=cases(arch, types, numerics))
     def check(case):
-        run_case(case)
+        run_case(case, numerics)
 
     check()
 
@@ -353,7 +442,9 @@ def test_gemm_fuzz(arch, types):
 @settings(max_examples=1200, deadline=None, suppress_health_check=_HEALTH, print_blob=True)
 @given(data=st.data())
 def test_gemm_fuzz_extended(arch, data):
-    run_case(data.draw(cases(arch), label="case"))
+    types = data.draw(st.sampled_from(COMBOS[arch]), label="types")
+    numerics = data.draw(st.sampled_from(_models(arch, types)), label="numerics")
+    run_case(data.draw(cases(arch, types, numerics), label="case"), numerics)
 
 
 @pytest.mark.regression

@@ -397,6 +397,7 @@ def _run_f32_mma(arch, builtin, a, b, c):
     return wmma12_d(call(arch, builtin, wmma12_a(a), wmma12_b(b), wmma12_acc(c)))
 
 
+@pytest.mark.numerics("exact")  # reference: the exact sum rounded once per instruction
 @pytest.mark.parametrize("arch,builtin,ta,tb,k", FP8_CASES)
 def test_fp8_mma_equals_float64_gemm_of_decoded_inputs(arch, builtin, ta, tb, k):
     rng = np.random.default_rng(6)
@@ -493,6 +494,7 @@ def _sequential_f32(values) -> np.float32:
     return acc
 
 
+@pytest.mark.numerics("exact")  # reference: the exact sum rounded once per instruction
 def test_f32_mfma_rounds_once_after_exact_sum():
     tiny = 2.0**-24
     a = np.zeros((16, 4), np.float32)
@@ -519,6 +521,7 @@ F16_F32_CASES = [
 ]
 
 
+@pytest.mark.numerics("exact")  # reference: the exact sum rounded once per instruction
 @pytest.mark.parametrize("arch,builtin", F16_F32_CASES)
 def test_f16_inputs_f32_result_round_once(arch, builtin):
     tiny = 2.0**-24  # smallest f16 subnormal: exact as input, product with 1 exact
@@ -538,6 +541,7 @@ def test_f16_inputs_f32_result_round_once(arch, builtin):
     assert _sequential_f32(a[0]) == 1.0 and _sequential_f32(a[2]) == 1.0
 
 
+@pytest.mark.numerics("exact")  # reference: the exact sum rounded once per instruction
 @pytest.mark.parametrize("arch,builtin,t", [
     ("gfx1100", "wmma_f32_16x16x16_f16_w32", np.float16),
     ("gfx942", "mfma_f32_16x16x16f16", np.float16),
@@ -837,6 +841,7 @@ def test_opsel_and_sign_flags_rejected_where_meaningless():
     assert issubclass(ModifierError, ValueError)
 
 
+@pytest.mark.numerics("exact")  # reference: the exact sum rounded once per instruction
 def test_nonfinite_row_leaves_other_rows_exact():
     """Issue 10 repro (gfx90a): Inf in A row 0; row 1's products 2**60, 1, -2**60 must still
     sum exactly to 1 (a plain float64 sum gives 0). Row 0 is Inf, every other row 0."""

@@ -9,7 +9,9 @@ from gemm_kernels import WAVE_SIZE, mma_store
 
 from rocwmma_py import col_major, float32, row_major
 
-pytestmark = pytest.mark.smoke
+# the exact model's IEEE isolation of non-finite inputs (the silicon's differs: FMA chains
+# and bf16 products overflow inside an instruction, a gfx90a subnormal times inf is NaN)
+pytestmark = [pytest.mark.smoke, pytest.mark.numerics("exact")]
 
 
 def run_mma_sync(arch: str, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:

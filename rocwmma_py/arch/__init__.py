@@ -20,6 +20,9 @@ class Arch:
     wave_size: int
     arch_id: int
     lds_bytes: int
+    # the validated bit-level model of its matrix cores ("cdna1", ...; `arch/models.py`), None
+    # where no public one exists: those targets compute with the exact model
+    silicon_model: str | None
 
     @cached_property
     def instructions(self) -> dict:
@@ -33,16 +36,16 @@ class Arch:
 
 
 _ROWS = [
-    # name,     family,  wave, arch_id, LDS bytes per workgroup
-    ("gfx908", "gfx9", 64, 0x0908, LDS_BYTES),
-    ("gfx90a", "gfx9", 64, 0x090A, LDS_BYTES),
-    ("gfx942", "gfx9", 64, 0x0942, LDS_BYTES),
-    ("gfx950", "gfx9", 64, 0x0950, GFX950_LDS_BYTES),
-    ("gfx1100", "gfx11", 32, 0x1100, LDS_BYTES),
-    ("gfx1101", "gfx11", 32, 0x1101, LDS_BYTES),
-    ("gfx1102", "gfx11", 32, 0x1102, LDS_BYTES),
-    ("gfx1200", "gfx12", 32, 0x1200, LDS_BYTES),
-    ("gfx1201", "gfx12", 32, 0x1201, LDS_BYTES),
+    # name,     family,  wave, arch_id, LDS bytes per workgroup, silicon numerics model
+    ("gfx908", "gfx9", 64, 0x0908, LDS_BYTES, "cdna1"),
+    ("gfx90a", "gfx9", 64, 0x090A, LDS_BYTES, "cdna2"),
+    ("gfx942", "gfx9", 64, 0x0942, LDS_BYTES, "cdna3"),
+    ("gfx950", "gfx9", 64, 0x0950, GFX950_LDS_BYTES, None),
+    ("gfx1100", "gfx11", 32, 0x1100, LDS_BYTES, None),
+    ("gfx1101", "gfx11", 32, 0x1101, LDS_BYTES, None),
+    ("gfx1102", "gfx11", 32, 0x1102, LDS_BYTES, None),
+    ("gfx1200", "gfx12", 32, 0x1200, LDS_BYTES, None),
+    ("gfx1201", "gfx12", 32, 0x1201, LDS_BYTES, None),
 ]
 
 ARCH_NAMES: tuple[str, ...] = tuple(r[0] for r in _ROWS)

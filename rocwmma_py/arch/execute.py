@@ -4,7 +4,8 @@ Operands are per-lane vectors exactly as HIP passes them to the builtin, shaped
 (lanes, elements) in any dtype with the right bytes per lane. The instruction's layouts
 (index maps) gather the matrices out of the registers, `numerics.accumulate` computes, and the
 D layout scatters the result back into a copy of C (so a gfx11 16-bit result leaves the other
-OPSEL half of each register as C had it).
+OPSEL half of each register as C had it). `model` names the numerics model that computes
+(`models.numerics_model`; the exact model unless told).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from .. import types as T
 from ..errors import ModifierError, OperandShapeError
 from . import layouts as L
 from .instructions import Instruction
-from .numerics import accumulate, decode
+from .models import EXACT, compute
+from .numerics import decode
 
 
 def _check(instr: Instruction, name: str, value, allowed: range) -> int:
@@ -62,7 +64,7 @@ def _gather(elements: np.ndarray, layout: L.OperandLayout) -> np.ndarray:
 
 def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
             sgn_a=True, sgn_b=True, clamp=False, waves: int = 1,
-            hip_types: bool = False) -> np.ndarray:
+            hip_types: bool = False, model: str = EXACT) -> np.ndarray:
     """D = A*B + C for one instruction; returns D with C's dtype and shape. With `waves` > 1
     operands hold the registers of that many waves (waves * lanes rows, wave-major; one
     wave's registers serve all) and each wave computes its own D. Operands are raw register
@@ -103,7 +105,7 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
     if instr.blgp == "neg" and blgp:
         a_mat, b_mat, c_mat = (-x if blgp >> bit & 1 else x
                                for bit, x in enumerate((a_mat, b_mat, c_mat)))
-    d_mat = accumulate(a_mat, b_mat, c_mat[:, None], instr.c_type, clamp=bool(clamp))
+    d_mat = compute(model, instr, a_mat, b_mat, c_mat[:, None], clamp=bool(clamp))
 
     # Scatter: each D slot takes the result its lane group computed from its own A/B copy.
     lane, slot = c_layout.written

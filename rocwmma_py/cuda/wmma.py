@@ -245,12 +245,14 @@ def _mixed_mma(d: WmmaFragment, a: WmmaFragment, b: WmmaFragment, c: WmmaFragmen
 
 
 def __float_to_tf32(x) -> np.ndarray:  # noqa: N807 - CUDA spelling
-    """CUDA's float -> tf32: round to nearest, ties away from zero, to 10 mantissa bits (the
-    low 13 bits cleared); +-inf stay, a NaN stays a NaN; overflow rounds to inf."""
+    """CUDA's float -> tf32 (cvt.rna.tf32.f32) as H100 computes it: round to nearest, ties
+    away from zero, to 10 mantissa bits (the low 13 bits cleared), `((|u| + 0x1000) &
+    ~0x1FFF) | sign` on the bit pattern u; overflow rounds to inf, subnormals follow the same
+    integer rule. A NaN's low 13 bits are truncated instead, so 0x7F800001 becomes +inf and
+    0x7FC01234 becomes 0x7FC00000."""
     u = np.asarray(x, dtype=np.float32).view(np.uint32)
-    finite = (u & 0x7F800000) != 0x7F800000
-    nan = ~finite & ((u & 0x007FFFFF) != 0)
-    rounded = np.where(finite, u + np.uint32(0x1000), np.where(nan, u | 0x00400000, u))
+    nan = (u & 0x7FFFFFFF) > 0x7F800000
+    rounded = np.where(nan, u, u + np.uint32(0x1000))  # |u| + 0x1000 never reaches the sign
     return (rounded & np.uint32(0xFFFFE000)).astype(np.uint32).view(np.float32)
 
 

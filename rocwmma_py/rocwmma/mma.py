@@ -19,10 +19,12 @@ import numpy as np
 from .. import types as T
 from ..arch import ARCH_NAMES, Arch, get_arch
 from ..arch.instructions import Instruction
+from ..arch.models import EXACT, numerics_model
 from ..arch.numerics import accumulate, chain_is_exact, decode
 from ..runtime import current_arch
 from .errors import FragmentError
 from .fragment import check_arch, check_filled, fragment
+from .mma_silicon import silicon_chain
 from .tags import accumulator, matrix_a, matrix_b
 
 
@@ -127,8 +129,8 @@ def plan(arch: Arch, fa: type[fragment], fb: type[fragment], fc: type[fragment],
 
 def mma(d: fragment, a: fragment, b: fragment, c: fragment, *, clamp: bool | None = None,
         unsigned_families: tuple[str, ...] = ("gfx12",)) -> None:
-    """D = A*B + C, instruction by instruction, as the target arch computes it, for every
-    wave of the batch at once.
+    """D = A*B + C, instruction by instruction, as the target arch computes it under the
+    numerics model that applies (`numerics_model`), for every wave of the batch at once.
 
     `clamp` overrides rocWMMA's int32 saturation choice (CUDA's satf); `unsigned_families`
     see `select_instruction`.
@@ -144,6 +146,12 @@ def mma(d: fragment, a: fragment, b: fragment, c: fragment, *, clamp: bool | Non
     b_mat = b.values(partial(decode, t=b.data_type))
     acc_type, frag_type = p.instruction.c_type, c.data_type
     acc = c.values(partial(_accumulator_values, t=frag_type))
+    model = numerics_model(arch)
+    if model != EXACT and not p.instruction.integer:  # the target's silicon arithmetic
+        d.set_values(silicon_chain(model, p.instruction, a_mat, b_mat,
+                                   acc.astype(np.float64, copy=False), frag_type,
+                                   p.round_to_acc, arch.wave_size))
+        return
     k_subsets = p.k_subsets
     if len(k_subsets) > 1 and chain_is_exact(a_mat, b_mat, acc, frag_type):
         k_subsets = (slice(None),)  # every partial sum exact: rounding between is a no-op

@@ -6,6 +6,7 @@
         y[i] = a * x[i] + y[i]
 
     axpy[grid, block](x, y, 2.0)            # also [grid, block, shared_bytes(, arch)]
+    axpy[grid, block].numerics("exact")(x, y, 2.0)   # pin the numerics model
 
 Numpy array arguments become `Pointer`s named after the parameter; writes land in the
 arrays. `engine.py` runs the blocks: in batches of many waves (the default) or wave by wave.
@@ -20,11 +21,13 @@ import operator
 import textwrap
 import types
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any, Generic, NoReturn, ParamSpec
 
 import numpy as np
 
 from ..arch import Arch, get_arch
+from ..arch.models import check_numerics, use_numerics
 from ..errors import LaunchError, LaunchTypeError
 from ..types import convert
 from ..types import resolve as resolve_type
@@ -148,6 +151,7 @@ class Launch(Generic[P]):
         self.initcheck: bool | None = None
         self.synccheck: bool | None = None
         self.racecheck: bool | None = None
+        self.numerics_name: str | None = None
 
     def checked(self, initcheck: bool | None = None, synccheck: bool | None = None,
                 racecheck: bool | None = None) -> Launch[P]:
@@ -169,9 +173,22 @@ class Launch(Generic[P]):
                     f"checked({name}={flag!r}): sanitizer flags are True (on), False (off) or "
                     f"None (from $ROCWMMA_PY_{name.upper()}); got {type(flag).__name__}"
                 )
-        launch = Launch(self.kernel, self.grid, self.block, self.shared_bytes, self.arch)
+        launch = self._copy()
         launch.initcheck, launch.synccheck, launch.racecheck = (
             None if flag is None else bool(flag) for flag in flags.values())
+        return launch
+
+    def numerics(self, name: str) -> Launch[P]:
+        """This launch with its numerics model pinned ("silicon" or "exact"), whatever
+        `use_numerics` or $ROCWMMA_PY_NUMERICS say; kernels it launches inherit the pin."""
+        launch = self._copy()
+        launch.numerics_name = check_numerics(name, f"kernel '{self.kernel.name}' numerics")
+        return launch
+
+    def _copy(self) -> Launch[P]:
+        launch = Launch(self.kernel, self.grid, self.block, self.shared_bytes, self.arch)
+        launch.initcheck, launch.synccheck = self.initcheck, self.synccheck
+        launch.racecheck, launch.numerics_name = self.racecheck, self.numerics_name
         return launch
 
     def resolve_arch(self) -> Arch:
@@ -204,7 +221,8 @@ class Launch(Generic[P]):
         checks = Checks.resolve(self.initcheck, self.synccheck, self.racecheck)
         grid = Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves, checks)
         try:
-            with guard_host_arrays(host_arrays):
+            pin = nullcontext() if self.numerics_name is None else use_numerics(self.numerics_name)
+            with guard_host_arrays(host_arrays), pin:
                 run(grid, per_wave)
         except Exception as err:
             trim_kernel_traceback(err)

@@ -1,0 +1,232 @@
+"""Which arithmetic a matrix instruction uses: the silicon's model of its target, or exact.
+
+Two numerics models (silicon-numerics.md):
+
+* "silicon" (the default): the validated bit-level model of the target's matrix cores where
+  one is published — the `Arch` row names it (gfx908 "cdna1", gfx90a "cdna2", gfx942
+  "cdna3") — and the exact model on targets without one (gfx950, gfx11, gfx12);
+* "exact": every instruction computes the exact C + sum(A*B) rounded once (`numerics.py`).
+
+The setting is, innermost first: `use_numerics(name)`, a launch's pin (it enters
+`use_numerics` around the launch, so the wave threads of the per-wave engine, which copy the
+launcher's context, see it too), `$ROCWMMA_PY_NUMERICS`, else "silicon".
+`numerics_model(arch)` names the model that applies: "cdna1", "cdna2", "cdna3" or "exact".
+
+A silicon model is one function from an instruction to its `Arithmetic` (how it computes,
+and when a chain of it provably equals one exact sum) plus its entry in `SILICON_MODELS`;
+an `Arch` row opts in by naming it. Integer instructions are exact on every model.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import partial
+
+import ml_dtypes
+import numpy as np
+
+from .. import types as T
+from ..errors import NumericsError
+from . import Arch, get_arch
+from . import silicon_common as SC
+from .instructions import Instruction
+from .numerics import accumulate
+from .silicon_fma import fma_chain
+from .silicon_fused import fused_dot
+from .silicon_pairwise import pairwise_dot
+
+NUMERICS = ("silicon", "exact")
+EXACT = "exact"
+ENV_VAR = "ROCWMMA_PY_NUMERICS"
+DEFAULT = "silicon"
+
+_stack: ContextVar[tuple[str, ...]] = ContextVar("rocwmma_py_numerics_stack", default=())
+
+
+def check_numerics(name: object, where: str = "numerics") -> str:
+    """`name` if it is a numerics setting; else NumericsError naming the allowed ones."""
+    if name not in NUMERICS:
+        raise NumericsError(f"{where}: unknown numerics model {name!r}; allowed: "
+                            f"{', '.join(repr(n) for n in NUMERICS)}")
+    return str(name)
+
+
+def numerics_setting() -> str:
+    """The current setting: innermost use_numerics > $ROCWMMA_PY_NUMERICS > "silicon"."""
+    stack = _stack.get()
+    if stack:
+        return stack[-1]
+    env = os.environ.get(ENV_VAR)
+    if env is None or not env.strip():
+        return DEFAULT
+    return check_numerics(env.strip(), f"environment variable {ENV_VAR}")
+
+
+@contextmanager
+def use_numerics(name: str) -> Iterator[str]:
+    """Compute every matrix instruction inside the with-block with numerics `name`
+    ("silicon" or "exact"), on every path (builtins, mma_sync, both engines)."""
+    name = check_numerics(name, "use_numerics")
+    token = _stack.set(_stack.get() + (name,))
+    try:
+        yield name
+    finally:
+        _stack.reset(token)
+
+
+def numerics_model(arch: str | Arch) -> str:
+    """The model that computes on `arch` under the current setting: the arch's silicon model
+    ("cdna1", "cdna2", "cdna3"), or "exact" (setting "exact", or no public silicon model)."""
+    model = get_arch(arch).silicon_model
+    return EXACT if model is None or numerics_setting() == EXACT else model
+
+
+# --- the models ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Arithmetic:
+    """How one instruction computes on one silicon model.
+
+    `compute(a, b, c)` gives D (accumulator storage dtype) for decoded a (..., M, K),
+    b (..., K, N), c (..., M, N) in the instruction's K order. `chain_floor(a, b, c, max_a,
+    max_b)` is the smallest q such that, when every term of C + A@B is a multiple of 2**q and
+    every partial sum is representable, a K-chain of the instruction is exactly that sum
+    (-inf: no extra condition, inf: never); its exact zero is then +0 where `positive_zero`
+    (the model never yields -0 for an exact zero), else IEEE's.
+    """
+
+    compute: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+    chain_floor: Callable[[np.ndarray, np.ndarray, np.ndarray, float, float], float]
+    positive_zero: bool
+
+
+def _min_exp(t) -> int:
+    """The format's minimum normal exponent (f16 -14, bf16/f32/xf32 -126, fp8 fnuz -7/-15)."""
+    return int(ml_dtypes.finfo(T.storage_dtype(t)).minexp)
+
+
+def _no_floor(a, b, c, max_a: float, max_b: float) -> float:
+    return -math.inf
+
+
+def _fma(instr: Instruction) -> Arithmetic:
+    return Arithmetic(partial(fma_chain, acc_type=T.storage_dtype(instr.c_type)), _no_floor,
+                      positive_zero=False)
+
+
+def _pairwise(instr: Instruction, flush: bool) -> Arithmetic:
+    # G = 4 for f16 and bf16_1k, 2 for the original bf16 instructions
+    group = 2 if instr.a_type is T.bfloat16 and not instr.builtin.endswith("_1k") else 4
+    mins = (_min_exp(instr.a_type), _min_exp(instr.b_type))
+    quantum = math.prod(float(ml_dtypes.finfo(T.storage_dtype(t)).smallest_subnormal)
+                        for t in (instr.a_type, instr.b_type))
+    floor = partial(_normal_floor, mins=mins) if flush else _no_floor
+    return Arithmetic(partial(pairwise_dot, group=group, flush=mins if flush else None,
+                              quantum=quantum), floor, positive_zero=True)
+
+
+def _fused(instr: Instruction) -> Arithmetic:
+    eight_bit = T.bits(instr.a_type) == 8
+    group = 16 if eight_bit else 4 if instr.a_type is T.xfloat32 else 8
+    mins = (_min_exp(instr.a_type), _min_exp(instr.b_type))
+    return Arithmetic(partial(fused_dot, group=group, split=eight_bit, a_min_exp=mins[0],
+                              b_min_exp=mins[1]),
+                      partial(_untruncated_floor, mins=mins), positive_zero=True)
+
+
+def _is_fma(instr: Instruction) -> bool:
+    return instr.a_type in (T.float32, T.float64)
+
+
+def cdna1(instr: Instruction) -> Arithmetic:
+    """gfx908 (MI100): f32 FMA chains; f16/bf16 f32 products and pairwise trees."""
+    return _fma(instr) if _is_fma(instr) else _pairwise(instr, flush=False)
+
+
+def cdna2(instr: Instruction) -> Arithmetic:
+    """gfx90a (MI200): as CDNA1 plus f64 FMA chains; f16/bf16 flush subnormals."""
+    return _fma(instr) if _is_fma(instr) else _pairwise(instr, flush=True)
+
+
+def cdna3(instr: Instruction) -> Arithmetic:
+    """gfx942 (MI300): f32/f64 FMA chains; f16, bf16, xf32, fp8/bf8 fused truncated dots."""
+    return _fma(instr) if _is_fma(instr) else _fused(instr)
+
+
+SILICON_MODELS: dict[str, Callable[[Instruction], Arithmetic]] = {
+    "cdna1": cdna1, "cdna2": cdna2, "cdna3": cdna3,
+}
+
+
+def compute(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, c: np.ndarray, *,
+            clamp: bool = False) -> np.ndarray:
+    """D of one instruction under `model` (a `numerics_model` name); batched over leading
+    axes, K in the instruction's order."""
+    if model == EXACT or instr.integer:
+        return accumulate(a, b, c, instr.c_type, clamp=clamp)
+    return SILICON_MODELS[model](instr).compute(a, b, c)
+
+
+def collapsed_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray,
+                    c: np.ndarray, acc_type) -> np.ndarray | None:
+    """D of a whole K-chain of the float instruction `instr` on silicon `model` as one exact
+    sum (accumulator storage dtype), or None where that is not proven to be what the chain
+    computes.
+
+    Proof: every term of C + A@B is a multiple of 2**q (A of 2**qa, B of 2**qb, q = qa + qb,
+    C of 2**q), q is at least the subnormal quantum of `acc_type` (the type the running value
+    is kept in: a 16-bit accumulator rounds after every instruction) and the model's
+    `chain_floor`, and K max|a| max|b| + max|c| < 2**(p+q) (p: the precision of `acc_type`)
+    and is finite there: then every partial sum, in any grouping, is exact, and so is every
+    step of the model. q is the smallest such value, split between A and B by their maxima;
+    the multiples are checked on a sample first, so random-valued data fails cheaply."""
+    arithmetic = SILICON_MODELS[model](instr)
+    max_a, max_b, max_c = (SC.max_abs(x) for x in (a, b, c))
+    if not all(map(math.isfinite, (max_a, max_b, max_c))):
+        return None
+    info = ml_dtypes.finfo(T.storage_dtype(acc_type))
+    # the bound, rounded up: three float64 operations err by less than 2**-50 relatively
+    bound = (a.shape[-1] * max_a * max_b + max_c) * (1 + 2.0**-50)
+    if bound > float(info.max):
+        return None
+    q_sub = int(np.frexp(float(info.smallest_subnormal))[1]) - 1
+    q: float = max(int(np.frexp(bound)[1]) - info.nmant - 1, q_sub,  # bound < 2**(p + q)
+                   arithmetic.chain_floor(a, b, c, max_a, max_b))
+    if q == math.inf:
+        return None
+    q = int(q)
+    if max_a == 0 or max_b == 0:
+        exact = SC.multiples_of(c, q)
+    else:
+        ea, eb = int(np.frexp(max_a)[1]), int(np.frexp(max_b)[1])  # max|a| < 2**ea
+        qa = ea - (ea + eb - q) // 2
+        exact = SC.multiples_of(a, qa) and SC.multiples_of(b, q - qa) and SC.multiples_of(c, q)
+    if not exact:
+        return None
+    d = accumulate(a, b, c, instr.c_type)
+    if arithmetic.positive_zero:
+        d += d.dtype.type(0)  # -0 + +0 == +0; every other value unchanged
+    return d
+
+
+def _normal_floor(a, b, c, max_a: float, max_b: float, mins: tuple[int, int]) -> float:
+    """CDNA2 flushes nothing when no A, B (own formats) or C (f32) element is subnormal and
+    every non-zero partial sum is normal (q >= -126)."""
+    for x, low in ((a, mins[0]), (b, mins[1]), (c, -126)):
+        if SC.min_nonzero_abs(x) < 2.0**low:
+            return math.inf
+    return -126
+
+
+def _untruncated_floor(a, b, c, max_a: float, max_b: float, mins: tuple[int, int]) -> float:
+    """CDNA3 truncates and floors nothing when every alignment exponent e(a) + e(b) is at most
+    q + 24: then every product, S and d are multiples of their grids (docs/architecture.md,
+    Numerics). e is monotone in |x|, so the largest |a| and |b| bound them."""
+    e_max = sum(int(SC.exponents(np.array([peak]), low)[0])
+                for peak, low in ((max_a, mins[0]), (max_b, mins[1])))
+    return e_max - 24

@@ -1,0 +1,94 @@
+"""Helpers shared by the silicon numerics families: tile batching, exponents, powers of two."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+ZERO_EXPONENT = -126  # e(0) in the silicon's alignment, whatever the format
+
+
+def flatten_tiles(a: np.ndarray, b: np.ndarray, c: np.ndarray):
+    """Broadcast a (..., M, K), b (..., K, N), c (..., M, N) over their leading axes and flatten
+    those to one tile axis; also returns the output shape (..., M, N)."""
+    lead = np.broadcast_shapes(a.shape[:-2], b.shape[:-2], c.shape[:-2])
+    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    tiles = math.prod(lead)
+    a3 = np.broadcast_to(a, (*lead, m, k)).reshape(tiles, m, k)
+    b3 = np.broadcast_to(b, (*lead, k, n)).reshape(tiles, k, n)
+    c3 = np.broadcast_to(c, (*lead, m, n)).reshape(tiles, m, n)
+    return a3, b3, c3, (*lead, m, n)
+
+
+def exponents(x: np.ndarray, min_exp: int) -> np.ndarray:
+    """e(x) as int16: floor(log2|x|) for normal values, the format's minimum normal exponent
+    `min_exp` for subnormals, -126 for zeros. `x` holds finite decoded values (float64), all
+    normal float64 numbers or zero."""
+    x = np.asarray(x, np.float64)
+    e = ((x.view(np.int64) >> 52) & 0x7FF) - 1023
+    e = np.maximum(e, min_exp).astype(np.int16)
+    e[x == 0] = ZERO_EXPONENT
+    return e
+
+
+def pow2(e: np.ndarray, dtype) -> np.ndarray:
+    """2**e for integer e in the normal range of `dtype` (float32 or float64), built from bits."""
+    if np.dtype(dtype) == np.float32:
+        bits = np.add(e, 127, dtype=np.int32)
+        bits <<= 23
+        return bits.view(np.float32)
+    bits = np.add(e, 1023, dtype=np.int64)
+    bits <<= 52
+    return bits.view(np.float64)
+
+
+def flush_subnormals(x: np.ndarray, min_exp: int) -> np.ndarray:
+    """Values below 2**min_exp in magnitude (subnormals, -0) become +0, sign lost."""
+    return np.where(np.abs(x) < 2.0**min_exp, 0.0, x).astype(x.dtype)
+
+
+def max_abs(x: np.ndarray) -> float:
+    """max |x| (0 when empty)."""
+    return max(float(np.max(x, initial=0.0)), -float(np.min(x, initial=0.0)))
+
+
+def min_nonzero_abs(x: np.ndarray) -> float:
+    """The smallest non-zero |x| (inf when there is none)."""
+    mag = np.abs(x)
+    return float(np.min(mag, initial=np.inf, where=mag != 0))
+
+
+
+class Scratch:
+    """Named work buffers reused from chunk to chunk (a fresh big temporary per numpy call
+    costs page faults on every chunk)."""
+
+    def __init__(self) -> None:
+        self._buffers: dict[str, np.ndarray] = {}
+
+    def get(self, name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
+        """A C-contiguous array of this shape and dtype; contents undefined."""
+        size = math.prod(shape)
+        buf = self._buffers.get(name)
+        if buf is None or buf.dtype != dtype or buf.size < size:
+            buf = self._buffers[name] = np.empty(size, dtype)
+        return buf[:size].reshape(shape)
+
+
+_SAMPLE = 4096  # elements tested before a whole array
+
+
+def multiples_of(x: np.ndarray, q: int) -> bool:
+    """Every element of x (finite float64, |x| < 2**(53+q)) is a multiple of 2**q; a sample is
+    tested first, so random-valued data fails cheaply."""
+    if q <= -1074:
+        return True  # every float64 is
+    flat = np.asarray(x).reshape(-1)
+    for part in (flat[:_SAMPLE], flat):
+        if q < 0 and np.array_equal(part, np.rint(part)):
+            continue  # integers are multiples of 2**q: no scaling pass
+        scaled = part if q == 0 else np.ldexp(part, -q)
+        if not np.array_equal(scaled, np.rint(scaled)):
+            return False
+    return True

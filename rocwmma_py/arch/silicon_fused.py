@@ -1,0 +1,220 @@
+"""Family 3 of the silicon numerics: CDNA3's fused dot with truncated alignment and round-down.
+
+silicon-numerics.md, family 3 (gfx942 f16, bf16, xf32, fp8/bf8). Per group of G consecutive
+K positions, with d the running f32 value:
+
+1. NaN/inf among the group's a_k, b_k or d: the IEEE value of d + sum(a_k*b_k);
+2. an exact product |a_k*b_k| >= 2**128: +-inf by its sign (NaN if both signs occur);
+3. each product is aligned at E = max(e(a_k) + e(b_k)) (operand exponents, subnormals at the
+   format's minimum normal exponent, zero at -126) and truncated toward zero to a multiple of
+   2**(E-24); the truncated products are summed exactly (S, an integer count of 2**(E-24));
+   fp8/bf8 sum the even and odd k separately and floor both half sums onto the larger E;
+4. M = max(E, e(d)): S is floored to a multiple of 2**(M-31), d to one of 2**(M-24) (fp8/bf8
+   drop d when e(d) < M - 25), the two are added exactly and rounded once to f32 (RNE);
+   an exact zero is +0.
+
+Vectorised: K-major copies of A and B, exponent sums in int16 with the group maximum as one
+reduction, scaled products truncated by a float -> int32 cast (truncation toward zero), sums
+and the alignment of d in int64, everything over whole cache-sized chunks of tiles. Products
+and scales are float32 when every product and 2**(24-E) is exact there (always for f16 and
+fp8), else float64.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import silicon_common as SC
+
+_FRACTION_BITS = 24  # product alignment: 24 fraction bits below 2**E
+_SUM_BITS = 31  # the group sum keeps 31 fraction bits below 2**M
+_FP8_DROP = 25  # fp8/bf8: d is dropped when e(d) < M - 25
+_F32_TINY = np.float32(2.0**-126)  # 2**e(d) of a subnormal or zero d
+_BIG_PRODUCT = 2.0**128  # products at least this large make the group infinite
+_CHUNK_TERMS = 1 << 18  # product terms per chunk step (measured best: temporaries near L2 size)
+# float32 is exact for the scaled products when every non-zero product lies in
+# [2**-100, 2**126): then a non-zero product has alignment exponent >= -101, and with E
+# clamped at -102 the scale 2**(24-E) <= 2**126 stays a normal float32.
+_F32_MIN_PRODUCT, _F32_MAX_PRODUCT, _F32_MIN_E = 2.0**-100, 2.0**126, -102
+_F64_MIN_E = -252  # the smallest alignment exponent there is (zero times zero)
+
+
+def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split: bool,
+              a_min_exp: int, b_min_exp: int) -> np.ndarray:
+    """D = C + A @ B over the last two axes (batched) as CDNA3 computes it; float32 result.
+
+    `a` (..., M, K), `b` (..., K, N) hold decoded input values (float64), `c` (..., M, N)
+    float32 values; `group` is G, `split` the fp8/bf8 two-stage sum, `*_min_exp` the input
+    formats' minimum normal exponents.
+    """
+    a3, b3, c3, shape = SC.flatten_tiles(a, b, c)
+    tiles, m, k = a3.shape
+    n = b3.shape[-1]
+    finite = bool(np.isfinite(a3).all() and np.isfinite(b3).all())
+    a_fin, b_fin = (a3, b3) if finite else (np.where(np.isfinite(a3), a3, 0.0),
+                                            np.where(np.isfinite(b3), b3, 0.0))
+    work = _work_dtype(a_fin, b_fin)
+    # K-major operands, made once: every group step is a few whole-array operations on
+    # (G, T, M, N) for a chunk of T tiles
+    operands = Operands(
+        a=a3, b=b3, finite=finite,
+        big=SC.max_abs(a_fin) * SC.max_abs(b_fin) >= _BIG_PRODUCT,
+        floor_e=_F32_MIN_E if work is np.float32 else _F64_MIN_E,
+        a_k=np.ascontiguousarray(np.moveaxis(a_fin, -1, 0), dtype=work)[..., None],
+        b_k=np.ascontiguousarray(np.moveaxis(b_fin, -2, 0), dtype=work)[:, :, None, :],
+        ea=np.ascontiguousarray(np.moveaxis(SC.exponents(a_fin, a_min_exp), -1, 0))[..., None],
+        eb=np.ascontiguousarray(np.moveaxis(SC.exponents(b_fin, b_min_exp), -2, 0))[
+            :, :, None, :])
+    out = np.empty((tiles, m, n), np.float32)
+    step = max(1, _CHUNK_TERMS // (m * n * min(group, k)))
+    scratch = SC.Scratch()
+    for t0 in range(0, tiles, step):
+        part = slice(t0, t0 + step)
+        out[part] = _fused_chunk(operands.part(part), c3[part], group, split, scratch)
+    return out.reshape(shape)
+
+
+@dataclass(frozen=True)
+class Operands:
+    """A and B of a batch of tiles as `_fused_chunk` reads them: the original values (for
+    special values), K-major working copies (non-finite entries zeroed) and exponents."""
+
+    a: np.ndarray  # (T, M, K)
+    b: np.ndarray  # (T, K, N)
+    finite: bool  # no NaN/inf in a or b
+    big: bool  # some product may reach 2**128
+    floor_e: int  # the alignment exponent the product scale is clamped to
+    a_k: np.ndarray  # (K, T, M, 1) in the working dtype
+    b_k: np.ndarray  # (K, T, 1, N)
+    ea: np.ndarray  # (K, T, M, 1) int16
+    eb: np.ndarray  # (K, T, 1, N) int16
+
+    def part(self, tiles: slice) -> Operands:
+        """The same for a chunk of tiles."""
+        return Operands(self.a[tiles], self.b[tiles], self.finite, self.big, self.floor_e,
+                        self.a_k[:, tiles], self.b_k[:, tiles], self.ea[:, tiles],
+                        self.eb[:, tiles])
+
+
+def _fused_chunk(ops: Operands, c, group, split, scratch) -> np.ndarray:
+    """`fused_dot` for one chunk of tiles; c (T, M, N)."""
+    a, b, finite, big, floor_e = ops.a, ops.b, ops.finite, ops.big, ops.floor_e
+    a_k, b_k, ea, eb = ops.a_k, ops.b_k, ops.ea, ops.eb
+    d = np.array(c, np.float32)
+    k = a.shape[-1]
+    size = min(group, k)
+    for g0 in range(0, k, size):
+        ks = range(g0, min(g0 + size, k))
+        halves = (slice(g0, ks.stop, 2), slice(g0 + 1, ks.stop, 2)) if split else (
+            slice(g0, ks.stop),)
+        parts = [_truncated_sum(a_k[h], b_k[h], ea[h], eb[h], floor_e, scratch)
+                 for h in halves]
+        if split:
+            (s0, e0), (s1, e1) = parts
+            e = np.maximum(e0, e1)
+            s = (s0 >> np.minimum(e - e0, 31)) + (s1 >> np.minimum(e - e1, 31))
+        else:
+            s, e = parts[0]
+        scale = SC.pow2(_FRACTION_BITS - e, np.float64)  # 1 / 2**(E-24)
+        with np.errstate(invalid="ignore"):  # a non-finite d is a special value below
+            d_units = d * scale  # d in units of 2**(E-24), exact
+            hi, lo = float(d_units.max()), float(d_units.min())
+        specials = None
+        if not (finite and not big and math.isfinite(hi) and math.isfinite(lo)):
+            specials = _special_values(a[..., g0:ks.stop], b[..., g0:ks.stop, :], d, big)
+        d = _add_accumulator(s, scale, d, d_units, (lo, hi), drop=split)
+        if specials is not None:
+            where, values = specials
+            d[where] = values
+    return d
+
+
+def _work_dtype(a: np.ndarray, b: np.ndarray) -> type:
+    """float32 when every non-zero product and its scaled form are exact in float32."""
+    lo = SC.min_nonzero_abs(a) * SC.min_nonzero_abs(b)
+    hi = SC.max_abs(a) * SC.max_abs(b)
+    return np.float32 if lo >= _F32_MIN_PRODUCT and hi < _F32_MAX_PRODUCT else np.float64
+
+
+def _truncated_sum(a_k, b_k, ea, eb, floor_e: int, scratch) -> tuple[np.ndarray, np.ndarray]:
+    """(S, E) of one group (or fp8 half): E (int16) the largest alignment exponent, S (int32)
+    the exact sum of the products truncated to multiples of 2**(E-24), in units of
+    2**(E-24). The (G, T, M, N) temporaries live in `scratch`, reused chunk after chunk."""
+    shape = np.broadcast_shapes(a_k.shape, b_k.shape)
+    sums = np.add(ea, eb, out=scratch.get("exponent sums", shape, np.int16))
+    e = sums.max(axis=0)
+    scale = SC.pow2(_FRACTION_BITS - np.maximum(e, floor_e), a_k.dtype)
+    # the outer products a_k b_k^T; einsum's loop beats broadcasting multiply here
+    products = np.einsum("gtm,gtn->gtmn", a_k[..., 0], b_k[:, :, 0, :],
+                         out=scratch.get("products", shape, a_k.dtype))
+    products *= scale
+    # the cast truncates toward zero; |scaled product| < 2**26, a sum of <= 16 < 2**31
+    counts = scratch.get("counts", shape, np.int32)
+    np.copyto(counts, products, casting="unsafe")
+    return counts.sum(axis=0, dtype=np.int32), e
+
+
+def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bool
+                     ) -> np.ndarray:
+    """Steps 5-6: floor S to 2**(M-31) and d to 2**(M-24), add exactly, round to f32 (RNE).
+
+    Everything in units u = 2**(E-24) (`scale` = 1/u, `d_units` = d/u, `bounds` its min and
+    max). With R = 2**max(0, e(d) - E - 7) = max(1, 2**(M-31) / u) the result is
+    (floor(S / R) + floor(d_units / R)) * R * u: where e(d) <= E + 7 (R = 1) that is S plus d
+    floored to u; where e(d) > E + 7, d_units / R is an integer and S is floored to
+    2**(e(d)-31). Both parts are multiples of R below 2**53 R, so every step is exact in
+    float64 and the one rounding is the final float32 cast. An exact zero comes out +0
+    (S is never -0, and +0 + -0 is +0)."""
+    lo, hi = bounds
+    if not drop and -2.0**32 < lo and hi < 2.0**32:  # |d| < 2**(E+8): R = 1 everywhere
+        total = np.floor(d_units, out=d_units)
+        total += s
+        total /= scale
+        with np.errstate(over="ignore"):  # overflow to +-inf is the intended result
+            return total.astype(np.float32)
+    # 2**e(d) with e(d) >= -126: the exponent bits of d, at least the smallest normal
+    pow_d = np.maximum((d.view(np.int32) & 0x7F800000).view(np.float32), _F32_TINY)
+    # non-finite d (its outputs are the special values' anyway) must not warn
+    with np.errstate(over="ignore", invalid="ignore"):
+        ratio = pow_d * scale  # 2**(e(d) - E + 24)
+        r = np.maximum(ratio * 2.0**-_SUM_BITS, 1.0)  # R
+        d_units /= r
+        np.floor(d_units, out=d_units)
+        if drop:  # fp8/bf8: d is dropped when e(d) < M - 25 (M = E there)
+            d_units[ratio < 2.0 ** (_FRACTION_BITS - _FP8_DROP)] = 0.0
+        total = s / r
+        np.floor(total, out=total)
+        total += d_units
+        total *= r
+        total /= scale
+        return total.astype(np.float32)
+
+
+def _special_values(a, b, d, big: bool):
+    """Steps 1-2 for one group: (index, float32 values) of the outputs they decide, or None.
+
+    a (T, M, G), b (T, G, N) are the group's original inputs, d (T, M, N) the running value."""
+    bad = ((~np.isfinite(a)).any(axis=-1)[..., :, None]
+           | (~np.isfinite(b)).any(axis=-2)[..., None, :] | ~np.isfinite(d))
+    decided = bad.copy()
+    values = np.zeros(d.shape, np.float64)
+    if bad.any():
+        idx = np.nonzero(bad)
+        with np.errstate(invalid="ignore", over="ignore"):  # IEEE inf*0, inf-inf: NaN
+            terms = a[idx[0], idx[1], :] * b[idx[0], :, idx[2]]
+            values[idx] = terms.sum(axis=-1) + d[idx].astype(np.float64)
+    if big:
+        with np.errstate(invalid="ignore", over="ignore"):
+            products = a[..., :, :, None] * b[..., None, :, :]  # (T, M, G, N), finite ones
+        pos = (products >= _BIG_PRODUCT).any(axis=-2)
+        neg = (products <= -_BIG_PRODUCT).any(axis=-2)
+        huge = (pos | neg) & ~bad
+        values[huge] = np.where(pos & neg, np.nan, np.where(pos, np.inf, -np.inf))[huge]
+        decided |= huge
+    if not decided.any():
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        return decided, values[decided].astype(np.float32)
