@@ -27,6 +27,7 @@ from .errors import (
     OutOfBoundsError,
     RocwmmaError,
     UnsupportedInstructionError,
+    WorkerCountError,
 )
 from .rocwmma.accessors import (
     DataLayout,
@@ -124,6 +125,7 @@ from .runtime import (
     threadIdx,
     use_arch,
     use_engine,
+    use_workers,
     vector_type,
     wave_size,
     where,
@@ -195,7 +197,8 @@ __all__ = [
     "shared_array", "single", "store_matrix_sync", "swap", "Swizzle", "SwizzleImpl",
     "synchronize_workgroup", "syncthreads", "threadIdx", "to_register_file", "types", "uint32",
     "uint32_t", "uint8", "uint8_t", "UnsupportedInstructionError", "use_arch", "use_engine",
-    "vector_type", "wave_size", "where", "xfloat32", "xfloat32_t",
+    "use_workers", "vector_type", "wave_size", "where", "WorkerCountError", "xfloat32",
+    "xfloat32_t",
 ]
 
 # HIP's half-precision intrinsics and float fast math (`rocwmma_py.runtime.half_math`)

@@ -60,6 +60,10 @@ class AtomicError(RocwmmaError, ValueError):
     read-only buffer."""
 
 
+class WorkerCountError(RocwmmaError, ValueError):
+    """$ROCWMMA_PY_WORKERS or use_workers(n) given something other than a positive integer."""
+
+
 # --- the matrix cores and the fragment API ----------------------------------------------------
 
 class UnsupportedInstructionError(RocwmmaError, RuntimeError):

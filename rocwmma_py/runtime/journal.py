@@ -76,6 +76,14 @@ class Journal:
             view[flat] = old
         self.nbytes = self._entries = self._compacted = 0
 
+    def written(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(unsigned view of a buffer, distinct indices of its elements written) per buffer and
+        element size: what a worker process reports (the new values are in memory)."""
+        by_key: dict[tuple[int, int], tuple[np.ndarray, list[np.ndarray]]] = {}
+        for key, view, flat, _ in self._chunks:
+            by_key.setdefault(key, (view, []))[1].append(flat)
+        return [(view, np.unique(np.concatenate(flats))) for view, flats in by_key.values()]
+
     def compact(self) -> None:
         """One entry per address (its oldest value), unless write order must be kept."""
         if self._ordered:
