@@ -81,7 +81,7 @@ def compare(launch, buffers, engine, expect_workers=True):
         runs[count] = (copies, error, last_launch_stats())
     (serial, err1, stats1), (spread_, err2, stats2) = runs[1], runs[2]
     assert err1 == err2
-    for a, b in zip(serial, spread_):
+    for a, b in zip(serial, spread_, strict=True):
         assert a.tobytes() == b.tobytes()
     assert stats1.workers == 1
     if expect_workers:
