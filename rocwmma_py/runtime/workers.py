@@ -27,6 +27,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -43,7 +44,7 @@ from .scheduler import barrier_listener
 from .state import current_context_or_none, order_sensitive_ops
 
 WORKERS_VAR = "ROCWMMA_PY_WORKERS"
-MIN_PARALLEL_S = 0.3  # estimated serial time of the launch below which it never forks
+MIN_PARALLEL_S = 0.5  # estimated serial time below which a launch never forks (see README)
 MIN_BLOCKS = 16  # grids with fewer blocks never fork
 PROBE_SHARE = 32  # the first 1/PROBE_SHARE of the blocks (at most a batch) run here, timed
 PIECES_PER_WORKER = 4  # pieces handed out per worker: a busy core delays only one piece
@@ -148,14 +149,20 @@ class _Spread:
         self.count = min(count, len(self.pieces))
         self.memory = _known_memory(launch.grid.body)
         self.cause = ""  # why the pieces from `stop` on run here
+        self.stop = len(self.pieces)  # the first piece that runs here
+        self.handed = 0  # pieces handed out so far
+        self.results: dict[int, tuple] = {}  # piece -> (piece, failure, writes, stats)
 
     def run(self) -> None:
         children: list[_Child] = []
         _flush_output()
         try:
             for _ in range(self.count):
-                children.append(self._fork(children))
-            self.launch.stats.workers = self.count
+                try:
+                    children.append(self._fork(children))
+                except OSError:  # no more processes: the ones started do the work
+                    break
+            self.launch.stats.workers = max(1, len(children))
             stop = self._collect(children)
         finally:
             _end(children)
@@ -167,7 +174,9 @@ class _Spread:
     def _fork(self, siblings: list[_Child]) -> _Child:
         ours, theirs = Pipe()
         parent = os.getpid()
-        pid = os.fork()
+        with warnings.catch_warnings():  # Python 3.12+ warns of native (BLAS) threads;
+            warnings.simplefilter("ignore", DeprecationWarning)  # OpenBLAS handles fork
+            pid = os.fork()
         if pid == 0:  # the worker: never returns
             ours.close()
             for sibling in siblings:
@@ -178,15 +187,13 @@ class _Spread:
 
     def _collect(self, children: list[_Child]) -> int:
         """Hand out pieces and apply results in block order; the first piece to run here."""
-        results: dict[int, tuple] = {}
-        stop, handed, applied = len(self.pieces), 0, 0
+        applied = 0
         for child in children:
-            child.piece, handed = handed, handed + 1
-            child.conn.send(child.piece)
-        while applied < stop:
+            self._hand(child)
+        while applied < self.stop:
             running = [c for c in children if c.piece is not None]
-            if not running:  # every worker died before the pieces it was given were done
-                self.cause = self.cause or "worker processes ended"
+            if not running:  # no worker left to finish the pieces before `stop`
+                self.cause = self.cause or "the worker processes ended"
                 return applied
             for conn in wait([c.conn for c in running], _POLL_S):
                 child = next(c for c in running if c.conn is conn)
@@ -195,18 +202,32 @@ class _Spread:
                     result = pickle.loads(conn.recv_bytes())
                 except (EOFError, OSError):
                     result = (piece, f"its worker process (pid {child.pid}) ended", [], None)
-                results[piece] = result
-                if result[1]:  # the worker's memory is no longer this process's: idle
-                    if piece < stop:
-                        stop, self.cause = piece, result[1]
-                elif handed < stop:
-                    child.piece, handed = handed, handed + 1
-                    child.conn.send(child.piece)
-            while applied < stop and applied in results:
-                if not self._apply(applied, results.pop(applied)):
+                self._received(piece, result)
+                if not result[1]:  # a failed worker's memory is no longer ours: it idles
+                    self._hand(child)
+            while applied < self.stop and applied in self.results:
+                if not self._apply(applied, self.results.pop(applied)):
                     return applied
                 applied += 1
-        return stop
+        return self.stop
+
+    def _hand(self, child: _Child) -> None:
+        """Give `child` the next piece, if one before `stop` is left."""
+        if self.handed >= self.stop:
+            return
+        piece, self.handed = self.handed, self.handed + 1
+        try:
+            child.conn.send(piece)
+        except OSError:
+            self._received(piece, (piece, f"its worker process (pid {child.pid}) ended", [],
+                                   None))
+            return
+        child.piece = piece
+
+    def _received(self, piece: int, result: tuple) -> None:
+        self.results[piece] = result
+        if result[1] and piece < self.stop:
+            self.stop, self.cause = piece, result[1]
 
     def _apply(self, index: int, result: tuple) -> bool:
         """Write a piece's results into this process's memory (all or nothing)."""
@@ -400,9 +421,9 @@ def _known_memory(body: Callable[[], None]) -> dict[int, np.ndarray]:
         elif isinstance(value, functools.partial):
             pending.extend((value.func, *value.args, *value.keywords.values()))
         else:
-            fn = getattr(value, "fn", None)  # a Kernel
-            if callable(fn):
-                pending.append(fn)
+            wrapped = getattr(value, "__wrapped__", None)  # a Kernel's function
+            if wrapped is not None:
+                pending.append(wrapped)
             for cell in getattr(value, "__closure__", None) or ():
                 try:
                     pending.append(cell.cell_contents)
