@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 _COMPACT_MIN = 1 << 16  # entries (elements) below which a journal is never compacted
+_MASK_PER_ENTRY = 32  # written(): a mask over the buffer while it has <= 32 elements per entry
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
@@ -77,12 +78,22 @@ class Journal:
         self.nbytes = self._entries = self._compacted = 0
 
     def written(self) -> list[tuple[np.ndarray, np.ndarray]]:
-        """(unsigned view of a buffer, distinct indices of its elements written) per buffer and
-        element size: what a worker process reports (the new values are in memory)."""
+        """(unsigned view of a buffer, distinct indices of its elements written, ascending)
+        per buffer and element size: what a worker process reports (the new values are in
+        memory). A mask over the view when that is smaller than sorting the indices."""
         by_key: dict[tuple[int, int], tuple[np.ndarray, list[np.ndarray]]] = {}
         for key, view, flat, _ in self._chunks:
             by_key.setdefault(key, (view, []))[1].append(flat)
-        return [(view, np.unique(np.concatenate(flats))) for view, flats in by_key.values()]
+        out = []
+        for view, flats in by_key.values():
+            flat = np.concatenate(flats)
+            if view.size <= _MASK_PER_ENTRY * flat.size:
+                mask = np.zeros(view.size, bool)
+                mask[flat] = True
+                out.append((view, np.flatnonzero(mask)))
+            else:
+                out.append((view, np.unique(flat)))
+        return out
 
     def compact(self) -> None:
         """One entry per address (its oldest value), unless write order must be kept."""
