@@ -378,3 +378,12 @@ def test_worker_count_parsing(monkeypatch):
             with use_workers(bad):
                 pass
     assert issubclass(WorkerCountError, ValueError)
+
+
+@pytest.mark.parametrize("check", ["initcheck", "synccheck", "racecheck"])
+def test_sanitized_launches_stay_in_this_process(spread, check):
+    out = np.zeros(64 * 20, np.int32)
+    with use_workers(2):
+        parity_branch[20, 64].checked(**{check: True})(out)
+    assert last_launch_stats().workers == 1
+    assert out[64] == 64 * 3
