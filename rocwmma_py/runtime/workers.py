@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import WorkerCountError
-from .journal import Journal
+from .journal import WriteLog
 from .memory import Buffer, Pointer
 from .scheduler import barrier_listener
 from .state import current_context_or_none, order_sensitive_ops
@@ -283,7 +283,7 @@ def _run_piece(launch: Any, piece: int, start: int, stop: int) -> bytes:
     """Blocks [start, stop) here; the pickled (piece, failure or "", writes, stats)."""
     atomics = order_sensitive_ops()
     launch.stats = type(launch.stats)()
-    launch.record = Journal()
+    launch.record = WriteLog()
     failure = ""
     try:
         launch.run_blocks(start, stop)
