@@ -387,3 +387,18 @@ def test_sanitized_launches_stay_in_this_process(spread, check):
         parity_branch[20, 64].checked(**{check: True})(out)
     assert last_launch_stats().workers == 1
     assert out[64] == 64 * 3
+
+
+@pytest.mark.parametrize("size", [40, 1 << 16])  # mask over the buffer / sorted indices
+def test_write_log_lists_each_written_element_once(size):
+    from rocwmma_py.runtime.journal import WriteLog
+
+    buffer, log = np.zeros(size, np.float32), WriteLog()
+    writes = [np.array([7, 3, 7]), np.array([3, 39, 0]), np.array([39])]
+    for flat in writes:
+        log.record(buffer, flat, buffer[flat])
+    log.compact()
+    log.record(buffer, np.array([5, 3]), buffer[[5, 3]])
+    [(view, flat)] = log.written()
+    assert view.dtype == np.uint32 and view.size == size and np.shares_memory(view, buffer)
+    assert flat.tolist() == [0, 3, 5, 7, 39]
