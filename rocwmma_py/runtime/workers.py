@@ -47,7 +47,7 @@ WORKERS_VAR = "ROCWMMA_PY_WORKERS"
 MIN_PARALLEL_S = 0.5  # estimated serial time below which a launch never forks (see README)
 MIN_BLOCKS = 16  # grids with fewer blocks never fork
 PROBE_SHARE = 32  # the first 1/PROBE_SHARE of the blocks (at most a batch) run here, timed
-PIECES_PER_WORKER = 4  # pieces handed out per worker: a busy core delays only one piece
+PIECES_PER_WORKER = 2  # pieces per worker: balance vs bigger batches (faster per block)
 _POLL_S = 0.05  # wait slice of this process: interrupts are handled within it
 _PR_SET_PDEATHSIG = 1  # Linux prctl: a signal for the child when its parent dies
 
