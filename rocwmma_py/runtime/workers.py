@@ -191,15 +191,17 @@ class _Spread:
         for child in children:
             self._hand(child)
         while applied < self.stop:
-            running = [c for c in children if c.piece is not None]
+            running = [(c, c.piece) for c in children if c.piece is not None]
             if not running:  # no worker left to finish the pieces before `stop`
                 self.cause = self.cause or "the worker processes ended"
                 return applied
-            for conn in wait([c.conn for c in running], _POLL_S):
-                child = next(c for c in running if c.conn is conn)
-                piece, child.piece = child.piece, None
+            ready = wait([c.conn for c, _ in running], _POLL_S)
+            for child, piece in running:
+                if child.conn not in ready:
+                    continue
+                child.piece = None
                 try:
-                    result = pickle.loads(conn.recv_bytes())
+                    result = pickle.loads(child.conn.recv_bytes())
                 except (EOFError, OSError):
                     result = (piece, f"its worker process (pid {child.pid}) ended", [], None)
                 self._received(piece, result)
