@@ -21,7 +21,9 @@ wrong result exits with status 1. Timings are reported, never asserted.
 
 Sizes default to 256 512 1024. `--cpu` measures process CPU time instead of wall time
 (steadier on a loaded machine). `--numerics exact|silicon` picks the numerics model (default
-exact, the model the speed targets are set for; silicon is gfx942's CDNA3 fused dot).
+exact, the model the speed targets are set for; silicon is gfx942's CDNA3 fused dot). Launches
+run on one worker, as numpy runs on one BLAS thread (benchmarks/bench_workers.py measures
+the spread over cores).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from rocwmma_py import (  # noqa: E402
     row_major,
     store_matrix_sync,
     use_numerics,
+    use_workers,
 )
 
 ARCH = "gfx942"
@@ -234,7 +237,7 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 2
     sizes, repeats, numerics = parsed
-    with use_numerics(numerics):
+    with use_numerics(numerics), use_workers(1):  # one core, like numpy's one BLAS thread
         return run_rows(sizes, repeats, numerics)
 
 

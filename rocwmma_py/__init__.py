@@ -50,6 +50,7 @@ from .errors import (
     RocwmmaError,
     SharedTypeError,
     UnsupportedInstructionError,
+    WorkerCountError,
 )
 from .rocwmma.accessors import (
     DataLayout,
@@ -152,6 +153,7 @@ from .runtime import (
     threadIdx,
     use_arch,
     use_engine,
+    use_workers,
     vector_type,
     wave_size,
     where,
@@ -228,7 +230,8 @@ __all__ = [
     "single", "store_matrix_sync", "swap", "Swizzle", "SwizzleImpl", "synchronize_workgroup",
     "syncthreads", "threadIdx", "to_register_file", "types", "uint32", "uint32_t", "uint8",
     "uint8_t", "UnsupportedInstructionError", "use_arch", "use_engine", "use_numerics",
-    "vector_type", "wave_size", "where", "xfloat32", "xfloat32_t",
+    "use_workers", "vector_type", "wave_size", "where", "WorkerCountError", "xfloat32",
+    "xfloat32_t",
 ]
 
 # HIP's half-precision intrinsics and float fast math (`rocwmma_py.runtime.half_math`)

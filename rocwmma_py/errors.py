@@ -141,6 +141,8 @@ class ElementTypeError(RocwmmaError, TypeError):
 
 class PackingError(RocwmmaError, ValueError):
     """Register packing given values that do not fill whole registers or do not fit the type."""
+class WorkerCountError(RocwmmaError, ValueError):
+    """$ROCWMMA_PY_WORKERS or use_workers(n) given something other than a positive integer."""
 
 
 # --- the matrix cores and the fragment API ----------------------------------------------------

@@ -76,6 +76,7 @@ from .warp import (
     __shfl_up,
     __shfl_xor,
 )
+from .workers import use_workers, worker_count
 
 __all__ = [
     "AtomicError",
@@ -142,6 +143,8 @@ __all__ = [
     "engine_name",
     "last_launch_stats",
     "use_engine",
+    "use_workers",
+    "worker_count",
     "lane_id",
     "select",
     "shared_array",

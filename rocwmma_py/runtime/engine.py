@@ -65,6 +65,7 @@ from .state import (
     enter_wave,
     note_where,
 )
+from .workers import run_on_workers
 
 ENGINE_VAR = "ROCWMMA_PY_ENGINE"  # "batch" (default) or "wave"
 BATCH_LANES_VAR = "ROCWMMA_PY_BATCH_LANES"
@@ -160,6 +161,7 @@ class LaunchStats:
     splits: int = 0
     wave_groups: int = 0
     fallbacks: list[Fallback] = field(default_factory=list)
+    workers: int = 1  # processes that ran blocks in parallel (workers.py); 1: this one alone
 
 
 _local = threading.local()
@@ -209,16 +211,14 @@ def run(grid: Grid, per_wave: bool = False) -> None:
     token = step_listener.set(progress.step)
     try:
         with signal_exceptions_marked():
-            launch = _Launch(grid, stats, progress)
+            wave_engine = per_wave or grid.checks.racecheck or engine_name() == "wave"
+            launch = _Launch(grid, stats, progress, wave_engine)
             if per_wave:
                 stats.fallbacks.append(Fallback("per wave", 0, grid.blocks,
                                                 "the kernel reaches a Python list/dict/set"))
             if grid.checks.racecheck:
                 stats.fallbacks.append(Fallback("per wave", 0, grid.blocks, "racecheck"))
-            if per_wave or grid.checks.racecheck or engine_name() == "wave":
-                launch.run_per_wave()
-            else:
-                launch.run_batched()
+            run_on_workers(launch, _only_serial(grid, per_wave))
     finally:
         step_listener.reset(token)
         progress.close()
@@ -228,8 +228,11 @@ def run(grid: Grid, per_wave: bool = False) -> None:
 class _Launch:
     """One launch in progress: its grid, statistics, progress bar and batch shape."""
 
-    def __init__(self, grid: Grid, stats: LaunchStats, progress: Progress) -> None:
+    def __init__(self, grid: Grid, stats: LaunchStats, progress: Progress,
+                 per_wave: bool = False) -> None:
         self.grid = grid
+        self.per_wave = per_wave
+        self.record: Journal | None = None  # in a worker process: every global write kept
         self.stats = stats
         self.progress = progress
         self.budget = batch_bytes()
@@ -239,16 +242,22 @@ class _Launch:
         width = grid.arch.wave_size
         self.tid = [t.reshape(grid.waves_per_block, width) for t in grid.thread_indices()]
 
-    def run_per_wave(self) -> None:
-        for block in range(self.grid.blocks):
+    def run_blocks(self, start: int, stop: int) -> None:
+        """Blocks [start, stop) in block order, on the launch's engine."""
+        if self.per_wave:
+            self.run_per_wave(start, stop)
+        else:
+            self.run_batched(start, stop)
+
+    def run_per_wave(self, start: int, stop: int) -> None:
+        for block in range(start, stop):
             self.progress.begin(1)
             self.block_per_wave(block, None)
             self.progress.end()
 
-    def run_batched(self) -> None:
-        start = 0
-        while start < self.grid.blocks:
-            blocks = np.arange(start, min(start + self.per_batch, self.grid.blocks))
+    def run_batched(self, start: int, stop: int) -> None:
+        while start < stop:
+            blocks = np.arange(start, min(start + self.per_batch, stop))
             self.progress.begin(blocks.size)
             self.top_batch(blocks)
             self.progress.end()
@@ -261,6 +270,8 @@ class _Launch:
         journal = Journal(self.budget)
         try:
             self.batch(blocks, journal, self.groups)
+            if self.record is not None:
+                self.record.absorb(journal)
             return
         except JournalFull:
             journal.undo()
@@ -402,6 +413,7 @@ class _Launch:
     def block_per_wave(self, block: int, journal: Journal | None) -> None:
         """The per-wave engine for one block: ints for blockIdx, one context per wave."""
         grid = self.grid
+        journal = self.record if journal is None else journal
         self.stats.per_wave_blocks += 1
         width = grid.arch.wave_size
         coords = tuple(int(c) for c in grid.block_coords(np.array(block)))
@@ -442,6 +454,15 @@ class _Launch:
             return
         WaveScheduler(len(contexts), lds.next_epoch, grid.checks.synccheck).run(contexts,
                                                                                  grid.body)
+
+
+def _only_serial(grid: Grid, per_wave: bool) -> str:
+    """Why the launch must run in this process, block after block ("" if it need not)."""
+    if per_wave:
+        return "the kernel reaches a Python list/dict/set"
+    checks = grid.checks
+    names = [n for n in ("initcheck", "synccheck", "racecheck") if getattr(checks, n)]
+    return f"{'/'.join(names)} reports in block order" if names else ""
 
 
 def _label(group: np.ndarray) -> str:

@@ -11,4 +11,5 @@ from ..errors import (  # noqa: F401 - re-exported
     LdsRaceError,
     NotInKernelError,
     OutOfBoundsError,
+    WorkerCountError,
 )

@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 _COMPACT_MIN = 1 << 16  # entries (elements) below which a journal is never compacted
+_MASK_PER_ENTRY = 32  # written(): a mask over the buffer while it has <= 32 elements per entry
+_NO_VALUES = np.empty(0, np.uint8)
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
@@ -76,6 +78,18 @@ class Journal:
             view[flat] = old
         self.nbytes = self._entries = self._compacted = 0
 
+    def written(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(unsigned view of a buffer, distinct indices of its elements written, ascending)
+        per buffer and element size."""
+        return [(view, _distinct(view, flat)) for view, flat in self._flats().values()]
+
+    def _flats(self) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
+        """key -> (view, every index recorded for it)."""
+        by_key: dict[tuple[int, int], tuple[np.ndarray, list[np.ndarray]]] = {}
+        for key, view, flat, _ in self._chunks:
+            by_key.setdefault(key, (view, []))[1].append(flat)
+        return {key: (view, np.concatenate(flats)) for key, (view, flats) in by_key.items()}
+
     def compact(self) -> None:
         """One entry per address (its oldest value), unless write order must be kept."""
         if self._ordered:
@@ -107,3 +121,29 @@ class Journal:
             if start < hi and lo < start + nbytes:
                 self._ordered = True
         self._ranges[key] = (start, start + nbytes)
+
+
+class WriteLog(Journal):
+    """Which global elements were written, without their old values: a worker process's
+    record of its blocks (it reports them with the new values, read from memory). Never
+    undone, so it always compacts to one entry per element."""
+
+    def _append(self, chunk) -> None:
+        super()._append((*chunk[:3], _NO_VALUES))
+
+    def compact(self) -> None:
+        self._chunks = [(key, view, _distinct(view, flat), _NO_VALUES)
+                        for key, (view, flat) in self._flats().items()]
+        self._entries = sum(chunk[2].size for chunk in self._chunks)
+        self.nbytes = sum(chunk[2].nbytes for chunk in self._chunks)
+        self._compacted = self._entries
+
+
+def _distinct(view: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """The distinct indices of `flat` into `view`, ascending: a mask over the view when that
+    is cheaper than sorting."""
+    if view.size <= _MASK_PER_ENTRY * flat.size:
+        mask = np.zeros(view.size, bool)
+        mask[flat] = True
+        return np.flatnonzero(mask)
+    return np.unique(flat)

@@ -1,0 +1,435 @@
+"""A launch's blocks spread over worker processes: every core of the machine.
+
+Blocks of a launch are independent in HIP's model, so after the first blocks ran here (they
+time the kernel: a launch estimated to take under `MIN_PARALLEL_S` in all stays here), the
+rest of the grid is cut into contiguous pieces of blocks that `ROCWMMA_PY_WORKERS` forked
+processes take in turn. Fork (not threads: the kernel's Python would fight over the GIL; not
+spawn: kernels are closures) hands each worker the kernel, its arguments and this process's
+memory copy-on-write, without pickling. A worker runs a piece with the ordinary engine, its
+journal keeping every global write (`_Launch.record`), and sends back each written address
+with its new value, the piece's statistics and whether it failed. This process applies the
+pieces in block order. From the first piece that failed, ran an atomic (whose result
+depends on the order of blocks), wrote memory this process cannot name, or whose worker
+died, it runs the rest of the grid itself, serially: its memory is then exactly what the
+serial engine had at that block, so the error raised and the memory left behind are the
+serial engine's. Python side effects other than global writes (print, changing objects)
+happen in the workers: printed lines may interleave, other changes stay there.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import operator
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, Pipe, wait
+from typing import Any
+
+import numpy as np
+
+from ..errors import WorkerCountError
+from .journal import WriteLog
+from .memory import Buffer, Pointer
+from .progress import step_listener
+from .state import current_context_or_none, order_sensitive_ops
+
+WORKERS_VAR = "ROCWMMA_PY_WORKERS"
+MIN_PARALLEL_S = 0.5  # estimated serial time below which a launch never forks (see README)
+MIN_BLOCKS = 16  # grids with fewer blocks never fork
+PROBE_SHARE = 32  # the first 1/PROBE_SHARE of the blocks (at most a batch) run here, timed
+PIECES_PER_WORKER = 2  # pieces per worker: balance vs bigger batches (faster per block)
+_POLL_S = 0.05  # wait slice of this process: interrupts are handled within it
+_PR_SET_PDEATHSIG = 1  # Linux prctl: a signal for the child when its parent dies
+
+_workers: ContextVar[int | None] = ContextVar("rocwmma_py_workers", default=None)
+_in_worker = False  # this process is a worker: its launches (nested ones) run serially
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # platforms without affinity
+        return os.cpu_count() or 1
+
+
+def worker_count() -> int:
+    """Worker processes of launches: innermost `use_workers` > $ROCWMMA_PY_WORKERS > the cores
+    this process may use. 1 runs every launch in this process."""
+    count = _workers.get()
+    if count is not None:
+        return count
+    text = os.environ.get(WORKERS_VAR, "").strip()
+    if not text:
+        return default_workers()
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise WorkerCountError(f"${WORKERS_VAR}={text!r}: give a positive integer (1 runs "
+                               "launches in this process only), or leave it unset for the "
+                               f"cores this process may use ({default_workers()})")
+    return int(text)
+
+
+@contextmanager
+def use_workers(count: int) -> Iterator[None]:
+    """Spread launches inside the with-block over `count` worker processes (1: none)."""
+    if isinstance(count, bool):
+        raise WorkerCountError(f"use_workers needs a positive int, got {count!r}")
+    try:
+        count = operator.index(count)
+    except TypeError:
+        raise WorkerCountError(f"use_workers needs a positive int, got "
+                               f"{type(count).__name__}") from None
+    if count < 1:
+        raise WorkerCountError(f"use_workers needs a positive int (1: no worker processes), "
+                               f"got {count}")
+    token = _workers.set(count)
+    try:
+        yield
+    finally:
+        _workers.reset(token)
+
+
+def run_on_workers(launch: Any, serial_cause: str) -> None:
+    """Run every block of `launch` (an engine `_Launch`): on worker processes when that pays
+    and can be exact, else here; `serial_cause` says why it must stay here ("" if not)."""
+    grid = launch.grid
+    count = worker_count()
+    if (count == 1 or serial_cause or grid.blocks < MIN_BLOCKS or not _can_fork()
+            or current_context_or_none() is not None):
+        launch.run_blocks(0, grid.blocks)
+        return
+    probe = max(1, grid.blocks // PROBE_SHARE)
+    if not launch.per_wave:
+        probe = min(probe, launch.per_batch)
+    atomics = order_sensitive_ops()
+    started = time.perf_counter()
+    launch.run_blocks(0, probe)
+    estimate = (time.perf_counter() - started) * (grid.blocks - probe) / probe
+    if order_sensitive_ops() != atomics or estimate < MIN_PARALLEL_S:
+        launch.run_blocks(probe, grid.blocks)
+        return
+    _Spread(launch, count, probe).run()
+
+
+def _can_fork() -> bool:
+    """Fork is safe here: Linux, the main thread (no lock of another thread copied held),
+    and not inside a worker."""
+    return (sys.platform.startswith("linux") and not _in_worker
+            and threading.current_thread() is threading.main_thread())
+
+
+@dataclass
+class _Child:
+    pid: int
+    conn: Connection
+    piece: int | None = None  # the piece it is running
+
+
+class _Spread:
+    """Blocks [first, grid) of one launch, cut into pieces, on worker processes."""
+
+    def __init__(self, launch: Any, count: int, first: int) -> None:
+        self.launch = launch
+        blocks = launch.grid.blocks
+        rest = blocks - first
+        size = -(-rest // (count * PIECES_PER_WORKER))
+        if not launch.per_wave:
+            size = min(size, launch.per_batch)
+        self.pieces = [(s, min(s + size, blocks)) for s in range(first, blocks, size)]
+        self.count = min(count, len(self.pieces))
+        self.memory = _known_memory(launch.grid.body)
+        self.cause = ""  # why the pieces from `stop` on run here
+        self.stop = len(self.pieces)  # the first piece that runs here
+        self.handed = 0  # pieces handed out so far
+        self.results: dict[int, tuple] = {}  # piece -> (piece, failure, writes, stats)
+
+    def run(self) -> None:
+        children: list[_Child] = []
+        _flush_output()
+        try:
+            for _ in range(self.count):
+                try:
+                    children.append(self._fork(children))
+                except OSError:  # no more processes: the ones started do the work
+                    break
+            self.launch.stats.workers = max(1, len(children))
+            stop = self._collect(children)
+        finally:
+            _end(children)
+        if stop < len(self.pieces):
+            start = self.pieces[stop][0]
+            _note_serial(self.launch, start, self.cause)
+            self.launch.run_blocks(start, self.launch.grid.blocks)
+
+    def _fork(self, siblings: list[_Child]) -> _Child:
+        ours, theirs = Pipe()
+        parent = os.getpid()
+        with warnings.catch_warnings():  # Python 3.12+ warns of native (BLAS) threads;
+            warnings.simplefilter("ignore", DeprecationWarning)  # OpenBLAS handles fork
+            pid = os.fork()
+        if pid == 0:  # the worker: never returns
+            ours.close()
+            for sibling in siblings:
+                sibling.conn.close()
+            _work(self.launch, theirs, self.pieces, parent)
+        theirs.close()
+        return _Child(pid, ours)
+
+    def _collect(self, children: list[_Child]) -> int:
+        """Hand out pieces and apply results in block order; the first piece to run here."""
+        applied = 0
+        for child in children:
+            self._hand(child)
+        while applied < self.stop:
+            running = [(c, c.piece) for c in children if c.piece is not None]
+            if not running:  # no worker left to finish the pieces before `stop`
+                self.cause = self.cause or "the worker processes ended"
+                return applied
+            ready = wait([c.conn for c, _ in running], _POLL_S)
+            for child, piece in running:
+                if child.conn not in ready:
+                    continue
+                child.piece = None
+                try:
+                    result = pickle.loads(child.conn.recv_bytes())
+                except (EOFError, OSError):
+                    result = (piece, f"its worker process (pid {child.pid}) ended", [], None)
+                self._received(piece, result)
+                if not result[1]:  # a failed worker's memory is no longer ours: it idles
+                    self._hand(child)
+            while applied < self.stop and applied in self.results:
+                if not self._apply(applied, self.results.pop(applied)):
+                    return applied
+                applied += 1
+        return self.stop
+
+    def _hand(self, child: _Child) -> None:
+        """Give `child` the next piece, if one before `stop` is left."""
+        if self.handed >= self.stop:
+            return
+        piece, self.handed = self.handed, self.handed + 1
+        try:
+            child.conn.send(piece)
+        except OSError:
+            self._received(piece, (piece, f"its worker process (pid {child.pid}) ended", [],
+                                   None))
+            return
+        child.piece = piece
+
+    def _received(self, piece: int, result: tuple) -> None:
+        self.results[piece] = result
+        if result[1] and piece < self.stop:
+            self.stop, self.cause = piece, result[1]
+
+    def _apply(self, index: int, result: tuple) -> bool:
+        """Write a piece's results into this process's memory (all or nothing)."""
+        _, _, writes, stats = result
+        targets = []
+        for address, values_flat, values in writes:
+            memory = self.memory.get(address)
+            if memory is None or memory.size < (int(values_flat[-1]) + 1) * values.itemsize:
+                self.cause = "a global write to memory this process cannot name"
+                return False
+            usable = memory.size - memory.size % values.itemsize
+            targets.append((memory[:usable].view(values.dtype), values_flat, values))
+        done = []
+        try:
+            for view, flat, values in targets:
+                done.append((view, flat, view[flat]))
+                view[flat] = values
+        except BaseException:  # an interrupt: this piece is not applied at all
+            for view, flat, old in reversed(done):
+                view[flat] = old
+            raise
+        start, stop = self.pieces[index]
+        _merge(self.launch.stats, stats)
+        self.launch.progress.begin(stop - start)
+        self.launch.progress.end()
+        return True
+
+
+def _work(launch: Any, conn: Connection, pieces: list[tuple[int, int]], parent: int) -> None:
+    """A worker process: run the pieces this process is sent, report each; exit."""
+    global _in_worker
+    status = 1
+    try:
+        _in_worker = True
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the launching process stops us
+        _die_with(parent)
+        launch.progress = _NoProgress()
+        step_listener.set(None)
+        while True:
+            piece = conn.recv()
+            if piece is None:
+                break
+            conn.send_bytes(_run_piece(launch, piece, *pieces[piece]))
+        status = 0
+    except BaseException:  # noqa: BLE001 - the launching process reruns the piece
+        pass
+    finally:
+        _flush_output()
+        os._exit(status)
+
+
+def _run_piece(launch: Any, piece: int, start: int, stop: int) -> bytes:
+    """Blocks [start, stop) here; the pickled (piece, failure or "", writes, stats)."""
+    atomics = order_sensitive_ops()
+    launch.stats = type(launch.stats)()
+    launch.record = WriteLog()
+    failure = ""
+    try:
+        launch.run_blocks(start, stop)
+    except BaseException as err:  # noqa: BLE001 - reported; the launching process reruns it
+        failure = f"{type(err).__name__} in blocks {start}..{stop - 1}"
+    if order_sensitive_ops() != atomics:
+        failure = "an atomic (results depend on the order of blocks)"
+    writes = []
+    if not failure:
+        for view, flat in launch.record.written():
+            if flat.size:
+                writes.append((view.__array_interface__["data"][0], flat, view[flat]))
+    _flush_output()
+    try:
+        return pickle.dumps((piece, failure, writes, launch.stats), pickle.HIGHEST_PROTOCOL)
+    except Exception as err:  # noqa: BLE001 - e.g. a Fallback text that does not pickle
+        return pickle.dumps((piece, f"results not picklable ({err})", [], None))
+
+
+class _NoProgress:
+    """A worker's progress: the launching process shows it per piece."""
+
+    def begin(self, blocks: int) -> None:
+        pass
+
+    def step(self) -> None:
+        pass
+
+    def end(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _die_with(parent: int) -> None:
+    """Linux: this worker gets SIGKILL when the launching process dies (no orphans)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # it died before prctl
+        os._exit(1)
+
+
+def _end(children: list[_Child]) -> None:
+    """Stop and reap every worker: idle ones are told to exit, busy ones killed at once."""
+    for child in children:
+        try:
+            if child.piece is None:
+                child.conn.send(None)
+            else:
+                _kill(child.pid)
+        except OSError:  # it already ended
+            _kill(child.pid)
+        finally:
+            child.conn.close()
+    pending = [child.pid for child in children]
+    try:
+        while pending:
+            try:
+                os.waitpid(pending[0], 0)
+            except ChildProcessError:
+                pass
+            pending.pop(0)
+    except BaseException:  # an interrupt while waiting: kill the rest
+        for pid in pending:
+            _kill(pid)
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        raise
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _flush_output() -> None:
+    """Flush Python's buffers: a fork must not copy unwritten output, a worker not lose it."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+
+
+def _merge(stats: Any, piece: Any) -> None:
+    """Add a piece's statistics to the launch's."""
+    if piece is None:
+        return
+    stats.batched_blocks += piece.batched_blocks
+    stats.per_wave_blocks += piece.per_wave_blocks
+    stats.splits += piece.splits
+    stats.wave_groups = max(stats.wave_groups, piece.wave_groups)
+    stats.fallbacks.extend(piece.fallbacks)
+
+
+def _note_serial(launch: Any, start: int, cause: str) -> None:
+    """Record that blocks from `start` on ran in the launching process, and why."""
+    from .engine import Fallback  # the engine imports this module
+
+    launch.stats.fallbacks.append(Fallback("serial", start, launch.grid.blocks - start, cause))
+
+
+def _known_memory(body: Callable[[], None]) -> dict[int, np.ndarray]:
+    """Start address -> bytes of every array a launch's kernel can reach through its
+    arguments and closures: the memory a worker's writes may be applied to."""
+    memory: dict[int, np.ndarray] = {}
+    pending: list[object] = [body]
+    seen: set[int] = set()
+    while pending:
+        value = pending.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, Pointer):
+            pending.append(value.buffer)
+        elif isinstance(value, Buffer):
+            pending.append(value.array)
+        elif isinstance(value, np.ndarray):
+            if value.flags.c_contiguous and value.size and not value.dtype.hasobject:
+                data = value.reshape(-1).view(np.uint8)
+                address = data.__array_interface__["data"][0]
+                if address not in memory or memory[address].size < data.size:
+                    memory[address] = data
+        elif isinstance(value, (tuple, list, set, frozenset)):
+            pending.extend(value)
+        elif isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, functools.partial):
+            pending.extend((value.func, *value.args, *value.keywords.values()))
+        else:
+            wrapped = getattr(value, "__wrapped__", None)  # a Kernel's function
+            if wrapped is not None:
+                pending.append(wrapped)
+            for cell in getattr(value, "__closure__", None) or ():
+                try:
+                    pending.append(cell.cell_contents)
+                except ValueError:  # a closure variable not assigned yet
+                    continue
+            pending.extend(getattr(value, "__defaults__", None) or ())
+    return memory

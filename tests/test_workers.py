@@ -1,0 +1,404 @@
+"""Launches spread over worker processes against the same launches in this process.
+
+Each case runs a kernel on fresh copies of its buffers with `use_workers(1)` (the serial
+engine) and `use_workers(2)`, on both engines, and compares every buffer bit for bit, the
+exception (type, message, notes) and, where the launch must have used workers, the launch
+statistics (so the comparison is not vacuous). Spreading is forced for these small grids by
+lowering the module's size thresholds. Independent expectations (which blocks' writes are
+present after an error) are checked from the kernels' definitions.
+"""
+
+from __future__ import annotations
+
+import _thread
+import os
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from rocwmma_py import (
+    OutOfBoundsError,
+    WorkerCountError,
+    accumulator,
+    col_major,
+    fill_fragment,
+    float16,
+    float32,
+    fragment,
+    kernel,
+    load_matrix_sync,
+    matrix_a,
+    matrix_b,
+    mem_row_major,
+    mma_sync,
+    row_major,
+    store_matrix_sync,
+    use_workers,
+)
+from rocwmma_py.runtime import (
+    Buffer,
+    Pointer,
+    atomicAdd,
+    blockDim,
+    blockIdx,
+    current_wave,
+    last_launch_stats,
+    threadIdx,
+    use_engine,
+    worker_count,
+    workers,
+)
+from rocwmma_py.runtime.workers import WORKERS_VAR
+
+ENGINES = ("batch", "wave")
+TILE = 16
+FragA = fragment[matrix_a, TILE, TILE, TILE, float16, row_major]
+FragB = fragment[matrix_b, TILE, TILE, TILE, float16, col_major]
+FragAcc = fragment[accumulator, TILE, TILE, TILE, float32]
+
+
+@pytest.fixture
+def spread(monkeypatch):
+    """Spread every launch of two or more blocks (the thresholds are for real workloads)."""
+    monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)
+    monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
+
+
+def compare(launch, buffers, engine, expect_workers=True):
+    """Run `launch(*copies)` with 1 and 2 workers; assert identical memory and errors."""
+    runs = {}
+    for count in (1, 2):
+        copies = [b.copy() for b in buffers]
+        error = None
+        with use_engine(engine), use_workers(count):
+            try:
+                launch(*copies)
+            except Exception as err:  # noqa: BLE001 - compared between worker counts
+                error = (type(err), str(err), list(getattr(err, "__notes__", [])))
+        runs[count] = (copies, error, last_launch_stats())
+    (serial, err1, stats1), (spread_, err2, stats2) = runs[1], runs[2]
+    assert err1 == err2
+    for a, b in zip(serial, spread_, strict=True):
+        assert a.tobytes() == b.tobytes()
+    assert stats1.workers == 1
+    if expect_workers:
+        assert stats2.workers == 2
+    return runs
+
+
+def serial_fallback(stats):
+    """The launch's one "serial" fallback: where its blocks went back to this process."""
+    [fallback] = [f for f in stats.fallbacks if f.kind == "serial"]
+    return fallback
+
+
+@kernel
+def tile_gemm(n, a, b, d):
+    """D = A * B (f16 -> f32), one 16x16 tile per wave, K in steps of 16."""
+    row, col = blockIdx.x * TILE, blockIdx.y * TILE
+    acc = FragAcc()
+    fill_fragment(acc, 0.0)
+    fa, fb = FragA(), FragB()
+    for kk in range(0, n, TILE):
+        load_matrix_sync(fa, a + row * n + kk, n)
+        load_matrix_sync(fb, b + col * n + kk, n)
+        mma_sync(acc, fa, fb, acc)
+    store_matrix_sync(d + row * n + col, acc, n, mem_row_major)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_gemm_identical_and_spread(spread, engine):
+    n = 64
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((n, n)).astype(np.float16)
+    bt = rng.standard_normal((n, n)).astype(np.float16)
+    d = np.full((n, n), np.nan, np.float32)
+    runs = compare(lambda a, bt, d: tile_gemm[(n // TILE, n // TILE), 64](n, a, bt, d),
+                   [a, bt, d], engine)
+    stats = runs[2][2]
+    assert stats.batched_blocks + stats.per_wave_blocks == (n // TILE) ** 2
+    exact = a.astype(np.float64) @ bt.astype(np.float64).T
+    assert np.allclose(runs[2][0][2], exact, rtol=1e-5, atol=1e-4)  # every tile written
+
+
+def test_perf_hgemm_lds_kernel_identical(spread):
+    from samples.perf_gemm_common import make_gemm_kernel
+    from samples.perf_hgemm import GFX9_PARAMS as P
+    from samples.perf_hgemm import TYPES
+
+    m = n = k = 256
+    macro_m, macro_n = P.macro_tile
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = np.asfortranarray(rng.standard_normal((k, n)).astype(np.float16)).reshape(-1, order="A")
+    c = rng.standard_normal((m, n)).astype(np.float16)
+    d = np.full((m, n), np.nan, np.float16)
+    gemm = make_gemm_kernel(P, *TYPES)
+    lds = 2 * 2 * (macro_m + macro_n) * P.ROCWMMA_K
+    grid = (m // macro_m, n // macro_n)
+    compare(lambda a, b, c, d: gemm[grid, (P.TBLOCK_X, P.TBLOCK_Y), lds, "gfx942"](
+        m, n, k, a, b, c, d, k, k, n, n, 1.0, 1.0), [a.reshape(-1), b, c, d], "batch")
+
+
+@kernel
+def parity_branch(out):
+    """Odd and even blocks take different Python branches: batches split."""
+    i = blockIdx.x * blockDim.x + threadIdx.x
+    if blockIdx.x % 2:
+        out[i] = i * 3
+    else:
+        out[i] = -i
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_split_batches_identical(spread, engine):
+    out = np.zeros(64 * 24, np.int32)
+    runs = compare(lambda o: parity_branch[24, 64](o), [out], engine)
+    i = np.arange(out.size)
+    expected = np.where((i // 64) % 2 == 1, i * 3, -i)
+    assert np.array_equal(runs[2][0][0], expected)
+    if engine == "batch":
+        assert runs[2][2].splits > 0
+
+
+@kernel
+def per_wave_identity(out):
+    """current_wave() is per-wave: the batched engine reruns these blocks wave by wave."""
+    wave = current_wave()
+    i = blockIdx.x * blockDim.x + threadIdx.x
+    out[i] = wave.wave_index * 1000 + blockIdx.x
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_per_wave_kernel_identical(spread, engine):
+    out = np.zeros(128 * 20, np.int64)
+    runs = compare(lambda o: per_wave_identity[20, 128](o), [out], engine)
+    i = np.arange(out.size)
+    expected = (i % 128) // 64 * 1000 + i // 128
+    assert np.array_equal(runs[2][0][0], expected)
+
+
+def test_container_kernel_stays_serial(spread):
+    seen: list[int] = []
+
+    @kernel
+    def collect(out):
+        seen.append(1)
+        out[blockIdx.x * blockDim.x + threadIdx.x] = 7
+
+    out = np.zeros(64 * 20, np.int32)
+    compare(lambda o: collect[20, 64](o), [out], "batch", expect_workers=False)
+    assert last_launch_stats().workers == 1
+    assert len(seen) == 2 * 20  # every wave, once per run, all in this process
+
+
+BAD_BLOCK = 13
+
+
+@kernel
+def fails_in_a_middle_block(out, bad):
+    """Every block writes its slot; block BAD_BLOCK then writes one element past the end."""
+    i = blockIdx.x * blockDim.x + threadIdx.x
+    out[i] = blockIdx.x + 1
+    if blockIdx.x == bad:
+        out[out.size + threadIdx.x] = 5
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_error_in_a_middle_block(spread, engine):
+    blocks, width = 24, 64
+    out = np.zeros(blocks * width, np.int32)
+    runs = compare(lambda o: fails_in_a_middle_block[blocks, width](o, BAD_BLOCK), [out],
+                   engine)
+    memory, error, stats = runs[2]
+    assert error[0] is OutOfBoundsError
+    assert any(f"block ({BAD_BLOCK},0,0)" in text for text in [error[1], *error[2]]), error
+    slots = memory[0].reshape(blocks, width)
+    assert (slots[:BAD_BLOCK + 1] == np.arange(1, BAD_BLOCK + 2)[:, None]).all()
+    assert (slots[BAD_BLOCK + 1:] == 0).all()  # later blocks' writes are absent
+    assert serial_fallback(stats).block <= BAD_BLOCK
+
+
+@kernel
+def counts_blocks(counter, out, first_atomic):
+    """Blocks from `first_atomic` on add to one counter (the order of blocks matters for the
+    old values); every block stores what it saw."""
+    i = blockIdx.x * blockDim.x + threadIdx.x
+    if blockIdx.x >= first_atomic:
+        out[i] = atomicAdd(counter, 1)
+    else:
+        out[i] = -1
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("first_atomic", [0, 17])
+def test_atomics_fall_back_to_block_order(spread, engine, first_atomic):
+    blocks, width = 24, 64
+    counter, out = np.zeros(1, np.int32), np.zeros(blocks * width, np.int32)
+    runs = compare(lambda c, o: counts_blocks[blocks, width](c, o, first_atomic),
+                   [counter, out], engine, expect_workers=first_atomic > 0)
+    (counter2, out2), _, stats = runs[2]
+    atomic_lanes = (blocks - first_atomic) * width
+    assert counter2[0] == atomic_lanes
+    assert np.array_equal(np.sort(out2[first_atomic * width:]), np.arange(atomic_lanes))
+    if first_atomic:
+        assert serial_fallback(stats).block <= first_atomic
+        assert "atomic" in serial_fallback(stats).cause
+
+
+_HIDDEN = np.zeros(64 * 20, np.int32)
+
+
+@kernel
+def writes_module_memory():
+    """Writes an array that neither an argument nor a closure reaches."""
+    hidden = Pointer(Buffer("hidden", globals()["_HIDDEN"]))
+    hidden[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x + 1
+
+
+def test_memory_this_process_cannot_name_reruns_here(spread):
+    with use_workers(2):
+        writes_module_memory[20, 64]()
+    stats = last_launch_stats()
+    assert stats.workers == 2 and "cannot name" in serial_fallback(stats).cause
+    assert np.array_equal(_HIDDEN, np.repeat(np.arange(1, 21), 64))
+
+
+def test_a_dying_worker_reruns_here(spread):
+    parent = os.getpid()
+
+    @kernel
+    def dies(out):
+        if os.getpid() != parent and blockIdx.x >= 16:
+            os._exit(3)
+        out[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x
+
+    out = np.zeros(64 * 20, np.int32)
+    with use_workers(2):
+        dies[20, 64](out)
+    assert np.array_equal(out, np.repeat(np.arange(20), 64))
+    assert "ended" in serial_fallback(last_launch_stats()).cause
+    assert _child_processes() == []
+
+
+def _child_processes() -> list[str]:
+    """Child processes of this process still existing (zombies included)."""
+    children = []
+    for task in os.listdir(f"/proc/{os.getpid()}/task"):
+        with open(f"/proc/{os.getpid()}/task/{task}/children") as f:
+            children += f.read().split()
+    return children
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+@pytest.mark.parametrize("engine", ENGINES)
+def test_interrupt_stops_hung_workers(spread, engine):
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("interrupt_main reaches the main thread only")
+    parent = os.getpid()
+
+    @kernel
+    def hangs_in_workers(out):
+        if os.getpid() != parent:
+            time.sleep(600)
+        out[blockIdx.x * blockDim.x + threadIdx.x] = 1
+
+    out = np.zeros(64 * 20, np.int32)
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    started = time.monotonic()
+    timer.start()
+    try:
+        with use_engine(engine), use_workers(2), pytest.raises(KeyboardInterrupt):
+            hangs_in_workers[20, 64](out)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 10
+    assert _child_processes() == []
+    assert (out[64:] == 0).all()  # only the first block (run here) wrote
+
+
+@kernel
+def prints_its_block(out):
+    print(f"block {int(blockIdx.x)}")
+    out[blockIdx.x * blockDim.x + threadIdx.x] = 1
+
+
+def test_printing_kernel_output_reaches_stdout(spread, capfd):
+    out = np.zeros(64 * 20, np.int32)
+    with use_engine("wave"), use_workers(2):
+        prints_its_block[20, 64](out)
+    assert last_launch_stats().workers == 2
+    lines = capfd.readouterr().out.split()
+    blocks = sorted(int(word) for word in lines if word.isdigit())
+    assert blocks == list(range(20))  # each block once; lines may interleave in any order
+
+
+def test_small_launches_stay_in_this_process():
+    out = np.zeros(64 * 20, np.int32)
+    with use_workers(2):
+        parity_branch[20, 64](out)
+    assert last_launch_stats().workers == 1
+
+
+def test_launch_from_another_thread_stays_in_this_process(spread):
+    out = np.zeros(64 * 20, np.int32)
+    stats = []
+
+    def launch():
+        with use_workers(2):
+            parity_branch[20, 64](out)
+        stats.append(last_launch_stats())
+
+    thread = threading.Thread(target=launch)
+    thread.start()
+    thread.join()
+    assert stats[0].workers == 1 and out[64] == 64 * 3
+
+
+def test_worker_count_parsing(monkeypatch):
+    monkeypatch.delenv(WORKERS_VAR, raising=False)
+    assert worker_count() == len(os.sched_getaffinity(0))
+    monkeypatch.setenv(WORKERS_VAR, " 3 ")
+    assert worker_count() == 3
+    with use_workers(1):
+        assert worker_count() == 1
+        with use_workers(5):
+            assert worker_count() == 5
+        assert worker_count() == 1
+    assert worker_count() == 3
+    for bad in ("0", "-1", "2.0", "two", "1e2", "²"):
+        monkeypatch.setenv(WORKERS_VAR, bad)
+        with pytest.raises(WorkerCountError, match=WORKERS_VAR):
+            worker_count()
+    for bad in (0, -2, True, 2.0, "2"):
+        with pytest.raises(WorkerCountError, match="positive int"):
+            with use_workers(bad):
+                pass
+    assert issubclass(WorkerCountError, ValueError)
+
+
+@pytest.mark.parametrize("check", ["initcheck", "synccheck", "racecheck"])
+def test_sanitized_launches_stay_in_this_process(spread, check):
+    out = np.zeros(64 * 20, np.int32)
+    with use_workers(2):
+        parity_branch[20, 64].checked(**{check: True})(out)
+    assert last_launch_stats().workers == 1
+    assert out[64] == 64 * 3
+
+
+@pytest.mark.parametrize("size", [40, 1 << 16])  # mask over the buffer / sorted indices
+def test_write_log_lists_each_written_element_once(size):
+    from rocwmma_py.runtime.journal import WriteLog
+
+    buffer, log = np.zeros(size, np.float32), WriteLog()
+    writes = [np.array([7, 3, 7]), np.array([3, 39, 0]), np.array([39])]
+    for flat in writes:
+        log.record(buffer, flat, buffer[flat])
+    log.compact()
+    log.record(buffer, np.array([5, 3]), buffer[[5, 3]])
+    [(view, flat)] = log.written()
+    assert view.dtype == np.uint32 and view.size == size and np.shares_memory(view, buffer)
+    assert flat.tolist() == [0, 3, 5, 7, 39]
