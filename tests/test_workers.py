@@ -322,7 +322,7 @@ def test_interrupt_stops_hung_workers(spread, engine):
 
 @kernel
 def prints_its_block(out):
-    print(f"block {int(blockIdx.x)}")
+    print(f"block {int(blockIdx.x)}", flush=True)  # one write per line: lines stay whole
     out[blockIdx.x * blockDim.x + threadIdx.x] = 1
 
 
