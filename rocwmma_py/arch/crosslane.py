@@ -85,9 +85,10 @@ def dpp_control(ctrl: int, arch_name: str) -> DppControl:
 def dpp_pattern(ctrl: int, wave: int) -> tuple[np.ndarray, np.ndarray]:
     """(src, valid) of DPP control `ctrl` on a wave of `wave` lanes (the code's support on the
     target is checked by `dpp_control`)."""
-    lane = np.arange(wave)
+    lane: np.ndarray = np.arange(wave)
     row_base, in_row = lane & ~(ROW - 1), lane & (ROW - 1)
-    valid = np.ones(wave, bool)
+    valid: np.ndarray = np.ones(wave, bool)
+    src: np.ndarray
     if ctrl <= 0xFF:
         src = (lane & ~3) | ((ctrl >> (2 * (lane & 3))) & 3)
     elif 0x101 <= ctrl <= 0x10F:  # row_shl: lane reads lane + n of its row

@@ -486,8 +486,8 @@ def _terms_at(a, b, c, idx: tuple[np.ndarray, ...]):
     lead = shape[:-2]
     a_full = np.broadcast_to(a, (*lead, *a.shape[-2:]))
     b_cols = np.swapaxes(np.broadcast_to(b, (*lead, *b.shape[-2:])), -1, -2)
-    rows = a_full[(*idx[:-2], idx[-2])]
-    cols = b_cols[(*idx[:-2], idx[-1])]
+    rows = a_full[tuple(idx[:-2]) + (idx[-2],)]
+    cols = b_cols[tuple(idx[:-2]) + (idx[-1],)]
     return rows, cols, np.broadcast_to(c, shape)[idx]
 
 

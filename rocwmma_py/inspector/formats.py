@@ -165,8 +165,8 @@ def _full_register(layout: Layout):
     view = layout.register_view()
     slots = sorted({k[:3] for k in view})
     header = ["register", *(str(lane) for lane in range(layout.lanes))]
-    body = [[register_text(*s)] + [element_text(layout, *view[(*s, lane)])
-                                   if (*s, lane) in view else "-"
+    body = [[register_text(*s)] + [element_text(layout, *view[s + (lane,)])
+                                   if s + (lane,) in view else "-"
                                    for lane in range(layout.lanes)] for s in slots]
     return f"{layout.title}: (register, lane) -> element", header, body
 

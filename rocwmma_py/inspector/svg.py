@@ -123,9 +123,10 @@ def _register_panel(layout: Layout, x0: float, y0: float) -> tuple[list[str], fl
                                "end", "register-index"))
             for i in range(band):
                 lane = k * band + i
-                if (*slot, lane) not in regs:
+                key = (*slot, lane)
+                if key not in regs:
                     continue
-                b, r, c = regs[(*slot, lane)]
+                b, r, c = regs[key]
                 label = f"{b}:{r},{c}" if multi else f"{r},{c}"
                 where = f"block {b} " if multi else ""
                 tip = f"{location_text(lane, *slot)}: {where}{layout.matrix}[{r}][{c}]"

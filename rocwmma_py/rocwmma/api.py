@@ -102,7 +102,7 @@ def _io_plan(cls: type[fragment], arch, ldm: int, layout, n: int, shares: bytes 
     mask = (inside[pick] & active[:, None, None]).transpose(1, 0, 2).reshape(offsets.shape)
     lanes = None if active.all() else np.flatnonzero(np.repeat(active, wave))
     if mask.all():
-        mask = None  # type: ignore[assignment] # numpy typing: no optional arrays
+        mask = None  # type: ignore[assignment, unused-ignore] # numpy typing: no optional arrays
     chosen = offsets if mask is None else offsets[mask]
     span = (int(chosen.min()), int(chosen.max())) if chosen.size else (0, 0)
     for a in (offsets, mask, lanes):
@@ -317,7 +317,7 @@ def _remap(src: fragment, dst_cls: type[fragment]) -> fragment:
     check_filled(src, "the source fragment", f"a transform to {dst_cls.__name__}")
     cls = type(src)
     if src.scheduler.kind == "default":
-        share_of = np.zeros(_waves(src), np.int64)
+        share_of: np.ndarray = np.zeros(_waves(src), np.int64)
     else:
         shares = _wave_shares(src, current_context("a cooperative fragment transform"))
         assert shares is not None  # a cooperative scheduler has shares

@@ -18,6 +18,7 @@ import ast
 import functools
 import inspect
 import operator
+import sys
 import textwrap
 import types
 from collections.abc import Callable
@@ -226,6 +227,8 @@ class Launch(Generic[P]):
                 run(grid, per_wave)
         except Exception as err:
             trim_kernel_traceback(err)
+            if sys.version_info < (3, 11):  # a bare raise would re-raise the untrimmed traceback
+                raise err  # (which adds this launch line's frame)
             raise
 
     def _device_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:

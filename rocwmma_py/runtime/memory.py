@@ -408,7 +408,8 @@ class Pointer:
         if not self.buffer.writeable:
             raise AccessError(f"{action} to buffer '{self.buffer.name}', whose array is read-only")
         addr, mask = self._access(addr, mask, action, span)
-        flat, src = addr.reshape(-1), None
+        flat: np.ndarray = addr.reshape(-1)
+        src = None
         if mask is not None:
             src = np.flatnonzero(mask)
             flat = flat[src]

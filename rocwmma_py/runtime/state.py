@@ -246,7 +246,7 @@ def note_where(err: BaseException, ctx: WaveContext) -> None:
     if hasattr(err, "add_note"):
         err.add_note(note)
     else:
-        err.__notes__ = [*getattr(err, "__notes__", []), note]
+        setattr(err, "__notes__", [*getattr(err, "__notes__", []), note])  # noqa: B010 - 3.10
 
 
 _order_sensitive_ops = 0
