@@ -309,16 +309,16 @@ class _NoProgress:
     """A worker's progress: the launching process shows it per piece."""
 
     def begin(self, blocks: int) -> None:
-        pass
+        """Nothing to show in a worker."""
 
     def step(self) -> None:
-        pass
+        """Nothing to show in a worker."""
 
     def end(self) -> None:
-        pass
+        """Nothing to show in a worker."""
 
     def close(self) -> None:
-        pass
+        """Nothing to show in a worker."""
 
 
 def _die_with(parent: int) -> None:
