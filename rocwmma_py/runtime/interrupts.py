@@ -21,7 +21,7 @@ import ctypes
 import signal
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 _MARK = "_rocwmma_py_asynchronous"
 _SIGNALS = tuple(int(sig) for sig in signal.valid_signals())
@@ -37,10 +37,8 @@ def _marking(handler: Callable) -> Callable:
         try:
             return handler(signum, frame)
         except BaseException as err:
-            try:
+            with suppress(AttributeError):  # an exception type without a __dict__
                 setattr(err, _MARK, True)
-            except AttributeError:  # an exception type without a __dict__
-                pass
             raise
 
     setattr(wrapper, _MARK, True)

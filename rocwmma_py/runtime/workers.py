@@ -29,7 +29,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, Pipe, wait
@@ -275,7 +275,7 @@ def _work(launch: Any, conn: Connection, pieces: list[tuple[int, int]], parent: 
             conn.send_bytes(_run_piece(launch, piece, *pieces[piece]))
         status = 0
     except BaseException:  # noqa: BLE001 - the launching process reruns the piece
-        pass
+        status = 1
     finally:
         _flush_output()
         os._exit(status)
@@ -323,10 +323,8 @@ class _NoProgress:
 
 def _die_with(parent: int) -> None:
     """Linux: this worker gets SIGKILL when the launching process dies (no orphans)."""
-    try:
+    with suppress(OSError, AttributeError):  # no prctl: the parent still reaps on exit
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
-    except (OSError, AttributeError):
-        pass
     if os.getppid() != parent:  # it died before prctl
         os._exit(1)
 
@@ -346,35 +344,27 @@ def _end(children: list[_Child]) -> None:
     pending = [child.pid for child in children]
     try:
         while pending:
-            try:
+            with suppress(ChildProcessError):  # already reaped
                 os.waitpid(pending[0], 0)
-            except ChildProcessError:
-                pass
             pending.pop(0)
     except BaseException:  # an interrupt while waiting: kill the rest
         for pid in pending:
             _kill(pid)
-            try:
+            with suppress(ChildProcessError):
                 os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
         raise
 
 
 def _kill(pid: int) -> None:
-    try:
+    with suppress(ProcessLookupError):  # it already ended
         os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def _flush_output() -> None:
     """Flush Python's buffers: a fork must not copy unwritten output, a worker not lose it."""
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with suppress(AttributeError, OSError, ValueError):  # closed or replaced streams
             stream.flush()
-        except (AttributeError, OSError, ValueError):
-            pass
 
 
 def _merge(stats: Any, piece: Any) -> None:
