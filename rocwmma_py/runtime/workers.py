@@ -12,14 +12,17 @@ pieces in block order. From the first piece that failed, ran an atomic (whose re
 depends on the order of blocks), wrote memory this process cannot name, or whose worker
 died, it runs the rest of the grid itself, serially: its memory is then exactly what the
 serial engine had at that block, so the error raised and the memory left behind are the
-serial engine's. Python side effects other than global writes (print, changing objects)
-happen in the workers: printed lines may interleave, other changes stay there.
+serial engine's. What a worker prints (sys.stdout, sys.stderr) travels with its piece and is
+printed here when the piece is applied: output comes in block order, a piece rerun here prints
+only once, and it reaches whatever this process's streams are (a notebook, pytest's capture).
+Other Python side effects (changing objects) happen in the workers and stay there.
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import io
 import operator
 import os
 import pickle
@@ -151,7 +154,7 @@ class _Spread:
         self.cause = ""  # why the pieces from `stop` on run here
         self.stop = len(self.pieces)  # the first piece that runs here
         self.handed = 0  # pieces handed out so far
-        self.results: dict[int, tuple] = {}  # piece -> (piece, failure, writes, stats)
+        self.results: dict[int, tuple] = {}  # piece -> (piece, failure, writes, stats, out)
 
     def run(self) -> None:
         children: list[_Child] = []
@@ -203,7 +206,7 @@ class _Spread:
                 try:
                     result = pickle.loads(child.conn.recv_bytes())
                 except (EOFError, OSError):
-                    result = (piece, f"its worker process (pid {child.pid}) ended", [], None)
+                    result = _failed(piece, f"its worker process (pid {child.pid}) ended")
                 self._received(piece, result)
                 if not result[1]:  # a failed worker's memory is no longer ours: it idles
                     self._hand(child)
@@ -221,8 +224,7 @@ class _Spread:
         try:
             child.conn.send(piece)
         except OSError:
-            self._received(piece, (piece, f"its worker process (pid {child.pid}) ended", [],
-                                   None))
+            self._received(piece, _failed(piece, f"its worker process (pid {child.pid}) ended"))
             return
         child.piece = piece
 
@@ -233,7 +235,7 @@ class _Spread:
 
     def _apply(self, index: int, result: tuple) -> bool:
         """Write a piece's results into this process's memory (all or nothing)."""
-        _, _, writes, stats = result
+        _, _, writes, stats, printed = result
         targets = []
         for address, values_flat, values in writes:
             memory = self.memory.get(address)
@@ -253,6 +255,7 @@ class _Spread:
             raise
         start, stop = self.pieces[index]
         _merge(self.launch.stats, stats)
+        _print(printed)
         self.launch.progress.begin(stop - start)
         self.launch.progress.end()
         return True
@@ -268,6 +271,7 @@ def _work(launch: Any, conn: Connection, pieces: list[tuple[int, int]], parent: 
         _die_with(parent)
         launch.progress = _NoProgress()
         step_listener.set(None)
+        sys.stdout, sys.stderr = io.StringIO(), io.StringIO()  # sent with each piece
         while True:
             piece = conn.recv()
             if piece is None:
@@ -277,12 +281,12 @@ def _work(launch: Any, conn: Connection, pieces: list[tuple[int, int]], parent: 
     except BaseException:  # noqa: BLE001 - the launching process reruns the piece
         status = 1
     finally:
-        _flush_output()
         os._exit(status)
 
 
 def _run_piece(launch: Any, piece: int, start: int, stop: int) -> bytes:
-    """Blocks [start, stop) here; the pickled (piece, failure or "", writes, stats)."""
+    """Blocks [start, stop) here; the pickled (piece, failure or "", writes, stats, printed)
+    where printed is the (stdout, stderr) text of the piece."""
     atomics = order_sensitive_ops()
     launch.stats = type(launch.stats)()
     launch.record = WriteLog()
@@ -298,11 +302,36 @@ def _run_piece(launch: Any, piece: int, start: int, stop: int) -> bytes:
         for view, flat in launch.record.written():
             if flat.size:
                 writes.append((view.__array_interface__["data"][0], flat, view[flat]))
-    _flush_output()
+    printed = _take_output()
     try:
-        return pickle.dumps((piece, failure, writes, launch.stats), pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps((piece, failure, writes, launch.stats, printed),
+                            pickle.HIGHEST_PROTOCOL)
     except Exception as err:  # noqa: BLE001 - e.g. a Fallback text that does not pickle
-        return pickle.dumps((piece, f"results not picklable ({err})", [], None))
+        return pickle.dumps(_failed(piece, f"results not picklable ({err})"))
+
+
+def _failed(piece: int, cause: str) -> tuple:
+    """The result of a piece that runs again here: nothing of it is applied or printed."""
+    return piece, cause, [], None, ("", "")
+
+
+def _take_output() -> tuple[str, str]:
+    """A worker: what the kernel printed since the last call, (stdout, stderr)."""
+    texts = []
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        text = stream.getvalue() if isinstance(stream, io.StringIO) else ""
+        setattr(sys, name, io.StringIO())  # the kernel may have replaced or closed it
+        texts.append(text)
+    return texts[0], texts[1]
+
+
+def _print(printed: tuple[str, str]) -> None:
+    """Print a piece's output here, as the serial engine would have."""
+    for stream, text in zip((sys.stdout, sys.stderr), printed, strict=True):
+        if text:
+            stream.write(text)
+            stream.flush()
 
 
 class _NoProgress:
@@ -361,7 +390,7 @@ def _kill(pid: int) -> None:
 
 
 def _flush_output() -> None:
-    """Flush Python's buffers: a fork must not copy unwritten output, a worker not lose it."""
+    """Flush Python's buffers: a fork must not copy unwritten output."""
     for stream in (sys.stdout, sys.stderr):
         with suppress(AttributeError, OSError, ValueError):  # closed or replaced streams
             stream.flush()
