@@ -139,7 +139,7 @@ def _to_f32_round_to_odd(x: np.ndarray) -> np.ndarray:
 
     ml_dtypes casts float64 to bf16/fp8 through an RNE float32 step (double rounding).
     """
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):  # inf; a signaling NaN stays NaN
         r = x.astype(np.float32)
     nudge = (r != x) & np.isfinite(r) & ((r.view(np.uint32) & 1) == 0)
     toward = np.where(x > r, np.float32(np.inf), np.float32(-np.inf))
@@ -168,11 +168,12 @@ def convert(x: Any, t: Any) -> np.ndarray:
     if t is xfloat32:
         return to_xfloat32(a)
     if t in (float32, float64):
-        with np.errstate(over="ignore"):  # overflow to inf is the IEEE result HIP gives
-            return a.astype(t)
+        with np.errstate(over="ignore", invalid="ignore"):  # inf is the IEEE result HIP
+            return a.astype(t)  # gives; a signaling NaN converts to a NaN, as IEEE says
     src_float = a.dtype.kind == "f" or _BY_DTYPE.get(a.dtype) in _FLOATS
     if t in _FLOATS:
-        w = a.astype(np.float64)  # exact for every supported float and |int| <= 2**53
+        with np.errstate(invalid="ignore"):  # a signaling NaN converts to a NaN
+            w = a.astype(np.float64)  # exact for every supported float and |int| <= 2**53
         if t in _FP8:
             w = np.clip(w, -max_finite(t), max_finite(t))  # NaN passes through clip
         with np.errstate(over="ignore"):  # float16/bfloat16 overflow to inf, as IEEE does

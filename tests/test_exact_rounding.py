@@ -295,17 +295,24 @@ def test_nonfinite_issue_10_repro_at_accumulate():
 
 @pytest.mark.parametrize("k", [4, 16])
 def test_midpoint_heavy_batch(k, monkeypatch):
-    """f16 x f16 + f32 C -> f32 at small K, the engine's common case: many exact sums sit on
-    an f32 midpoint, so the row/column certificate (s is the exact sum) decides them."""
-    certified: list[int] = []
-    real = numerics._uncertified
+    """f16 x f16 + f32 C -> f32 at small K, the engine's common case: many sums sit on an
+    f32 midpoint, where s needs a second look (`_on_midpoints`); TwoSum decides them
+    without gathering their terms (only the few uncertified outputs are gathered)."""
+    on_midpoint: list[int] = []
+    gathered: list[int] = []
+    midpoints, terms_at = numerics._on_midpoints, numerics._terms_at
 
-    def spy(lines_a, lines_b, c, shape, k):
-        out = real(lines_a, lines_b, c, shape, k)
-        certified.append(int(np.prod(shape)) - out[0].size)
-        return out
+    def spy_midpoints(s, acc_type):
+        hit = midpoints(s, acc_type)
+        on_midpoint.append(hit.size)
+        return hit
 
-    monkeypatch.setattr(numerics, "_uncertified", spy)
+    def spy_terms(a, b, c, idx):
+        gathered.append(idx[0].size)
+        return terms_at(a, b, c, idx)
+
+    monkeypatch.setattr(numerics, "_on_midpoints", spy_midpoints)
+    monkeypatch.setattr(numerics, "_terms_at", spy_terms)
     rng = np.random.default_rng(7)
     a = T.convert(rng.standard_normal((6, 16, k)), T.float16).astype(np.float64)
     b = T.convert(rng.standard_normal((6, k, 16)), T.float16).astype(np.float64)
@@ -314,7 +321,8 @@ def test_midpoint_heavy_batch(k, monkeypatch):
     got = accumulate(a, b, c, T.float32)
     for n in range(len(a)):
         assert same_bits(got[n], reference(a[n], b[n], c[n], T.float32))
-    assert certified and certified[0] > 0
+    assert on_midpoint and on_midpoint[0] > 0
+    assert sum(gathered) < on_midpoint[0] / 2, (on_midpoint, gathered)
 
 
 def test_nonfinite_tile_in_a_chunked_batch(monkeypatch):

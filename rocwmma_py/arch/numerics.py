@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 import threading
 from functools import partial
+from typing import NamedTuple
 
 import ml_dtypes
 import numpy as np
@@ -44,13 +45,14 @@ from .. import types as T
 
 _U = 2.0**-53  # unit roundoff of float64
 _TINY = 2.0**-1074  # float64's smallest subnormal: the error of one underflowing operation
-_SAMPLE = 4096  # elements tested first when deciding whether float64 is exact
 _CHUNK = 1 << 18  # outputs per chunk of a big batch: its float64 temporaries stay in cache
-_MAG = np.uint64(0x7FFF_FFFF_FFFF_FFFF)  # float64 bits without the sign
+_ALL = np.uint64(0xFFFF_FFFF_FFFF_FFFF)  # the largest uint64
+_INF_BITS = 0x7FF0_0000_0000_0000  # float64 magnitudes at or above these bits: Inf, NaN
+_NO_BOUND = 1 << 20  # d of a line without a certificate (all-zero lines: its negative)
 _SHIFT = np.uint64(52)  # float64 exponent field position
 _ONE = np.uint64(1)
 _LONG_LINE = 32  # lines (K) at least this long are reduced in place
-_Q_LIMIT = 500  # |q| of a certified line: keeps the certificate's scalings exact
+_Q_LIMIT = 500  # |q| of a certified line: keeps _settle's 2**(q + 52) a normal float64
 _local = threading.local()  # per-thread scratch buffers (`_scratch`)
 
 
@@ -108,33 +110,52 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
     return out.reshape(shape)
 
 
+class Lines(NamedTuple):
+    """Per row of A or column of B (`_quanta`): every element of a valid line is a multiple of
+    2**q and below 2**(q + d) in magnitude. All-zero lines have d = -_NO_BOUND (their
+    products are zero with any partner), other invalid lines d = _NO_BOUND; q = 0 on both.
+    `finite`: no NaN or Inf anywhere."""
+
+    q: np.ndarray
+    d: np.ndarray
+    valid: np.ndarray
+    finite: bool
+
+
 def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
                  out: np.ndarray) -> None:
-    """`accumulate` for float accumulators narrower than float64, into `out`: the tiers."""
-    max_a, max_b = _max_abs(a), _max_abs(b)
-    if not (math.isfinite(max_a) and math.isfinite(max_b)):
+    """`accumulate` for float accumulators narrower than float64, into `out`.
+
+    s = fl64(P + C), P = fl64(A@B), is rounded once to acc_type. Where the line certificate
+    proves P exact (`_uncertified_pairs`), s is the correctly rounded float64 of the exact
+    sum, and RNE to acc_type is monotone with every rounding boundary of acc_type (its
+    midpoints, the overflow threshold) a float64 number: s lies on the same side of each
+    boundary as the exact sum, so both round alike unless s is on a boundary itself. There
+    (`_on_midpoints`: exact sums of random data often are) TwoSum gives the exact remainder
+    of P + C, whose sign says which way the exact sum rounds (`_off_midpoints`). Outputs the
+    certificate leaves open go to `_settle`.
+    """
+    lines_a, lines_b = _quanta(a, -1), _quanta(b, -2)
+    if not (lines_a.finite and lines_b.finite and _all_finite(c)):
         out[...] = _with_nonfinite(a, b, c, acc_type)
         return
-    s = _scratch("sum", out.shape, np.float64)
-    if s.shape[:-2] == np.broadcast_shapes(a.shape[:-2], b.shape[:-2]):
-        np.matmul(a, b, out=s)
-        np.add(s, c, out=s)
+    p = _scratch("products", out.shape, np.float64)
+    if p.shape[:-2] == np.broadcast_shapes(a.shape[:-2], b.shape[:-2]):
+        np.matmul(a, b, out=p)
     else:  # C has more leading axes than A@B
-        np.add(np.matmul(a, b), c, out=s)
-    with np.errstate(over="ignore", invalid="ignore"):
-        total = float(s.sum())
-    if not math.isfinite(total) and not np.isfinite(c).all():
-        out[...] = _with_nonfinite(a, b, c, acc_type)
-        return
-    if _float64_is_exact(a, b, c, max_a, max_b):
+        p[...] = np.matmul(a, b)
+    s = _scratch("sum", out.shape, np.float64)
+    np.add(p, c, out=s)
+    if _has_negative_zero(c):
         _fix_zero_signs(s, a, b, c)
-        _store(out, s, acc_type)
-        return
-    flagged, lines = _uncertified(_quanta(a, -1), _quanta(b, -2), c, s.shape, a.shape[-1])
-    _fix_zero_signs(s, a, b, c)
     _store(out, s, acc_type)
+    _off_midpoints(p, c, s, acc_type, out)
+    open_ = [_uncertified_pairs(lines_a, lines_b, s.shape, a.shape[-1])]
+    if _below_normal_may_be_inexact(lines_a, lines_b, acc_type):
+        open_.append(_below_normal(s, acc_type))
+    flagged = np.unique(np.concatenate(open_))
     if flagged.size:
-        _settle(a, b, c, s, flagged, lines, acc_type, out)
+        _settle(a, b, c, s, flagged, (lines_a, lines_b, _precision(c)[0]), acc_type, out)
 
 
 def _store(out: np.ndarray, s: np.ndarray, acc_type) -> None:
@@ -169,81 +190,34 @@ def _precision(x: np.ndarray) -> tuple[int, int]:
     return field + 1 - ((bits & -bits).bit_length() - 1 if bits else field), every
 
 
-def _quanta(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per row of A (axis=-1) or column of B (axis=-2) of finite values: (q, d, valid). On
-    a valid line every element is a multiple of 2**q and below 2**(q + d) in magnitude.
+def _quanta(x: np.ndarray, axis: int) -> Lines:
+    """The `Lines` of the rows of A (axis=-1) or columns of B (axis=-2), float64 x.
 
-    q = E_min - p (`_precision`), E_min the exponent of the line's smallest nonzero |x|,
-    and d = E_max - q with the largest |x| < 2**E_max. Lines that are all zero, hold a
-    float64 subnormal (no normal exponent) or have |q| > _Q_LIMIT are not valid (q = 0 and
-    d = 2**20 there). One pass makes the magnitude bits (short lines with K first, so the
-    reductions run over whole rows of lines), two reductions give the largest and, after
+    q = E_min - p, E_min the exponent of the line's smallest nonzero |x| and p the precision
+    all of x shares (`_precision`), and d = E_max - q with the largest |x| < 2**E_max. Lines
+    that hold a float64 subnormal (no normal exponent) or have |q| > _Q_LIMIT are not
+    valid. One pass makes the magnitudes (short lines with K first, so the reductions run
+    over whole rows of lines), two reductions of their bits give the largest and, after
     subtracting 1 so that zeros wrap to the top, the smallest nonzero magnitude.
     """
-    p = _precision(x)[0]
-    view, along = x.view(np.uint64), axis
     if x.shape[axis] < _LONG_LINE:  # short lines: K first, so the reductions run over
-        view, along = np.moveaxis(view, axis, 0), 0  # whole rows of lines
-    mag = _scratch(f"mag{axis}", view.shape, np.uint64)
-    np.bitwise_and(view, _MAG, out=mag)
-    top = mag.max(axis=along)
-    np.subtract(mag, _ONE, out=mag)
-    low = mag.min(axis=along) + _ONE  # smallest nonzero magnitude (0: none)
+        view, along = np.moveaxis(x, axis, 0), 0  # whole rows of lines
+    else:
+        view, along = x, axis
+    mag = _scratch(f"mag{axis}", view.shape, np.float64)
+    np.abs(view, out=mag)
+    bits = mag.view(np.uint64)
+    top = bits.max(axis=along, initial=0)
+    p = _precision(mag)[0]
+    np.subtract(bits, _ONE, out=bits)
+    low = bits.min(axis=along, initial=_ALL) + _ONE  # smallest nonzero magnitude (0: none)
     f_min = (low >> _SHIFT).astype(np.int64)
     q = f_min - (1022 + p)
     valid = (top != 0) & (f_min != 0) & (np.abs(q) <= _Q_LIMIT)
     d = (top >> _SHIFT).astype(np.int64) - 1022 - q
-    return np.where(valid, q, 0), np.where(valid, d, 1 << 20), valid
-
-
-def _uncertified(lines_a: tuple, lines_b: tuple, c: np.ndarray, shape: tuple[int, ...],
-                 k: int) -> tuple[np.ndarray, tuple]:
-    """Flat indices of the outputs whose float64 sum s the row/column certificate leaves
-    unproved, and the line quanta (`_quanta` of A and B, C's precision) for `_settle`.
-
-    Certificate: the terms of output (i, j) are c_ij and a_ik b_kj. If they are all multiples
-    of 2**Q and their magnitudes sum below 2**(53+Q), every partial sum (any subset, any
-    grouping) is a multiple of 2**Q below 2**(53+Q), i.e. a float64 number, so every
-    addition or FMA BLAS performs is exact and s is the exact sum. With (q_i, d_i) of row i
-    of A and (q_j, d_j) of column j of B, the products are multiples of 2**Q, Q = q_i + q_j,
-    and sum below K 2**(Q + d_i + d_j) <= 2**(52+Q) when d_i + d_j + ceil(log2 K) <= 52
-    (here: d_i <= room_a, d_j <= room_b, the budget split in two; `_settle` checks pairs).
-    C is tested per element: 2**(Q + p_c - 1) <= |c| < 2**(Q + 51) makes c a multiple of
-    2**(E_c - p_c), hence of 2**Q, and |c| < 2**(52+Q): the total is below 2**(53+Q).
-
-    The test runs in C's own dtype (float32 C: half the bytes): r = |c| t_ij with
-    t_ij = 2**-(q_i + p_c - 1) 2**-q_j (factors normal powers of two, lines whose factors
-    are not, or over their room, get 0), and 1 <= r < 2**(52 - p_c) is checked on the bits
-    (`_outside_range`). A product of powers of two is exact, 0 or inf; r = |c| t is exact, or
-    overflows to inf, or underflows below the smallest normal < 1: only exact r pass.
-    C = +0 everywhere (one OR of its bits says so) leaves only the lines to check.
-    """
-    budget = _budget(k)
-    room_a = budget // 2
-    p_c, c_bits = _precision(c)
-    ok_a, ok_b = lines_a[1] <= room_a, lines_b[1] <= budget - room_a
-    bad = _scratch("bad", shape, np.bool_)
-    if c_bits == 0:  # C is +0 everywhere: a fine term for any Q
-        np.logical_and(ok_a[..., :, None], ok_b[..., None, :], out=bad)
-        np.logical_not(bad, out=bad)
-        return np.flatnonzero(bad), (lines_a, lines_b, p_c)
-    scale_a = _powers_of_two(-(lines_a[0] + p_c - 1), ok_a, c.dtype)
-    scale_b = _powers_of_two(-lines_b[0], ok_b, c.dtype)
-    r = _scratch(f"ratio{c.dtype}", shape, c.dtype)
-    t = _scratch(f"scale{c.dtype}", shape, c.dtype)
-    with np.errstate(under="ignore", over="ignore", invalid="ignore"):  # all fail the test
-        np.multiply(scale_a[..., :, None], scale_b[..., None, :], out=t)
-        np.abs(c, out=r)
-        np.multiply(r, t, out=r)
-    _outside_range(r, p_c, bad)
-    return np.flatnonzero(bad), (lines_a, lines_b, p_c)
-
-
-def _powers_of_two(exponents: np.ndarray, ok: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """2**exponents in dtype where ok and that power is normal, else 0."""
-    limit = np.finfo(dtype).maxexp - 2  # 2**-limit .. 2**limit are normal
-    ok = ok & (np.abs(exponents) <= limit)
-    return np.where(ok, np.ldexp(1.0, np.where(ok, exponents, 0)), 0.0).astype(dtype)
+    d = np.where(valid, d, np.where(top == 0, -_NO_BOUND, _NO_BOUND))
+    finite = bool(top.size == 0 or int(top.max()) < _INF_BITS)
+    return Lines(np.where(valid, q, 0), d, valid, finite)
 
 
 def _budget(k: int) -> int:
@@ -251,16 +225,92 @@ def _budget(k: int) -> int:
     return 52 - max(k - 1, 0).bit_length()  # K <= 2**bit_length(K - 1)
 
 
-def _outside_range(r: np.ndarray, p_c: int, out: np.ndarray) -> None:
-    """out = not (1 <= r < 2**(52 - p_c)) for float r >= 0 (or NaN): bits(r) - bits(1) at
-    or above the bits of that many binades, unsigned (smaller r wrap above; NaN and inf are
-    above). r's bits are changed."""
-    info = np.finfo(r.dtype)
-    uint = f"u{r.dtype.itemsize}"
-    bits = r.view(uint)
-    np.subtract(bits, bits.dtype.type(np.ones(1, r.dtype).view(uint)[0]), out=bits)
-    width = bits.dtype.type(max(52 - p_c, 0) << info.nmant)
-    np.greater_equal(bits, width, out=out)
+def _uncertified_pairs(lines_a: Lines, lines_b: Lines, shape: tuple[int, ...],
+                       k: int) -> np.ndarray:
+    """Flat indices of the outputs whose float64 A@B the line certificate leaves unproved.
+
+    Certificate: the products of output (i, j) are multiples of 2**Q, Q = q_i + q_j, and
+    sum below K 2**(Q + d_i + d_j) <= 2**(52+Q) when d_i + d_j + ceil(log2 K) <= 52: then
+    every partial sum (any subset, any grouping) is a multiple of 2**Q below 2**(53+Q), i.e.
+    a float64 number, so every addition or FMA BLAS performs is exact. A failing pair has
+    d_i or d_j above half the budget: only those few lines are paired up.
+    """
+    budget = _budget(k)
+    half = budget // 2
+    m, n = shape[-2], shape[-1]
+    d_a = np.broadcast_to(lines_a.d, shape[:-1]).reshape(-1, m)
+    d_b = np.broadcast_to(lines_b.d, (*shape[:-2], n)).reshape(-1, n)
+    found = [np.empty(0, np.int64)]
+    tiles, rows = np.nonzero(d_a > half)
+    if rows.size:
+        tile, col = np.nonzero(d_a[tiles, rows][:, None] + d_b[tiles] > budget)
+        found.append((tiles[tile] * m + rows[tile]) * n + col)
+    tiles, cols = np.nonzero(d_b > budget - half)
+    if cols.size:
+        tile, row = np.nonzero(d_a[tiles] + d_b[tiles, cols][:, None] > budget)
+        found.append((tiles[tile] * m + row) * n + cols[tile])
+    return np.concatenate(found)
+
+
+def _on_midpoints(s: np.ndarray, acc_type) -> np.ndarray:
+    """Flat indices where s sits exactly on a rounding boundary of acc_type's normal range:
+    the float64 bits below acc_type's last significand bit read 100...0 (the overflow
+    threshold, half an ulp above the largest finite value, has the same pattern)."""
+    below = 52 - int(ml_dtypes.finfo(T.storage_dtype(acc_type)).nmant)
+    low = _scratch("low bits", s.shape, np.uint64)
+    np.bitwise_and(s.view(np.uint64), np.uint64((1 << below) - 1), out=low)
+    hit = _scratch("on midpoint", s.shape, np.bool_)
+    np.equal(low, np.uint64(1 << (below - 1)), out=hit)
+    return np.flatnonzero(hit) if hit.any() else np.empty(0, np.int64)
+
+
+def _off_midpoints(p: np.ndarray, c: np.ndarray, s: np.ndarray, acc_type,
+                   out: np.ndarray) -> None:
+    """Where s = fl64(p + c) is on a boundary of acc_type but p + c is not (TwoSum's
+    remainder e != 0), round s moved one float64 step toward p + c: the exact sum and
+    that neighbour lie strictly on the same side of the boundary, and no other boundary
+    is that close. (Outputs whose p is not exact are redone by `_settle`.)"""
+    hit = _on_midpoints(s, acc_type)
+    if not hit.size:
+        return
+    idx = np.unravel_index(hit, s.shape)
+    p_at, c_at, s_at = p[idx], np.broadcast_to(c, s.shape)[idx].astype(np.float64), s[idx]
+    virtual = s_at - p_at
+    remainder = (p_at - (s_at - virtual)) + (c_at - virtual)
+    moved = remainder != 0
+    if moved.any():
+        toward = np.where(remainder[moved] > 0, np.inf, -np.inf)
+        out.reshape(-1)[hit[moved]] = T.convert(np.nextafter(s_at[moved], toward), acc_type)
+
+
+def _below_normal_may_be_inexact(lines_a: Lines, lines_b: Lines, acc_type) -> bool:
+    """Whether s = fl64(P + C) can be inexact below acc_type's smallest normal 2**e, where
+    `_on_midpoints` does not look. It is exact when P (certified) and C are multiples of
+    2**Q, Q >= e - 53: C holds acc_type values (multiples of its subnormal quantum, at
+    least 2**(e - 52)), P of 2**(q_i + q_j) - so only products of tiny lines can (bf16 or
+    f32 inputs near their subnormal range)."""
+    smallest = int(ml_dtypes.finfo(T.storage_dtype(acc_type)).minexp)
+    q_a, q_b = lines_a.q[lines_a.valid], lines_b.q[lines_b.valid]
+    return bool(q_a.size and q_b.size and int(q_a.min()) + int(q_b.min()) < smallest - 53)
+
+
+def _below_normal(s: np.ndarray, acc_type) -> np.ndarray:
+    """Flat indices of the nonzero |s| below acc_type's smallest normal."""
+    tiny = float(ml_dtypes.finfo(T.storage_dtype(acc_type)).smallest_normal)
+    return np.flatnonzero((s != 0) & (np.abs(s) < tiny))
+
+
+def _all_finite(x: np.ndarray) -> bool:
+    """No NaN or Inf in x, from two reductions (a NaN propagates through both)."""
+    return math.isfinite(float(np.max(x, initial=0.0))) and math.isfinite(
+        float(np.min(x, initial=0.0)))
+
+
+def _has_negative_zero(x: np.ndarray) -> bool:
+    """x (float) holds a -0: its bits, read as a signed integer, are the most negative one,
+    which no other float has. One reduction."""
+    signed = x.view(f"i{x.dtype.itemsize}")
+    return x.size > 0 and int(signed.min()) == np.iinfo(signed.dtype).min
 
 
 def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.ndarray) -> None:
@@ -280,7 +330,7 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     there too), and the rest go to `_exact_values`.
     """
     shape = s.shape
-    (q_a, d_a, valid_a), (q_b, d_b, valid_b), p_c = lines
+    (q_a, d_a, valid_a, _), (q_b, d_b, valid_b, _), p_c = lines
     idx = np.unravel_index(flagged, shape)
     row, col = (*idx[:-1],), (*idx[:-2], idx[-1])
     row_shape, col_shape = shape[:-1], (*shape[:-2], shape[-1])
@@ -375,11 +425,6 @@ def _sum_bound(abs_a: np.ndarray, abs_b: np.ndarray, abs_c: np.ndarray) -> float
     return products + peak(abs_c)
 
 
-def _max_abs(x: np.ndarray) -> float:
-    """max |x| (0 when empty) without an |x| temporary; NaN when x holds a NaN."""
-    return max(float(np.max(x, initial=0.0)), -float(np.min(x, initial=0.0)))
-
-
 def _integer_sum(a, b, c, acc_type, clamp: bool) -> np.ndarray:
     """int64 sum; float64 BLAS when every partial sum is provably below 2**53 (then exact)."""
     info = np.iinfo(T.storage_dtype(acc_type))
@@ -391,67 +436,6 @@ def _integer_sum(a, b, c, acc_type, clamp: bool) -> np.ndarray:
     if clamp:
         return np.clip(total, info.min, info.max).astype(info.dtype)
     return total.astype(info.dtype)  # two's-complement wrap, like MFMA's i32 adder
-
-
-def _float64_is_exact(a, b, c, max_a: float, max_b: float) -> bool:
-    """True when float64 holds every partial sum of every output exactly, in any order.
-
-    Products are multiples of 2**(qa+qb) and C of 2**q with q = qa + qb; every partial sum
-    is bounded by bound = K max|a| max|b| + max|c|, so bound < 2**(52+q) proves it (one bit
-    of margin absorbs the rounding of `bound` itself). The 52 - log2(bound/(max|a| max|b|))
-    bits left are split evenly between A and B; random-valued data fails on a small sample
-    of A and B (tested first against the weaker q of the products alone) before C is read.
-    """
-    products = a.shape[-1] * max_a * max_b
-    if products:
-        early = _split_quantum(products, max_a, max_b)
-        if early is not None and not _multiples_of([(a, early[0]), (b, early[1])],
-                                                   whole=False):
-            return False  # C can only raise q, which a and b would fail too
-    bound = products + _max_abs(c)
-    if bound == 0:
-        return True
-    q = int(np.frexp(bound)[1]) - 52  # bound < 2**(52+q)
-    if q < -1074:
-        return False  # products might underflow (never for decoded <= 32-bit formats)
-    if max_a == 0 or max_b == 0:
-        return _multiples_of([(c, q)])
-    split = _split_quantum(bound, max_a, max_b)  # not None: q >= -1074 above
-    return split is not None and _multiples_of([(a, split[0]), (b, split[1]), (c, q)])
-
-
-def _split_quantum(bound: float, max_a: float, max_b: float) -> tuple[int, int] | None:
-    """(qa, qb), qa + qb = q with bound < 2**(52+q): the bits of significance A and B may
-    use together, split evenly by their magnitudes; None below float64's range."""
-    q = int(np.frexp(bound)[1]) - 52
-    if q < -1074:
-        return None
-    ea, eb = int(np.frexp(max_a)[1]), int(np.frexp(max_b)[1])  # max|a| < 2**ea
-    qa = ea - (ea + eb - q) // 2
-    return qa, q - qa
-
-
-def _multiples_of(checks: list[tuple[np.ndarray, int]], whole: bool = True) -> bool:
-    """Every element of each x is a multiple of 2**q, for all (x, q) in `checks`; samples
-    of all are tested before any whole array, so random-valued data fails cheaply
-    (`whole=False`: the first sample only)."""
-    flats = [(x.reshape(-1) if x.flags.c_contiguous else np.ravel(x), q) for x, q in checks]
-    parts = (slice(_SAMPLE), slice(16 * _SAMPLE), slice(None)) if whole else (slice(_SAMPLE),)
-    for part in parts:
-        for flat, q in flats:
-            if q <= -1074:
-                continue  # every float64 is a multiple of 2**-1074
-            x = flat[part]
-            rounded = _scratch("rounded", x.shape, x.dtype)
-            if q <= 0 and np.array_equal(x, np.rint(x, out=rounded)):
-                continue  # integers are multiples of 2**q: no scaling pass
-            scaled = _scratch("scaled", x.shape, np.float64)
-            np.ldexp(x, -q, out=scaled, dtype=np.float64)  # exact: < 2**53 by the choice of q
-            rounded = _scratch("rounded", x.shape, np.float64)
-            np.rint(scaled, out=rounded)
-            if not np.array_equal(scaled, rounded):
-                return False
-    return True
 
 
 def _error(a: np.ndarray, b: np.ndarray, c: np.ndarray
