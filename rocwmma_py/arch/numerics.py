@@ -34,7 +34,6 @@ own einsum loops (deterministic).
 from __future__ import annotations
 
 import math
-import threading
 from functools import partial
 from typing import NamedTuple
 
@@ -42,6 +41,7 @@ import ml_dtypes
 import numpy as np
 
 from .. import types as T
+from .scratch import scratch
 
 _U = 2.0**-53  # unit roundoff of float64
 _TINY = 2.0**-1074  # float64's smallest subnormal: the error of one underflowing operation
@@ -53,7 +53,6 @@ _SHIFT = np.uint64(52)  # float64 exponent field position
 _ONE = np.uint64(1)
 _LONG_LINE = 32  # lines (K) at least this long are reduced in place
 _Q_LIMIT = 500  # |q| of a certified line: keeps _settle's 2**(q + 52) a normal float64
-_local = threading.local()  # per-thread scratch buffers (`_scratch`)
 
 
 def decode(values: np.ndarray, t) -> np.ndarray:
@@ -139,12 +138,12 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     if not (lines_a.finite and lines_b.finite and _all_finite(c)):
         out[...] = _with_nonfinite(a, b, c, acc_type)
         return
-    p = _scratch("products", out.shape, np.float64)
+    p = scratch("products", out.shape, np.float64)
     if p.shape[:-2] == np.broadcast_shapes(a.shape[:-2], b.shape[:-2]):
         np.matmul(a, b, out=p)
     else:  # C has more leading axes than A@B
         p[...] = np.matmul(a, b)
-    s = _scratch("sum", out.shape, np.float64)
+    s = scratch("sum", out.shape, np.float64)
     np.add(p, c, out=s)
     if _has_negative_zero(c):
         _fix_zero_signs(s, a, b, c)
@@ -165,18 +164,6 @@ def _store(out: np.ndarray, s: np.ndarray, acc_type) -> None:
             np.copyto(out, s, casting="same_kind")
     else:
         out[...] = T.convert(s, acc_type)
-
-
-def _scratch(name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
-    """A per-thread buffer reused from call to call: fresh temporaries of a chunk's size
-    cost page faults on every call, which dominate the memory-bound passes here."""
-    pool = _local.__dict__.setdefault("pool", {})
-    dtype = np.dtype(dtype)
-    size = math.prod(shape)
-    buf = pool.get((name, dtype))
-    if buf is None or buf.size < size:
-        buf = pool[(name, dtype)] = np.empty(max(size, 1), dtype)
-    return buf[:size].reshape(shape)
 
 
 def _precision(x: np.ndarray) -> tuple[int, int]:
@@ -204,7 +191,7 @@ def _quanta(x: np.ndarray, axis: int) -> Lines:
         view, along = np.moveaxis(x, axis, 0), 0  # whole rows of lines
     else:
         view, along = x, axis
-    mag = _scratch(f"mag{axis}", view.shape, np.float64)
+    mag = scratch(f"mag{axis}", view.shape, np.float64)
     np.abs(view, out=mag)
     bits = mag.view(np.uint64)
     top = bits.max(axis=along, initial=0)
@@ -257,9 +244,9 @@ def _on_midpoints(s: np.ndarray, acc_type) -> np.ndarray:
     the float64 bits below acc_type's last significand bit read 100...0 (the overflow
     threshold, half an ulp above the largest finite value, has the same pattern)."""
     below = 52 - int(ml_dtypes.finfo(T.storage_dtype(acc_type)).nmant)
-    low = _scratch("low bits", s.shape, np.uint64)
+    low = scratch("low bits", s.shape, np.uint64)
     np.bitwise_and(s.view(np.uint64), np.uint64((1 << below) - 1), out=low)
-    hit = _scratch("on midpoint", s.shape, np.bool_)
+    hit = scratch("on midpoint", s.shape, np.bool_)
     np.equal(low, np.uint64(1 << (below - 1)), out=hit)
     return np.flatnonzero(hit) if hit.any() else np.empty(0, np.int64)
 
@@ -273,12 +260,13 @@ def _off_midpoints(p: np.ndarray, c: np.ndarray, s: np.ndarray, acc_type,
     hit = _on_midpoints(s, acc_type)
     if not hit.size:
         return
-    idx = np.unravel_index(hit, s.shape)
-    p_at, c_at, s_at = p[idx], np.broadcast_to(c, s.shape)[idx].astype(np.float64), s[idx]
+    flat_c = c.reshape(-1) if c.shape == s.shape else np.broadcast_to(c, s.shape).reshape(-1)
+    p_at, s_at = p.reshape(-1)[hit], s.reshape(-1)[hit]
+    c_at = flat_c[hit].astype(np.float64)
     virtual = s_at - p_at
     remainder = (p_at - (s_at - virtual)) + (c_at - virtual)
-    moved = remainder != 0
-    if moved.any():
+    moved = np.flatnonzero(remainder)
+    if moved.size:
         toward = np.where(remainder[moved] > 0, np.inf, -np.inf)
         out.reshape(-1)[hit[moved]] = T.convert(np.nextafter(s_at[moved], toward), acc_type)
 
@@ -374,7 +362,7 @@ def _fix_zero_signs(s: np.ndarray, a, b, c) -> None:
     """IEEE zero signs for the exact zeros of s = (A@B) + C: -0 only where C and every
     product are -0. An addition gives -0 only from two -0 operands, so s can be -0, or
     should be, only where C is -0: nothing to do unless C holds a -0."""
-    neg_c = _scratch("negzero", s.shape, np.bool_)
+    neg_c = scratch("negzero", s.shape, np.bool_)
     size = c.dtype.itemsize
     np.equal(np.broadcast_to(c, s.shape).view(f"u{size}"), 1 << (8 * size - 1), out=neg_c)
     if not neg_c.any():

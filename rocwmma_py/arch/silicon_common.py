@@ -60,22 +60,6 @@ def min_nonzero_abs(x: np.ndarray) -> float:
 
 
 
-class Scratch:
-    """Named work buffers reused from chunk to chunk (a fresh big temporary per numpy call
-    costs page faults on every chunk)."""
-
-    def __init__(self) -> None:
-        self._buffers: dict[str, np.ndarray] = {}
-
-    def get(self, name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
-        """A C-contiguous array of this shape and dtype; contents undefined."""
-        size = math.prod(shape)
-        buf = self._buffers.get(name)
-        if buf is None or buf.dtype != dtype or buf.size < size:
-            buf = self._buffers[name] = np.empty(size, dtype)
-        return buf[:size].reshape(shape)
-
-
 _SAMPLE = 4096  # elements tested before a whole array
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import silicon_common as SC
+from .scratch import scratch
 
 _FRACTION_BITS = 24  # product alignment: 24 fraction bits below 2**E
 _SUM_BITS = 31  # the group sum keeps 31 fraction bits below 2**M
@@ -70,10 +71,9 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
             :, :, None, :])
     out = np.empty((tiles, m, n), np.float32)
     step = max(1, _CHUNK_TERMS // (m * n * min(group, k)))
-    scratch = SC.Scratch()
     for t0 in range(0, tiles, step):
         part = slice(t0, t0 + step)
-        out[part] = _fused_chunk(operands.part(part), c3[part], group, split, scratch)
+        out[part] = _fused_chunk(operands.part(part), c3[part], group, split)
     return out.reshape(shape)
 
 
@@ -99,7 +99,7 @@ class Operands:
                         self.eb[:, tiles])
 
 
-def _fused_chunk(ops: Operands, c, group, split, scratch) -> np.ndarray:
+def _fused_chunk(ops: Operands, c, group, split) -> np.ndarray:
     """`fused_dot` for one chunk of tiles; c (T, M, N)."""
     a, b, finite, big, floor_e = ops.a, ops.b, ops.finite, ops.big, ops.floor_e
     a_k, b_k, ea, eb = ops.a_k, ops.b_k, ops.ea, ops.eb
@@ -110,7 +110,7 @@ def _fused_chunk(ops: Operands, c, group, split, scratch) -> np.ndarray:
         ks = range(g0, min(g0 + size, k))
         halves = (slice(g0, ks.stop, 2), slice(g0 + 1, ks.stop, 2)) if split else (
             slice(g0, ks.stop),)
-        parts = [_truncated_sum(a_k[h], b_k[h], ea[h], eb[h], floor_e, scratch)
+        parts = [_truncated_sum(a_k[h], b_k[h], ea[h], eb[h], floor_e)
                  for h in halves]
         if split:
             (s0, e0), (s1, e1) = parts
@@ -139,20 +139,21 @@ def _work_dtype(a: np.ndarray, b: np.ndarray) -> type:
     return np.float32 if lo >= _F32_MIN_PRODUCT and hi < _F32_MAX_PRODUCT else np.float64
 
 
-def _truncated_sum(a_k, b_k, ea, eb, floor_e: int, scratch) -> tuple[np.ndarray, np.ndarray]:
+def _truncated_sum(a_k, b_k, ea, eb, floor_e: int) -> tuple[np.ndarray, np.ndarray]:
     """(S, E) of one group (or fp8 half): E (int16) the largest alignment exponent, S (int32)
     the exact sum of the products truncated to multiples of 2**(E-24), in units of
-    2**(E-24). The (G, T, M, N) temporaries live in `scratch`, reused chunk after chunk."""
+    2**(E-24). The (G, T, M, N) temporaries are per-thread scratch buffers, reused chunk
+    after chunk and call after call."""
     shape = np.broadcast_shapes(a_k.shape, b_k.shape)
-    sums = np.add(ea, eb, out=scratch.get("exponent sums", shape, np.int16))
+    sums = np.add(ea, eb, out=scratch("exponent sums", shape, np.int16))
     e = sums.max(axis=0)
     scale = SC.pow2(_FRACTION_BITS - np.maximum(e, floor_e), a_k.dtype)
     # the outer products a_k b_k^T; einsum's loop beats broadcasting multiply here
     products = np.einsum("gtm,gtn->gtmn", a_k[..., 0], b_k[:, :, 0, :],
-                         out=scratch.get("products", shape, a_k.dtype))
+                         out=scratch("products", shape, a_k.dtype))
     products *= scale
     # the cast truncates toward zero; |scaled product| < 2**26, a sum of <= 16 < 2**31
-    counts = scratch.get("counts", shape, np.int32)
+    counts = scratch("counts", shape, np.int32)
     np.copyto(counts, products, casting="unsafe")
     return counts.sum(axis=0, dtype=np.int32), e
 
@@ -163,21 +164,34 @@ def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bo
 
     Everything in units u = 2**(E-24) (`scale` = 1/u, `d_units` = d/u, `bounds` its min and
     max). With R = 2**max(0, e(d) - E - 7) = max(1, 2**(M-31) / u) the result is
-    (floor(S / R) + floor(d_units / R)) * R * u: where e(d) <= E + 7 (R = 1) that is S plus d
-    floored to u; where e(d) > E + 7, d_units / R is an integer and S is floored to
-    2**(e(d)-31). Both parts are multiples of R below 2**53 R, so every step is exact in
-    float64 and the one rounding is the final float32 cast. An exact zero comes out +0
-    (S is never -0, and +0 + -0 is +0)."""
+    (floor(S / R) + floor(d_units / R)) * R * u: where e(d) <= E + 7 (R = 1, |d_units| <
+    2**32) that is S plus d floored to u, computed for every output at once; the few outputs
+    with a larger d (or all, for fp8/bf8's drop rule) take the general form. Both parts are
+    multiples of R below 2**53 R, so every step is exact in float64 and the one rounding is
+    the final float32 cast. An exact zero comes out +0 (S is never -0, and +0 + -0 is +0)."""
     lo, hi = bounds
-    if not drop and -2.0**32 < lo and hi < 2.0**32:  # |d| < 2**(E+8): R = 1 everywhere
+    if drop:
+        return _general_sum(s, scale, d, d_units, drop)
+    # non-finite d (its outputs are the special values' anyway) must not warn
+    with np.errstate(over="ignore", invalid="ignore"):
+        large = None if -2.0**32 < lo and hi < 2.0**32 else np.flatnonzero(
+            np.abs(d_units) >= 2.0**32)
+        if large is not None and large.size:
+            d_large, units_large = d.reshape(-1)[large], d_units.reshape(-1)[large]
         total = np.floor(d_units, out=d_units)
         total += s
         total /= scale
-        with np.errstate(over="ignore"):  # overflow to +-inf is the intended result
-            return total.astype(np.float32)
+        out = total.astype(np.float32)  # overflow to +-inf is the intended result
+    if large is not None and large.size:
+        out.reshape(-1)[large] = _general_sum(s.reshape(-1)[large], scale.reshape(-1)[large],
+                                              d_large, units_large, drop)
+    return out
+
+
+def _general_sum(s, scale, d, d_units, drop: bool) -> np.ndarray:
+    """`_add_accumulator` for any R (d_units is changed)."""
     # 2**e(d) with e(d) >= -126: the exponent bits of d, at least the smallest normal
     pow_d = np.maximum((d.view(np.int32) & 0x7F800000).view(np.float32), _F32_TINY)
-    # non-finite d (its outputs are the special values' anyway) must not warn
     with np.errstate(over="ignore", invalid="ignore"):
         ratio = pow_d * scale  # 2**(e(d) - E + 24)
         r = np.maximum(ratio * 2.0**-_SUM_BITS, 1.0)  # R

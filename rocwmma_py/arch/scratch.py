@@ -1,0 +1,27 @@
+"""Per-thread work buffers of the numerics, reused from call to call.
+
+A fresh temporary of a batch's size costs a page fault per 4 KiB on every call, which
+dominates the memory-bound passes of an instruction step; a named buffer kept per thread
+(threads of the per-wave engine compute at the same time) costs them once.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import numpy as np
+
+_local = threading.local()
+
+
+def scratch(name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
+    """A C-contiguous array of this shape and dtype, contents undefined, valid until the next
+    request for the same name and dtype in this thread."""
+    pool = _local.__dict__.setdefault("pool", {})
+    dtype = np.dtype(dtype)
+    size = math.prod(shape)
+    buf = pool.get((name, dtype))
+    if buf is None or buf.size < size:
+        buf = pool[(name, dtype)] = np.empty(max(size, 1), dtype)
+    return buf[:size].reshape(shape)
