@@ -64,6 +64,15 @@ def decode(values: np.ndarray, t) -> np.ndarray:
     return np.asarray(values).astype(np.int64)
 
 
+def accumulator_values(values: np.ndarray, t) -> np.ndarray:
+    """Exact values of an accumulator of type t for `accumulate` and the silicon models:
+    float32 ones as they are (no decode pass, half the bytes), others decoded to float64 /
+    int64."""
+    if values.dtype == np.float32 and T.resolve(t) is T.float32:
+        return values
+    return decode(values, t)
+
+
 def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
                clamp: bool = False) -> np.ndarray:
     """D = C + A @ B over the last two axes (batched), rounded once to `acc_type`.

@@ -6,7 +6,10 @@ import math
 
 import numpy as np
 
+from .scratch import scratch
+
 ZERO_EXPONENT = -126  # e(0) in the silicon's alignment, whatever the format
+_ALL_BITS = (1 << 64) - 1
 
 
 def flatten_tiles(a: np.ndarray, b: np.ndarray, c: np.ndarray):
@@ -23,11 +26,14 @@ def flatten_tiles(a: np.ndarray, b: np.ndarray, c: np.ndarray):
 
 def exponents(x: np.ndarray, min_exp: int) -> np.ndarray:
     """e(x) as int16: floor(log2|x|) for normal values, the format's minimum normal exponent
-    `min_exp` for subnormals, -126 for zeros. `x` holds finite decoded values (float64), all
-    normal float64 numbers or zero."""
-    x = np.asarray(x, np.float64)
-    e = ((x.view(np.int64) >> 52) & 0x7FF) - 1023
-    e = np.maximum(e, min_exp).astype(np.int16)
+    `min_exp` for subnormals, -126 for zeros. `x` holds finite float64 or float32 values
+    (the float32 ones normal or zero), read from their exponent bits."""
+    x = np.asarray(x)
+    if x.dtype != np.float32:
+        x = x.astype(np.float64, copy=False)
+    info = np.finfo(x.dtype)
+    field = (x.view(f"i{x.itemsize}") >> info.nmant) & (2 * info.maxexp - 1)
+    e = np.maximum(field - (info.maxexp - 1), min_exp).astype(np.int16)
     e[x == 0] = ZERO_EXPONENT
     return e
 
@@ -55,9 +61,21 @@ def max_abs(x: np.ndarray) -> float:
 
 def min_nonzero_abs(x: np.ndarray) -> float:
     """The smallest non-zero |x| (inf when there is none)."""
-    mag = np.abs(x)
-    return float(np.min(mag, initial=np.inf, where=mag != 0))
+    return magnitude_range(np.asarray(x, np.float64))[0]
 
+
+def magnitude_range(x: np.ndarray) -> tuple[float, float]:
+    """(smallest non-zero |x|, largest |x|) of float64 x: (inf, 0.0) when x is all zero or
+    empty, the largest NaN when x holds a NaN. Four passes over a scratch buffer: the
+    magnitudes' bits as unsigned integers order like the magnitudes (NaN above inf), and
+    subtracting 1 wraps zeros to the top before the minimum."""
+    bits = scratch("magnitude bits", x.shape, np.uint64)
+    np.abs(x, out=bits.view(np.float64))
+    top = int(bits.max(initial=0))
+    np.subtract(bits, np.uint64(1), out=bits)
+    low = (int(bits.min(initial=_ALL_BITS)) + 1) & _ALL_BITS  # 0: every element is zero
+    smallest = math.inf if low == 0 else float(np.uint64(low).view(np.float64))
+    return smallest, float(np.uint64(top).view(np.float64))
 
 
 _SAMPLE = 4096  # elements tested before a whole array

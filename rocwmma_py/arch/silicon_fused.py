@@ -54,21 +54,25 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     a3, b3, c3, shape = SC.flatten_tiles(a, b, c)
     tiles, m, k = a3.shape
     n = b3.shape[-1]
-    finite = bool(np.isfinite(a3).all() and np.isfinite(b3).all())
-    a_fin, b_fin = (a3, b3) if finite else (np.where(np.isfinite(a3), a3, 0.0),
-                                            np.where(np.isfinite(b3), b3, 0.0))
-    work = _work_dtype(a_fin, b_fin)
+    range_a, range_b = SC.magnitude_range(a3), SC.magnitude_range(b3)
+    finite = math.isfinite(range_a[1]) and math.isfinite(range_b[1])
+    a_fin, b_fin = a3, b3
+    if not finite:
+        a_fin, b_fin = (np.where(np.isfinite(x), x, 0.0) for x in (a3, b3))
+        range_a, range_b = SC.magnitude_range(a_fin), SC.magnitude_range(b_fin)
+    lo, hi = range_a[0] * range_b[0], range_a[1] * range_b[1]
+    # float32 is exact for every non-zero product and its scaled form (always for f16, fp8)
+    work = np.float32 if lo >= _F32_MIN_PRODUCT and hi < _F32_MAX_PRODUCT else np.float64
     # K-major operands, made once: every group step is a few whole-array operations on
     # (G, T, M, N) for a chunk of T tiles
+    a_k = np.ascontiguousarray(np.moveaxis(a_fin, -1, 0), dtype=work)
+    b_k = np.ascontiguousarray(np.moveaxis(b_fin, -2, 0), dtype=work)
     operands = Operands(
-        a=a3, b=b3, finite=finite,
-        big=SC.max_abs(a_fin) * SC.max_abs(b_fin) >= _BIG_PRODUCT,
+        a=a3, b=b3, finite=finite, big=hi >= _BIG_PRODUCT,
         floor_e=_F32_MIN_E if work is np.float32 else _F64_MIN_E,
-        a_k=np.ascontiguousarray(np.moveaxis(a_fin, -1, 0), dtype=work)[..., None],
-        b_k=np.ascontiguousarray(np.moveaxis(b_fin, -2, 0), dtype=work)[:, :, None, :],
-        ea=np.ascontiguousarray(np.moveaxis(SC.exponents(a_fin, a_min_exp), -1, 0))[..., None],
-        eb=np.ascontiguousarray(np.moveaxis(SC.exponents(b_fin, b_min_exp), -2, 0))[
-            :, :, None, :])
+        a_k=a_k[..., None], b_k=b_k[:, :, None, :],
+        ea=SC.exponents(a_k, a_min_exp)[..., None],
+        eb=SC.exponents(b_k, b_min_exp)[:, :, None, :])
     out = np.empty((tiles, m, n), np.float32)
     step = max(1, _CHUNK_TERMS // (m * n * min(group, k)))
     for t0 in range(0, tiles, step):
@@ -130,13 +134,6 @@ def _fused_chunk(ops: Operands, c, group, split) -> np.ndarray:
             where, values = specials
             d[where] = values
     return d
-
-
-def _work_dtype(a: np.ndarray, b: np.ndarray) -> type:
-    """float32 when every non-zero product and its scaled form are exact in float32."""
-    lo = SC.min_nonzero_abs(a) * SC.min_nonzero_abs(b)
-    hi = SC.max_abs(a) * SC.max_abs(b)
-    return np.float32 if lo >= _F32_MIN_PRODUCT and hi < _F32_MAX_PRODUCT else np.float64
 
 
 def _truncated_sum(a_k, b_k, ea, eb, floor_e: int) -> tuple[np.ndarray, np.ndarray]:

@@ -20,7 +20,7 @@ from .. import types as T
 from ..arch import ARCH_NAMES, Arch, get_arch
 from ..arch.instructions import Instruction
 from ..arch.models import EXACT, numerics_model
-from ..arch.numerics import accumulate, chain_is_exact, decode
+from ..arch.numerics import accumulate, accumulator_values, chain_is_exact, decode
 from ..runtime import current_arch
 from .errors import FragmentError
 from .fragment import check_arch, check_filled, fragment
@@ -145,11 +145,10 @@ def mma(d: fragment, a: fragment, b: fragment, c: fragment, *, clamp: bool | Non
     a_mat = a.values(partial(decode, t=a.data_type))
     b_mat = b.values(partial(decode, t=b.data_type))
     acc_type, frag_type = p.instruction.c_type, c.data_type
-    acc = c.values(partial(_accumulator_values, t=frag_type))
+    acc = c.values(partial(accumulator_values, t=frag_type))
     model = numerics_model(arch)
     if model != EXACT and not p.instruction.integer:  # the target's silicon arithmetic
-        d.set_values(silicon_chain(model, p.instruction, a_mat, b_mat,
-                                   acc.astype(np.float64, copy=False), frag_type,
+        d.set_values(silicon_chain(model, p.instruction, a_mat, b_mat, acc, frag_type,
                                    p.round_to_acc, arch.wave_size))
         return
     k_subsets = p.k_subsets
@@ -159,13 +158,5 @@ def mma(d: fragment, a: fragment, b: fragment, c: fragment, *, clamp: bool | Non
         step = accumulate(a_mat[..., ks], b_mat[..., ks, :], acc, acc_type, clamp=clamp)
         if p.round_to_acc:
             step = T.convert(step, frag_type)
-        acc = _accumulator_values(step, frag_type)
+        acc = accumulator_values(step, frag_type)
     d.set_values(acc)
-
-
-def _accumulator_values(values: np.ndarray, t) -> np.ndarray:
-    """Exact values of an accumulator for `accumulate`: float32 ones as they are (no decode
-    pass, half the bytes), others decoded to float64 / int64."""
-    if values.dtype == np.float32 and T.resolve(t) is T.float32:
-        return values
-    return decode(values, t)

@@ -19,7 +19,7 @@ import numpy as np
 from .. import types as T
 from ..arch.instructions import Instruction
 from ..arch.models import collapsed_chain, compute
-from ..arch.numerics import decode
+from ..arch.numerics import accumulator_values
 
 
 @cache
@@ -49,7 +49,8 @@ def silicon_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, 
     orders = instruction_k_orders(instr, block_k, wave)
     whole = collapsed_chain(model, instr, a, b, acc, frag_type)
     if whole is not None:  # provably what the chain gives: one exact sum
-        return decode(T.convert(whole, frag_type) if round_to_acc else whole, frag_type)
+        return accumulator_values(T.convert(whole, frag_type) if round_to_acc else whole,
+                                  frag_type)
     if block_k < instr.k:  # the padding zeros get an index of their own
         a = np.concatenate([a, np.zeros((*a.shape[:-1], 1))], axis=-1)
         b = np.concatenate([b, np.zeros((*b.shape[:-2], 1, b.shape[-1]))], axis=-2)
@@ -57,5 +58,5 @@ def silicon_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, 
         step = compute(model, instr, a[..., order], b[..., order, :], acc)
         if round_to_acc:
             step = T.convert(step, frag_type)
-        acc = decode(step, frag_type)
+        acc = accumulator_values(step, frag_type)
     return acc
