@@ -203,7 +203,19 @@ def kind_inf_times_zero(rng, instr, sa, sb, sc):
     return a, b, c
 
 
+def kind_mixed_accumulator(rng, instr, sa, sb, sc):
+    """`normal` A and B; half of C far above the products (2**20 to 2**40 times), half
+    ordinary: outputs whose d must be aligned above the group sum beside outputs added as
+    they are, in one call."""
+    a, b, c = kind_normal(rng, instr, sa, sb, sc)
+    big = rng.standard_normal(sc) * 2.0 ** rng.integers(20, 41, sc)
+    big = np.clip(big, -largest(instr.c_format), largest(instr.c_format))
+    pick = rng.random(sc) < 0.5
+    return a, b, np.where(pick, encode(big, instr.c_format), c).astype(c.dtype)
+
+
 KINDS = {"normal": kind_normal, "wide": kind_wide, "ties": kind_ties,
+         "mixed_accumulator": kind_mixed_accumulator,
          "subnormal": kind_subnormal, "cancel": kind_cancel, "huge": kind_huge,
          "special": kind_special, "inf_times_zero": kind_inf_times_zero, "zeros": kind_zeros}
 
