@@ -244,6 +244,23 @@ def test_journal_compacts_to_the_oldest_value_and_undoes_exactly():
     assert memory.tobytes() == original.tobytes()
 
 
+def test_journal_leaves_a_single_write_per_buffer_unsorted_and_undoes_exactly():
+    """One big store (a whole batch's tiles) is not sorted by a compaction; repeats inside it
+    hold the same old value, so its undo is exact all the same."""
+    memory = np.arange(300_000, dtype=np.float32)
+    original = memory.copy()
+    journal = Journal()
+    flat = np.random.default_rng(4).integers(0, memory.size, 200_000)  # with repeats
+    journaled_write(journal, memory, flat, -1.0)
+    (_, _, kept, _), = journal._chunks
+    assert kept is not None and kept.size == flat.size and not np.all(np.diff(kept) > 0)
+    journaled_write(journal, memory, [5, 5, 6], -2.0)  # a second write: compaction sorts
+    journal.compact()
+    assert journal._chunks[0][2].size == np.unique(np.concatenate([flat, [5, 6]])).size
+    journal.undo()
+    assert memory.tobytes() == original.tobytes()
+
+
 def test_journal_keeps_write_order_for_overlapping_views_of_other_sizes():
     memory = np.arange(64, dtype=np.int32)
     original = memory.copy()

@@ -91,7 +91,10 @@ class Journal:
         return {key: (view, np.concatenate(flats)) for key, (view, flats) in by_key.items()}
 
     def compact(self) -> None:
-        """One entry per address (its oldest value), unless write order must be kept."""
+        """One entry per address (its oldest value), unless write order must be kept. A
+        buffer written by one recorded write only is left as it is: its entries' old values
+        are the values before that write, so repeats in it undo alike (a store of a whole
+        batch's tiles costs no sort)."""
         if self._ordered:
             return
         by_key: dict[tuple[int, int], list] = {}
@@ -101,10 +104,12 @@ class Journal:
             by_key[key][2].append(old)
         self._chunks, self.nbytes, self._entries = [], 0, 0
         for key, (view, flats, olds) in by_key.items():
-            flat, old = np.concatenate(flats), np.concatenate(olds)
-            flat, first = np.unique(flat, return_index=True)  # first occurrence: the oldest
-            self._chunks.append((key, view, flat, old[first]))
-            self.nbytes += flat.nbytes + old[first].nbytes
+            flat, old = flats[0], olds[0]
+            if len(flats) > 1:
+                flat, first = np.unique(np.concatenate(flats), return_index=True)
+                old = np.concatenate(olds)[first]  # the first occurrence: the oldest
+            self._chunks.append((key, view, flat, old))
+            self.nbytes += flat.nbytes + old.nbytes
             self._entries += flat.size
         self._compacted = self._entries
 
