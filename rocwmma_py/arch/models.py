@@ -186,26 +186,41 @@ def collapsed_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray
     step of the model. q is the smallest such value, split between A and B by their maxima;
     the multiples are checked on a sample first, so random-valued data fails cheaply."""
     arithmetic = SILICON_MODELS[model](instr)
-    max_a, max_b, max_c = (SC.max_abs(x) for x in (a, b, c))
-    if not all(map(math.isfinite, (max_a, max_b, max_c))):
+    max_a, max_b = SC.max_abs(a), SC.max_abs(b)
+    if not (math.isfinite(max_a) and math.isfinite(max_b)):
         return None
     info = ml_dtypes.finfo(T.storage_dtype(acc_type))
+    q_sub = int(np.frexp(float(info.smallest_subnormal))[1]) - 1
+
+    def least_q(bound: float) -> int:
+        return max(int(np.frexp(bound)[1]) - info.nmant - 1, q_sub)  # bound < 2**(p + q)
+
+    def split(q: int) -> tuple[int, int]:
+        ea, eb = int(np.frexp(max_a)[1]), int(np.frexp(max_b)[1])  # max|a| < 2**ea
+        qa = ea - (ea + eb - q) // 2
+        return qa, q - qa
+
     # the bound, rounded up: three float64 operations err by less than 2**-50 relatively
+    products = a.shape[-1] * max_a * max_b * (1 + 2.0**-50)
+    if products:  # C and the model's floor only raise q, and both parts of its split with
+        qa, qb = split(least_q(products))  # it: A and B failing here fail there too
+        if not (SC.multiples_of(a, qa) and SC.multiples_of(b, qb)):
+            return None  # random-valued data: before C is read
+    max_c = SC.max_abs(c)
+    if not math.isfinite(max_c):
+        return None
     bound = (a.shape[-1] * max_a * max_b + max_c) * (1 + 2.0**-50)
     if bound > float(info.max):
         return None
-    q_sub = int(np.frexp(float(info.smallest_subnormal))[1]) - 1
-    q: float = max(int(np.frexp(bound)[1]) - info.nmant - 1, q_sub,  # bound < 2**(p + q)
-                   arithmetic.chain_floor(a, b, c, max_a, max_b))
+    q: float = max(least_q(bound), arithmetic.chain_floor(a, b, c, max_a, max_b))
     if q == math.inf:
         return None
     q = int(q)
-    if max_a == 0 or max_b == 0:
-        exact = SC.multiples_of(c, q)
+    if products:
+        qa, qb = split(q)
+        exact = SC.multiples_of(a, qa) and SC.multiples_of(b, qb) and SC.multiples_of(c, q)
     else:
-        ea, eb = int(np.frexp(max_a)[1]), int(np.frexp(max_b)[1])  # max|a| < 2**ea
-        qa = ea - (ea + eb - q) // 2
-        exact = SC.multiples_of(a, qa) and SC.multiples_of(b, q - qa) and SC.multiples_of(c, q)
+        exact = SC.multiples_of(c, q)
     if not exact:
         return None
     d = accumulate(a, b, c, instr.c_type)
