@@ -13,11 +13,11 @@ K positions, with d the running f32 value:
    drop d when e(d) < M - 25), the two are added exactly and rounded once to f32 (RNE);
    an exact zero is +0.
 
-Vectorised: K-major copies of A and B, exponent sums in int16 with the group maximum as one
-reduction, scaled products truncated by a float -> int32 cast (truncation toward zero), sums
-and the alignment of d in int64, everything over whole cache-sized chunks of tiles. Products
-and scales are float32 when every product and 2**(24-E) is exact there (always for f16 and
-fp8), else float64.
+Vectorised: K-major copies of A and B, the group's largest exponent sum from one small
+matmul of powers of two, scaled products truncated by a float -> int32 cast (truncation
+toward zero), sums and the alignment of d in int64, everything over whole cache-sized
+chunks of tiles. Products and scales are float32 when every product and 2**(24-E) is exact
+there (always for f16 and fp8), else float64.
 """
 
 from __future__ import annotations
@@ -71,8 +71,8 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
         a=a3, b=b3, finite=finite, big=hi >= _BIG_PRODUCT,
         floor_e=_F32_MIN_E if work is np.float32 else _F64_MIN_E,
         a_k=a_k[..., None], b_k=b_k[:, :, None, :],
-        ea=SC.exponents(a_k, a_min_exp)[..., None],
-        eb=SC.exponents(b_k, b_min_exp)[:, :, None, :])
+        wa=_exponent_weights(SC.exponents(a_k, a_min_exp)),
+        wb=_exponent_weights(SC.exponents(b_k, b_min_exp)))
     out = np.empty((tiles, m, n), np.float32)
     step = max(1, _CHUNK_TERMS // (m * n * min(group, k)))
     for t0 in range(0, tiles, step):
@@ -93,20 +93,20 @@ class Operands:
     floor_e: int  # the alignment exponent the product scale is clamped to
     a_k: np.ndarray  # (K, T, M, 1) in the working dtype
     b_k: np.ndarray  # (K, T, 1, N)
-    ea: np.ndarray  # (K, T, M, 1) int16
-    eb: np.ndarray  # (K, T, 1, N) int16
+    wa: np.ndarray  # (K, T, M) float64 2**(4 e(a)), `_exponent_weights`
+    wb: np.ndarray  # (K, T, N) float64 2**(4 e(b))
 
     def part(self, tiles: slice) -> Operands:
         """The same for a chunk of tiles."""
         return Operands(self.a[tiles], self.b[tiles], self.finite, self.big, self.floor_e,
-                        self.a_k[:, tiles], self.b_k[:, tiles], self.ea[:, tiles],
-                        self.eb[:, tiles])
+                        self.a_k[:, tiles], self.b_k[:, tiles], self.wa[:, tiles],
+                        self.wb[:, tiles])
 
 
 def _fused_chunk(ops: Operands, c, group, split) -> np.ndarray:
     """`fused_dot` for one chunk of tiles; c (T, M, N)."""
     a, b, finite, big, floor_e = ops.a, ops.b, ops.finite, ops.big, ops.floor_e
-    a_k, b_k, ea, eb = ops.a_k, ops.b_k, ops.ea, ops.eb
+    a_k, b_k, wa, wb = ops.a_k, ops.b_k, ops.wa, ops.wb
     d = np.array(c, np.float32)
     k = a.shape[-1]
     size = min(group, k)
@@ -114,8 +114,7 @@ def _fused_chunk(ops: Operands, c, group, split) -> np.ndarray:
         ks = range(g0, min(g0 + size, k))
         halves = (slice(g0, ks.stop, 2), slice(g0 + 1, ks.stop, 2)) if split else (
             slice(g0, ks.stop),)
-        parts = [_truncated_sum(a_k[h], b_k[h], ea[h], eb[h], floor_e)
-                 for h in halves]
+        parts = [_truncated_sum(a_k[h], b_k[h], wa[h], wb[h], floor_e) for h in halves]
         if split:
             (s0, e0), (s1, e1) = parts
             e = np.maximum(e0, e1)
@@ -136,20 +135,34 @@ def _fused_chunk(ops: Operands, c, group, split) -> np.ndarray:
     return d
 
 
-def _truncated_sum(a_k, b_k, ea, eb, floor_e: int) -> tuple[np.ndarray, np.ndarray]:
-    """(S, E) of one group (or fp8 half): E (int16) the largest alignment exponent, S (int32)
-    the exact sum of the products truncated to multiples of 2**(E-24), in units of
-    2**(E-24). The (G, T, M, N) temporaries are per-thread scratch buffers, reused chunk
-    after chunk and call after call."""
+def _exponent_weights(e: np.ndarray) -> np.ndarray:
+    """2**(4 e) as float64 (every e in [-126, 127]: normal, and so are products of two)."""
+    return SC.pow2(4 * e.astype(np.int32), np.float64)
+
+
+def _truncated_sum(a_k, b_k, wa, wb, floor_e: int) -> tuple[np.ndarray, np.ndarray]:
+    """(S, E) of one group (or fp8 half) of at most 8 K positions: E the largest alignment
+    exponent e(a_k) + e(b_k), S (int32) the exact sum of the products truncated to multiples
+    of 2**(E-24), in units of 2**(E-24).
+
+    E comes from one small matmul: sum_k 2**(4 e(a_k)) 2**(4 e(b_k)) lies in
+    [2**(4E), 8 * 2**(4E)] (powers of two, at most 8 of them; float64 rounding keeps it
+    there), so its exponent field divided by 4, rounded down, is E. The (G, T, M, N)
+    temporaries are per-thread scratch buffers, reused chunk after chunk and call after
+    call."""
     shape = np.broadcast_shapes(a_k.shape, b_k.shape)
-    sums = np.add(ea, eb, out=scratch("exponent sums", shape, np.int16))
-    e = sums.max(axis=0)
+    assert shape[0] <= 8, "G = 4, 8, or fp8's 16 in two halves of 8"
+    weights = np.matmul(np.moveaxis(wa, 0, -1), np.moveaxis(wb, 0, -2),
+                        out=scratch("exponent weights", shape[1:], np.float64))
+    e = weights.view(np.int64) >> 52
+    e -= 1023
+    e >>= 2  # floor(log2(weights) / 4)
     scale = SC.pow2(_FRACTION_BITS - np.maximum(e, floor_e), a_k.dtype)
     # the outer products a_k b_k^T; einsum's loop beats broadcasting multiply here
     products = np.einsum("gtm,gtn->gtmn", a_k[..., 0], b_k[:, :, 0, :],
                          out=scratch("products", shape, a_k.dtype))
     products *= scale
-    # the cast truncates toward zero; |scaled product| < 2**26, a sum of <= 16 < 2**31
+    # the cast truncates toward zero; |scaled product| < 2**26, a sum of <= 8 < 2**31
     counts = scratch("counts", shape, np.int32)
     np.copyto(counts, products, casting="unsafe")
     return counts.sum(axis=0, dtype=np.int32), e
