@@ -41,6 +41,7 @@ _CHUNK_TERMS = 1 << 18  # product terms per chunk step (measured best: temporari
 # clamped at -102 the scale 2**(24-E) <= 2**126 stays a normal float32.
 _F32_MIN_PRODUCT, _F32_MAX_PRODUCT, _F32_MIN_E = 2.0**-100, 2.0**126, -102
 _F64_MIN_E = -252  # the smallest alignment exponent there is (zero times zero)
+_SCALE_BITS = np.int64((1023 + _FRACTION_BITS) << 52)  # float64 bits of 2**24, see _scale
 
 
 def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split: bool,
@@ -71,8 +72,8 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
         a=a3, b=b3, finite=finite, big=hi >= _BIG_PRODUCT,
         floor_e=_F32_MIN_E if work is np.float32 else _F64_MIN_E,
         a_k=a_k[..., None], b_k=b_k[:, :, None, :],
-        wa=_exponent_weights(SC.exponents(a_k, a_min_exp)),
-        wb=_exponent_weights(SC.exponents(b_k, b_min_exp)))
+        wa=np.moveaxis(_exponent_weights(SC.exponents(a_k, a_min_exp)), 0, -1),
+        wb=np.moveaxis(_exponent_weights(SC.exponents(b_k, b_min_exp)), 0, -2))
     out = np.empty((tiles, m, n), np.float32)
     step = max(1, _CHUNK_TERMS // (m * n * min(group, k)))
     for t0 in range(0, tiles, step):
@@ -93,14 +94,14 @@ class Operands:
     floor_e: int  # the alignment exponent the product scale is clamped to
     a_k: np.ndarray  # (K, T, M, 1) in the working dtype
     b_k: np.ndarray  # (K, T, 1, N)
-    wa: np.ndarray  # (K, T, M) float64 2**(4 e(a)), `_exponent_weights`
-    wb: np.ndarray  # (K, T, N) float64 2**(4 e(b))
+    wa: np.ndarray  # (T, M, K) float64 2**(4 e(a)), `_exponent_weights`
+    wb: np.ndarray  # (T, K, N) float64 2**(4 e(b))
 
     def part(self, tiles: slice) -> Operands:
         """The same for a chunk of tiles."""
         return Operands(self.a[tiles], self.b[tiles], self.finite, self.big, self.floor_e,
-                        self.a_k[:, tiles], self.b_k[:, tiles], self.wa[:, tiles],
-                        self.wb[:, tiles])
+                        self.a_k[:, tiles], self.b_k[:, tiles], self.wa[tiles],
+                        self.wb[tiles])
 
 
 def _fused_chunk(ops: Operands, c, group, split) -> np.ndarray:
@@ -114,14 +115,15 @@ def _fused_chunk(ops: Operands, c, group, split) -> np.ndarray:
         ks = range(g0, min(g0 + size, k))
         halves = (slice(g0, ks.stop, 2), slice(g0 + 1, ks.stop, 2)) if split else (
             slice(g0, ks.stop),)
-        parts = [_truncated_sum(a_k[h], b_k[h], wa[h], wb[h], floor_e) for h in halves]
+        parts = [_truncated_sum(a_k[h], b_k[h], wa[..., h], wb[..., h, :], floor_e)
+                 for h in halves]
         if split:
-            (s0, e0), (s1, e1) = parts
+            (s0, e0, _), (s1, e1, _) = parts
             e = np.maximum(e0, e1)
             s = (s0 >> np.minimum(e - e0, 31)) + (s1 >> np.minimum(e - e1, 31))
+            scale = _scale(e)
         else:
-            s, e = parts[0]
-        scale = SC.pow2(_FRACTION_BITS - e, np.float64)  # 1 / 2**(E-24)
+            s, e, scale = parts[0]
         with np.errstate(invalid="ignore"):  # a non-finite d is a special value below
             d_units = d * scale  # d in units of 2**(E-24), exact
             hi, lo = float(d_units.max()), float(d_units.min())
@@ -140,10 +142,19 @@ def _exponent_weights(e: np.ndarray) -> np.ndarray:
     return SC.pow2(4 * e.astype(np.int32), np.float64)
 
 
-def _truncated_sum(a_k, b_k, wa, wb, floor_e: int) -> tuple[np.ndarray, np.ndarray]:
-    """(S, E) of one group (or fp8 half) of at most 8 K positions: E the largest alignment
-    exponent e(a_k) + e(b_k), S (int32) the exact sum of the products truncated to multiples
-    of 2**(E-24), in units of 2**(E-24).
+def _scale(e: np.ndarray) -> np.ndarray:
+    """2**(24 - e) as float64, from the bits: (1023 + 24 - e) << 52 (e int64 in [-252, 254])."""
+    bits = np.left_shift(e, 52)
+    np.subtract(_SCALE_BITS, bits, out=bits)
+    return bits.view(np.float64)
+
+
+def _truncated_sum(a_k, b_k, wa, wb, floor_e: int
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(S, E, 2**(24-E)) of one group (or fp8 half) of at most 8 K positions, a_k (G, T, M, 1)
+    and b_k (G, T, 1, N) with their weights wa (T, M, G), wb (T, G, N): E (int64) the
+    largest alignment exponent e(a_k) + e(b_k), S (int32) the exact sum of the products
+    truncated to multiples of 2**(E-24), in units of 2**(E-24); the scale float64.
 
     E comes from one small matmul: sum_k 2**(4 e(a_k)) 2**(4 e(b_k)) lies in
     [2**(4E), 8 * 2**(4E)] (powers of two, at most 8 of them; float64 rounding keeps it
@@ -152,12 +163,17 @@ def _truncated_sum(a_k, b_k, wa, wb, floor_e: int) -> tuple[np.ndarray, np.ndarr
     call."""
     shape = np.broadcast_shapes(a_k.shape, b_k.shape)
     assert shape[0] <= 8, "G = 4, 8, or fp8's 16 in two halves of 8"
-    weights = np.matmul(np.moveaxis(wa, 0, -1), np.moveaxis(wb, 0, -2),
-                        out=scratch("exponent weights", shape[1:], np.float64))
+    weights = np.matmul(wa, wb, out=scratch("exponent weights", shape[1:], np.float64))
     e = weights.view(np.int64) >> 52
     e -= 1023
     e >>= 2  # floor(log2(weights) / 4)
-    scale = SC.pow2(_FRACTION_BITS - np.maximum(e, floor_e), a_k.dtype)
+    scale64 = _scale(e)
+    if a_k.dtype == np.float64:  # floor_e is the smallest E there is
+        scale = scale64
+    elif int(e.min()) >= floor_e:
+        scale = scale64.astype(np.float32)  # powers of two in float32's normal range
+    else:  # all-zero groups: their products are zero at any scale
+        scale = _scale(np.maximum(e, floor_e)).astype(np.float32)
     # the outer products a_k b_k^T; einsum's loop beats broadcasting multiply here
     products = np.einsum("gtm,gtn->gtmn", a_k[..., 0], b_k[:, :, 0, :],
                          out=scratch("products", shape, a_k.dtype))
@@ -165,7 +181,7 @@ def _truncated_sum(a_k, b_k, wa, wb, floor_e: int) -> tuple[np.ndarray, np.ndarr
     # the cast truncates toward zero; |scaled product| < 2**26, a sum of <= 8 < 2**31
     counts = scratch("counts", shape, np.int32)
     np.copyto(counts, products, casting="unsafe")
-    return counts.sum(axis=0, dtype=np.int32), e
+    return counts.sum(axis=0, dtype=np.int32), e, scale64
 
 
 def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bool
