@@ -196,3 +196,18 @@ def test_random_normal_outputs_mostly_certified(opened):
     assert sum(opened) < 0.001 * c.size
     for n in (0, 17, 63):
         assert same_bits(got[n], reference(a[n], b[n], c[n].astype(np.float64), T.float32))
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_tiny_products_below_the_smallest_normal(sign):
+    """bf16-sized products 2**-150 and +-2**-195 (certified: their lines span 23 and 24
+    bits) beside C = 2**-140, an f32 subnormal: float64's sum drops 2**-195 and lands on the
+    subnormal midpoint 2**-140 + 2**-150, where the boundary test of the normal range does
+    not look. The below-normal check must send it to be settled from its terms."""
+    a = np.array([[2.0**-75, 2.0**-97]])
+    b = np.array([[2.0**-75], [sign * 2.0**-98]])
+    c = np.array([[2.0**-140]], np.float32)
+    assert flagged_pairs(a, b, c) == set()
+    want = reference(a, b, c.astype(np.float64), T.float32)
+    assert float(want[0, 0]) == (2.0**-140 + 2.0**-149 if sign > 0 else 2.0**-140)
+    assert same_bits(accumulate(a, b, c, T.float32), want)
