@@ -68,17 +68,23 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     # (G, T, M, N) for a chunk of T tiles
     a_k = np.ascontiguousarray(np.moveaxis(a_fin, -1, 0), dtype=work)
     b_k = np.ascontiguousarray(np.moveaxis(b_fin, -2, 0), dtype=work)
+    # a zero operand makes an alignment exponent of -126 + e: E may then fall below the
+    # float32 floor, and the scale must be clamped
+    zeros = np.count_nonzero(a_k) < a_k.size or np.count_nonzero(b_k) < b_k.size
     operands = Operands(
         a=a3, b=b3, finite=finite, big=hi >= _BIG_PRODUCT,
-        floor_e=_F32_MIN_E if work is np.float32 else _F64_MIN_E,
+        floor_e=_F32_MIN_E if work is np.float32 and zeros else _F64_MIN_E,
         a_k=a_k[..., None], b_k=b_k[:, :, None, :],
         wa=np.moveaxis(_exponent_weights(SC.exponents(a_k, a_min_exp)), 0, -1),
         wb=np.moveaxis(_exponent_weights(SC.exponents(b_k, b_min_exp)), 0, -2))
     out = np.empty((tiles, m, n), np.float32)
     step = max(1, _CHUNK_TERMS // (m * n * min(group, k)))
-    for t0 in range(0, tiles, step):
-        part = slice(t0, t0 + step)
-        out[part] = _fused_chunk(operands.part(part), c3[part], group, split)
+    # non-finite d (its outputs are the special values' anyway) and overflow to +-inf (the
+    # intended result) must not warn
+    with np.errstate(over="ignore", invalid="ignore"):
+        for t0 in range(0, tiles, step):
+            part = slice(t0, t0 + step)
+            out[part] = _fused_chunk(operands.part(part), c3[part], group, split)
     return out.reshape(shape)
 
 
@@ -91,7 +97,7 @@ class Operands:
     b: np.ndarray  # (T, K, N)
     finite: bool  # no NaN/inf in a or b
     big: bool  # some product may reach 2**128
-    floor_e: int  # the alignment exponent the product scale is clamped to
+    floor_e: int  # the alignment exponent the product scale is clamped to (-252: none)
     a_k: np.ndarray  # (K, T, M, 1) in the working dtype
     b_k: np.ndarray  # (K, T, 1, N)
     wa: np.ndarray  # (T, M, K) float64 2**(4 e(a)), `_exponent_weights`
@@ -124,9 +130,8 @@ def _fused_chunk(ops: Operands, c, group, split) -> np.ndarray:
             scale = _scale(e)
         else:
             s, e, scale = parts[0]
-        with np.errstate(invalid="ignore"):  # a non-finite d is a special value below
-            d_units = d * scale  # d in units of 2**(E-24), exact
-            hi, lo = float(d_units.max()), float(d_units.min())
+        d_units = d * scale  # d in units of 2**(E-24), exact
+        hi, lo = float(d_units.max()), float(d_units.min())
         specials = None
         if not (finite and not big and math.isfinite(hi) and math.isfinite(lo)):
             specials = _special_values(a[..., g0:ks.stop], b[..., g0:ks.stop, :], d, big)
@@ -168,11 +173,11 @@ def _truncated_sum(a_k, b_k, wa, wb, floor_e: int
     e -= 1023
     e >>= 2  # floor(log2(weights) / 4)
     scale64 = _scale(e)
-    if a_k.dtype == np.float64:  # floor_e is the smallest E there is
+    if a_k.dtype == np.float64:
         scale = scale64
-    elif int(e.min()) >= floor_e:
+    elif floor_e == _F64_MIN_E or int(e.min()) >= floor_e:  # (-252: no E is smaller)
         scale = scale64.astype(np.float32)  # powers of two in float32's normal range
-    else:  # all-zero groups: their products are zero at any scale
+    else:  # groups with zero products only: zero at any scale
         scale = _scale(np.maximum(e, floor_e)).astype(np.float32)
     # the outer products a_k b_k^T; einsum's loop beats broadcasting multiply here
     products = np.einsum("gtm,gtn->gtmn", a_k[..., 0], b_k[:, :, 0, :],
@@ -194,20 +199,20 @@ def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bo
     2**32) that is S plus d floored to u, computed for every output at once; the few outputs
     with a larger d (or all, for fp8/bf8's drop rule) take the general form. Both parts are
     multiples of R below 2**53 R, so every step is exact in float64 and the one rounding is
-    the final float32 cast. An exact zero comes out +0 (S is never -0, and +0 + -0 is +0)."""
+    the final float32 cast. An exact zero comes out +0 (S is never -0, and +0 + -0 is +0).
+    Runs under `fused_dot`'s errstate: a non-finite d (its outputs are the special values')
+    and overflow to +-inf (the intended result) do not warn."""
     lo, hi = bounds
     if drop:
         return _general_sum(s, scale, d, d_units, drop)
-    # non-finite d (its outputs are the special values' anyway) must not warn
-    with np.errstate(over="ignore", invalid="ignore"):
-        large = None if -2.0**32 < lo and hi < 2.0**32 else np.flatnonzero(
-            np.abs(d_units) >= 2.0**32)
-        if large is not None and large.size:
-            d_large, units_large = d.reshape(-1)[large], d_units.reshape(-1)[large]
-        total = np.floor(d_units, out=d_units)
-        total += s
-        total /= scale
-        out = total.astype(np.float32)  # overflow to +-inf is the intended result
+    large = None if -2.0**32 < lo and hi < 2.0**32 else np.flatnonzero(
+        np.abs(d_units) >= 2.0**32)
+    if large is not None and large.size:
+        d_large, units_large = d.reshape(-1)[large], d_units.reshape(-1)[large]
+    total = np.floor(d_units, out=d_units)
+    total += s
+    total /= scale
+    out = total.astype(np.float32)
     if large is not None and large.size:
         out.reshape(-1)[large] = _general_sum(s.reshape(-1)[large], scale.reshape(-1)[large],
                                               d_large, units_large, drop)
@@ -215,22 +220,21 @@ def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bo
 
 
 def _general_sum(s, scale, d, d_units, drop: bool) -> np.ndarray:
-    """`_add_accumulator` for any R (d_units is changed)."""
+    """`_add_accumulator` for any R (d_units is changed); under `fused_dot`'s errstate."""
     # 2**e(d) with e(d) >= -126: the exponent bits of d, at least the smallest normal
     pow_d = np.maximum((d.view(np.int32) & 0x7F800000).view(np.float32), _F32_TINY)
-    with np.errstate(over="ignore", invalid="ignore"):
-        ratio = pow_d * scale  # 2**(e(d) - E + 24)
-        r = np.maximum(ratio * 2.0**-_SUM_BITS, 1.0)  # R
-        d_units /= r
-        np.floor(d_units, out=d_units)
-        if drop:  # fp8/bf8: d is dropped when e(d) < M - 25 (M = E there)
-            d_units[ratio < 2.0 ** (_FRACTION_BITS - _FP8_DROP)] = 0.0
-        total = s / r
-        np.floor(total, out=total)
-        total += d_units
-        total *= r
-        total /= scale
-        return total.astype(np.float32)
+    ratio = pow_d * scale  # 2**(e(d) - E + 24)
+    r = np.maximum(ratio * 2.0**-_SUM_BITS, 1.0)  # R
+    d_units /= r
+    np.floor(d_units, out=d_units)
+    if drop:  # fp8/bf8: d is dropped when e(d) < M - 25 (M = E there)
+        d_units[ratio < 2.0 ** (_FRACTION_BITS - _FP8_DROP)] = 0.0
+    total = s / r
+    np.floor(total, out=total)
+    total += d_units
+    total *= r
+    total /= scale
+    return total.astype(np.float32)
 
 
 def _special_values(a, b, d, big: bool):
