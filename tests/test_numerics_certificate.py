@@ -211,3 +211,26 @@ def test_tiny_products_below_the_smallest_normal(sign):
     want = reference(a, b, c.astype(np.float64), T.float32)
     assert float(want[0, 0]) == (2.0**-140 + 2.0**-149 if sign > 0 else 2.0**-140)
     assert same_bits(accumulate(a, b, c, T.float32), want)
+
+
+def test_only_tiles_with_a_possibly_inexact_addition_are_looked_at(monkeypatch):
+    """Tile 0 holds the dropped-onto-a-midpoint sum (C = 2**-60 beside A@B = 1 + 2**-24); in
+    tiles 1-3 every P + C is provably exact (`_exact_additions`). Only tile 0's outputs get
+    the boundary test, and every output matches the rational reference."""
+    looked: list[int] = []
+    midpoints = numerics._on_midpoints
+
+    def spy(s, acc_type):
+        looked.append(s.size)
+        return midpoints(s, acc_type)
+
+    monkeypatch.setattr(numerics, "_on_midpoints", spy)
+    a = np.tile(np.array([[1.0, 2.0**-12], [3.0, 1.0]]), (4, 1, 1))
+    b = np.tile(np.array([[1.0, 2.0], [2.0**-12, 5.0]]), (4, 1, 1))
+    c = np.full((4, 2, 2), 7.0, np.float32)
+    c[0, 0, 0] = 2.0**-60
+    got = accumulate(a, b, c, T.float32)
+    for t in range(4):
+        assert same_bits(got[t], reference(a[t], b[t], c[t].astype(np.float64), T.float32))
+    assert float(got[0, 0, 0]) == float(np.float32(1 + 2.0**-23))  # the tie, decided up
+    assert looked == [4]  # one tile of 2 x 2

@@ -130,6 +130,15 @@ class Lines(NamedTuple):
     finite: bool
 
 
+class TileRanges(NamedTuple):
+    """Per tile of C (`_tile_ranges`): every |c| < 2**top and every c a multiple of 2**low
+    (-_NO_BOUND and _NO_BOUND where the tile is all zero); `finite`: no NaN or Inf."""
+
+    top: np.ndarray
+    low: np.ndarray
+    finite: bool
+
+
 def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
                  out: np.ndarray) -> None:
     """`accumulate` for float accumulators narrower than float64, into `out`.
@@ -140,11 +149,15 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     midpoints, the overflow threshold) a float64 number: s lies on the same side of each
     boundary as the exact sum, so both round alike unless s is on a boundary itself. There
     (`_on_midpoints`: exact sums of random data often are) TwoSum gives the exact remainder
-    of P + C, whose sign says which way the exact sum rounds (`_off_midpoints`). Outputs the
-    certificate leaves open go to `_settle`.
+    of P + C, whose sign says which way the exact sum rounds (`_off_midpoints`); tiles
+    whose every addition P + C is provably exact (`_exact_additions`) need no look. Outputs
+    the certificate leaves open go to `_settle`.
     """
     lines_a, lines_b = _quanta(a, -1), _quanta(b, -2)
-    if not (lines_a.finite and lines_b.finite and _all_finite(c)):
+    tiles = math.prod(out.shape[:-2])
+    c_ranges = _tile_ranges(c, tiles) if c.shape == out.shape else None
+    finite_c = c_ranges.finite if c_ranges is not None else _all_finite(c)
+    if not (lines_a.finite and lines_b.finite and finite_c):
         out[...] = _with_nonfinite(a, b, c, acc_type)
         return
     p = scratch("products", out.shape, np.float64)
@@ -157,7 +170,9 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     if _has_negative_zero(c):
         _fix_zero_signs(s, a, b, c)
     _store(out, s, acc_type)
-    _off_midpoints(p, c, s, acc_type, out)
+    exact = None if c_ranges is None else _exact_additions(lines_a, lines_b, c_ranges,
+                                                             out.shape, a.shape[-1])
+    _off_midpoints(p, c, s, acc_type, out, exact)
     open_ = [_uncertified_pairs(lines_a, lines_b, s.shape, a.shape[-1])]
     if _below_normal_may_be_inexact(lines_a, lines_b, acc_type):
         open_.append(_below_normal(s, acc_type))
@@ -248,6 +263,50 @@ def _uncertified_pairs(lines_a: Lines, lines_b: Lines, shape: tuple[int, ...],
     return np.concatenate(found)
 
 
+def _tile_ranges(c: np.ndarray, tiles: int) -> TileRanges:
+    """The `TileRanges` of C (float32 or float64, the output's shape) cut into `tiles`
+    tiles: four passes over its magnitude bits, as `_quanta` does for lines."""
+    info = np.finfo(c.dtype)
+    uint = np.dtype(f"u{c.dtype.itemsize}")
+    bits = scratch("c magnitudes", (tiles, c.size // max(tiles, 1)), uint)
+    np.bitwise_and(np.ascontiguousarray(c).reshape(bits.shape).view(uint),
+                   uint.type((1 << (8 * uint.itemsize - 1)) - 1), out=bits)
+    top = bits.max(axis=1, initial=0)
+    finite = bool(top.size == 0 or int(top.max()) < ((1 << (info.nexp)) - 1) << info.nmant)
+    np.subtract(bits, uint.type(1), out=bits)
+    low = bits.min(axis=1, initial=np.iinfo(uint).max) + uint.type(1)  # 0: all zero
+    bias = info.maxexp - 1
+    f_top = (top >> uint.type(info.nmant)).astype(np.int64)
+    f_low = (low >> uint.type(info.nmant)).astype(np.int64)
+    return TileRanges(np.where(top == 0, -_NO_BOUND, f_top - bias + 1),
+                      np.where(low == 0, _NO_BOUND, np.maximum(f_low, 1) - bias - info.nmant),
+                      finite)
+
+
+def _exact_additions(lines_a: Lines, lines_b: Lines, c_ranges: TileRanges,
+                     shape: tuple[int, ...], k: int) -> np.ndarray:
+    """Per tile of the output: True where every float64 addition P + C of a certified
+    output is exact, so s is the exact sum and no boundary test is needed there.
+
+    In tile t every certified P is a multiple of 2**Qp (Qp the smallest q_i + q_j of its
+    lines) below 2**Pt in magnitude (Pt = the largest q_i + d_i plus the largest q_j + d_j
+    plus ceil(log2 K)), every C a multiple of 2**low below 2**top: with Q = min(Qp, low),
+    |P| + |C| < 2**(max(Pt, top) + 1) <= 2**(Q + 53) makes P + C a float64 number.
+    Zero lines (no products) and uncertified lines (redone by `_settle`) do not count."""
+    m, n = shape[-2], shape[-1]
+
+    def per_tile(lines: Lines, length: int, lead: tuple[int, ...]):
+        q, valid, d = (np.broadcast_to(x, (*lead, length)).reshape(-1, length)
+                       for x in (lines.q, lines.valid, lines.d))
+        return (np.where(valid, q, _NO_BOUND).min(axis=1),
+                np.where(valid, q + d, -_NO_BOUND).max(axis=1))
+
+    low_a, top_a = per_tile(lines_a, m, shape[:-2])
+    low_b, top_b = per_tile(lines_b, n, shape[:-2])
+    top = np.maximum(top_a + top_b + max(k - 1, 0).bit_length(), c_ranges.top)
+    return top + 1 <= np.minimum(low_a + low_b, c_ranges.low) + 53
+
+
 def _on_midpoints(s: np.ndarray, acc_type) -> np.ndarray:
     """Flat indices where s sits exactly on a rounding boundary of acc_type's normal range:
     the float64 bits below acc_type's last significand bit read 100...0 (the overflow
@@ -261,12 +320,21 @@ def _on_midpoints(s: np.ndarray, acc_type) -> np.ndarray:
 
 
 def _off_midpoints(p: np.ndarray, c: np.ndarray, s: np.ndarray, acc_type,
-                   out: np.ndarray) -> None:
+                   out: np.ndarray, exact: np.ndarray | None) -> None:
     """Where s = fl64(p + c) is on a boundary of acc_type but p + c is not (TwoSum's
     remainder e != 0), round s moved one float64 step toward p + c: the exact sum and
     that neighbour lie strictly on the same side of the boundary, and no other boundary
-    is that close. (Outputs whose p is not exact are redone by `_settle`.)"""
-    hit = _on_midpoints(s, acc_type)
+    is that close. Tiles marked in `exact` (per tile, or None) are skipped. (Outputs
+    whose p is not exact are redone by `_settle`.)"""
+    if exact is None:
+        hit = _on_midpoints(s, acc_type)
+    elif exact.all():
+        return
+    else:
+        size = s.size // exact.size
+        looked = np.flatnonzero(~exact)
+        found = _on_midpoints(s.reshape(exact.size, size)[looked], acc_type)
+        hit = looked[found // size] * size + found % size
     if not hit.size:
         return
     flat_c = c.reshape(-1) if c.shape == s.shape else np.broadcast_to(c, s.shape).reshape(-1)
