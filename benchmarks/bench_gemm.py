@@ -34,6 +34,7 @@ import os
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"
 
+import argparse  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -212,33 +213,30 @@ def empty():
     """No work: measures launch and batching overhead."""
 
 
-def parse(argv: list[str]) -> tuple[list[int], int, str] | None:
-    global clock
-    sizes, repeats, numerics, args = [], REPEATS, "exact", list(argv)
-    while args:
-        arg = args.pop(0)
-        if arg == "--cpu":
-            clock = time.process_time
-        elif arg == "--repeats":
-            repeats = int(args.pop(0))
-        elif arg == "--numerics":
-            numerics = args.pop(0)
-        else:
-            sizes.append(int(arg))
-    if repeats < 1 or any(s % TILE_M for s in sizes) or numerics not in ("exact", "silicon"):
-        return None
-    return sizes or [256, 512, 1024], repeats, numerics
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Emulated gfx942 GEMMs vs numpy.matmul "
+                                     "(one BLAS thread), random normal and integer data.")
+    parser.add_argument("sizes", nargs="*", type=int, default=[256, 512, 1024],
+                        help=f"matrix sizes, multiples of {TILE_M} (default 256 512 1024)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="process CPU time instead of wall time")
+    parser.add_argument("--repeats", type=int, default=REPEATS,
+                        help=f"warm launches per row (default {REPEATS})")
+    parser.add_argument("--numerics", choices=("exact", "silicon"), default="exact",
+                        help="numerics model (default exact)")
+    args = parser.parse_args(argv)
+    if args.repeats < 1 or any(size <= 0 or size % TILE_M for size in args.sizes):
+        parser.error(f"sizes must be positive multiples of {TILE_M} and --repeats >= 1")
+    return args
 
 
 def main(argv: list[str]) -> int:
-    parsed = parse(argv)
-    if parsed is None:
-        print(f"sizes must be multiples of {TILE_M}, repeats >= 1, numerics exact or silicon",
-              file=sys.stderr)
-        return 2
-    sizes, repeats, numerics = parsed
-    with use_numerics(numerics), use_workers(1):  # one core, like numpy's one BLAS thread
-        return run_rows(sizes, repeats, numerics)
+    global clock
+    args = parse(argv)
+    if args.cpu:
+        clock = time.process_time
+    with use_numerics(args.numerics), use_workers(1):  # one core, like numpy's BLAS thread
+        return run_rows(args.sizes, args.repeats, args.numerics)
 
 
 def run_rows(sizes: list[int], repeats: int, numerics: str) -> int:
