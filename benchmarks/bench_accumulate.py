@@ -4,9 +4,10 @@ The wave-batched engine calls accumulate with a leading batch of waves: here B =
 tiles of (16 x K) @ (K x 16) + C (16 x 16), K = 16 and 64, for
 
 * f16-valued random normal A, B and an f32-valued random normal C -> f32 (the general case:
-  float64 is not exact for the whole batch, the per-output certificate accepts almost every
-  element, the error bound and the exact path settle the rest),
-* f16 small-integer A, B, C -> f32 (float64 provably exact),
+  the line certificate proves A@B exact for almost every output, a few per cent of the sums
+  sit on an f32 midpoint and take TwoSum, the error bound and the exact path settle the
+  handful left),
+* f16 small-integer A, B, C -> f32 (every addition provably exact),
 * int8 A, B, int32 C -> int32 (integer MFMA/WMMA).
 
 The baseline is `np.matmul` on float32 copies of the same operands (one BLAS thread) timed in

@@ -5,23 +5,25 @@ over leading axes. Integers are summed exactly and then wrap (MFMA) or saturate 
 Float inputs narrower than float64 (f16, bf16, fp8, xf32, f32) have products exact in
 float64; their sum is rounded once (RNE) to the accumulator type:
 
-1. exact path: when every product and C are multiples of 2**q and the sum of all |terms| stays
-   below 2**(52+q), float64 holds every partial sum exactly, so BLAS `matmul` gives the exact
-   sum whatever order or blocking it uses (always so for small integer-valued data);
-2. certified path: the same argument per output, from the quanta of its row of A and column
-   of B and a range test of its C element (`_uncertified`, the proof is there): where it
-   holds, s = fl64(fl64(A@B) + C) is the exact sum and one conversion rounds it. Almost
-   every output of random data passes; the few left are rechecked per pair (`_settle`);
-3. decided path: for the rest s comes with the a-priori bound
+1. certified path: from the quanta of its row of A and column of B, float64's A@B is proved
+   exact per output (`_uncertified_pairs`, the proof is there); then s = fl64(P + C) is the
+   correctly rounded float64 of the exact sum, and one conversion rounds it right unless s
+   sits exactly on a rounding boundary of the target (RNE is monotone and the boundaries
+   are float64 numbers). Those are found from s's bits and decided by TwoSum's remainder
+   (`_off_midpoints`), except in tiles where every addition P + C is provably exact
+   (`_exact_additions`). Almost every output of random data is settled here;
+2. decided path: the few left (`_settle`: uncertified pairs, and sums below the target's
+   smallest normal where tiny products could make P + C inexact) are rechecked per pair
+   with C's own quantum, else s comes with the a-priori bound
    |s - exact| <= err = (K+5) u (|C| + ||a_i|| ||b_j||) + tiny, u = 2**-53 (derivation at
    `_error`). RNE to the target is monotone, so where s - err and s + err round to the same
    value the exact sum does too (overflow to inf and subnormals included);
-4. the few undecided elements (mostly exact sums on a target midpoint) are proved equal to s
+3. the few undecided elements (mostly exact sums on a target midpoint) are proved equal to s
    where all their terms are multiples of 2**q > err; the rest get an error-free TwoSum tree
    (hi + remainder), rounded "to odd" by the remainder's sign so the final RNE is exact;
    sums whose remainder sign is still unknown are summed exactly with `math.fsum`.
 Outputs past the certificate are gathered by flat index; chunk-sized temporaries live in
-per-thread scratch buffers (`_scratch`).
+per-thread scratch buffers (`scratch.scratch`).
 
 An output is non-finite exactly when its A row, B column or C element holds NaN or Inf; it
 takes the IEEE float64 sum of the real terms (Inf*0 = NaN, Inf-Inf = NaN: order-independent).
