@@ -43,16 +43,15 @@ import ml_dtypes
 import numpy as np
 
 from .. import types as T
+from .magnitudes import magnitude_bits
 from .scratch import scratch
 
 _U = 2.0**-53  # unit roundoff of float64
 _TINY = 2.0**-1074  # float64's smallest subnormal: the error of one underflowing operation
 _CHUNK = 1 << 18  # outputs per chunk of a big batch: its float64 temporaries stay in cache
-_ALL = np.uint64(0xFFFF_FFFF_FFFF_FFFF)  # the largest uint64
 _INF_BITS = 0x7FF0_0000_0000_0000  # float64 magnitudes at or above these bits: Inf, NaN
 _NO_BOUND = 1 << 20  # d of a line without a certificate (all-zero lines: its negative)
 _SHIFT = np.uint64(52)  # float64 exponent field position
-_ONE = np.uint64(1)
 _LONG_LINE = 32  # lines (K) at least this long are reduced in place
 _Q_LIMIT = 500  # |q| of a certified line: keeps _settle's 2**(q + 52) a normal float64
 
@@ -209,21 +208,15 @@ def _quanta(x: np.ndarray, axis: int) -> Lines:
     q = E_min - p, E_min the exponent of the line's smallest nonzero |x| and p the precision
     all of x shares (`_precision`), and d = E_max - q with the largest |x| < 2**E_max. Lines
     that hold a float64 subnormal (no normal exponent) or have |q| > _Q_LIMIT are not
-    valid. One pass makes the magnitudes (short lines with K first, so the reductions run
-    over whole rows of lines), two reductions of their bits give the largest and, after
-    subtracting 1 so that zeros wrap to the top, the smallest nonzero magnitude.
+    valid. `magnitude_bits` gives the largest and the smallest nonzero magnitude per line
+    (short lines with K first, so the reductions run over whole rows of lines).
     """
     if x.shape[axis] < _LONG_LINE:  # short lines: K first, so the reductions run over
         view, along = np.moveaxis(x, axis, 0), 0  # whole rows of lines
     else:
         view, along = x, axis
-    mag = scratch(f"mag{axis}", view.shape, np.float64)
-    np.abs(view, out=mag)
-    bits = mag.view(np.uint64)
-    top = bits.max(axis=along, initial=0)
-    p = _precision(mag)[0]
-    np.subtract(bits, _ONE, out=bits)
-    low = bits.min(axis=along, initial=_ALL) + _ONE  # smallest nonzero magnitude (0: none)
+    p = _precision(x)[0]
+    top, low = magnitude_bits(view, along, f"mag{axis}")  # low 0: no nonzero element
     f_min = (low >> _SHIFT).astype(np.int64)
     q = f_min - (1022 + p)
     valid = (top != 0) & (f_min != 0) & (np.abs(q) <= _Q_LIMIT)
@@ -270,13 +263,8 @@ def _tile_ranges(c: np.ndarray, tiles: int) -> TileRanges:
     tiles: four passes over its magnitude bits, as `_quanta` does for lines."""
     info = np.finfo(c.dtype)
     uint = np.dtype(f"u{c.dtype.itemsize}")
-    bits = scratch("c magnitudes", (tiles, c.size // max(tiles, 1)), uint)
-    np.bitwise_and(np.ascontiguousarray(c).reshape(bits.shape).view(uint),
-                   uint.type((1 << (8 * uint.itemsize - 1)) - 1), out=bits)
-    top = bits.max(axis=1, initial=0)
+    top, low = magnitude_bits(np.ascontiguousarray(c).reshape(tiles, -1), 1, "c magnitudes")
     finite = bool(top.size == 0 or int(top.max()) < ((1 << (info.nexp)) - 1) << info.nmant)
-    np.subtract(bits, uint.type(1), out=bits)
-    low = bits.min(axis=1, initial=np.iinfo(uint).max) + uint.type(1)  # 0: all zero
     bias = info.maxexp - 1
     f_top = (top >> uint.type(info.nmant)).astype(np.int64)
     f_low = (low >> uint.type(info.nmant)).astype(np.int64)

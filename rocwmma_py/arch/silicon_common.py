@@ -6,10 +6,9 @@ import math
 
 import numpy as np
 
-from .scratch import scratch
+from .magnitudes import magnitude_bits
 
 ZERO_EXPONENT = -126  # e(0) in the silicon's alignment, whatever the format
-_ALL_BITS = (1 << 64) - 1
 
 
 def flatten_tiles(a: np.ndarray, b: np.ndarray, c: np.ndarray):
@@ -66,16 +65,10 @@ def min_nonzero_abs(x: np.ndarray) -> float:
 
 def magnitude_range(x: np.ndarray) -> tuple[float, float]:
     """(smallest non-zero |x|, largest |x|) of float64 x: (inf, 0.0) when x is all zero or
-    empty, the largest NaN when x holds a NaN. Four passes over a scratch buffer: the
-    magnitudes' bits as unsigned integers order like the magnitudes (NaN above inf), and
-    subtracting 1 wraps zeros to the top before the minimum."""
-    bits = scratch("magnitude bits", x.shape, np.uint64)
-    np.abs(x, out=bits.view(np.float64))
-    top = int(bits.max(initial=0))
-    np.subtract(bits, np.uint64(1), out=bits)
-    low = (int(bits.min(initial=_ALL_BITS)) + 1) & _ALL_BITS  # 0: every element is zero
-    smallest = math.inf if low == 0 else float(np.uint64(low).view(np.float64))
-    return smallest, float(np.uint64(top).view(np.float64))
+    empty, the largest NaN when x holds a NaN (`magnitude_bits`)."""
+    top, low = magnitude_bits(x, None, "magnitude bits")
+    smallest = math.inf if low[0] == 0 else float(low.view(np.float64)[0])
+    return smallest, float(top.view(np.float64)[0])
 
 
 _SAMPLE = 4096  # elements tested before a whole array
