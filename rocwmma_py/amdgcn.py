@@ -38,7 +38,7 @@ from .runtime.lane_ops import (  # noqa: F401 - the cross-lane builtins, re-expo
     readlane,
     update_dpp,
 )
-from .runtime.lanes import as_lanes
+from .runtime.lanes import as_lanes, batch_data
 from .runtime.state import current_context_or_none
 
 
@@ -61,7 +61,7 @@ def instruction(builtin: str, arch=None) -> Instruction:
 def _registers(value, lanes: int) -> np.ndarray:
     """A vector operand as (lanes, ...) registers; a uniform scalar goes to every lane (of
     every wave of a batch)."""
-    regs = np.asarray(value)
+    regs = np.asarray(batch_data(value))
     return regs if regs.ndim else np.full(lanes * _waves(), regs)
 
 
@@ -140,7 +140,7 @@ def global_load_tr_b128_v8i16(ptr: Pointer) -> np.ndarray:
             f"__builtin_amdgcn_global_load_tr_b128_v8i16 is not available on {arch.name}; "
             "it exists on gfx1200, gfx1201"
         )
-    rows = np.asarray(ptr.cast(np.int16).load(8))  # (lanes, 8)
+    rows = batch_data(ptr.cast(np.int16).load(8))  # (lanes, 8)
     lanes = rows.shape[0]
     return as_lanes(rows.reshape(lanes // 8, 8, 8).transpose(0, 2, 1).reshape(lanes, 8), -2)
 

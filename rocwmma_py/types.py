@@ -12,6 +12,7 @@ import ml_dtypes
 import numpy as np
 
 from .errors import ElementTypeError, OperandShapeError, OperandTypeError, PackingError
+from .lane_wise import lane_wise
 
 float16 = np.float16
 bfloat16 = ml_dtypes.bfloat16
@@ -155,6 +156,7 @@ def _source(x: Any) -> np.ndarray:
     return a
 
 
+@lane_wise
 def convert(x: Any, t: Any) -> np.ndarray:
     """HIP `static_cast` of `x` to element type `t`, returned in `storage_dtype(t)`.
 
@@ -185,6 +187,7 @@ def convert(x: Any, t: Any) -> np.ndarray:
     return np.clip(w, info.min, info.max).astype(t)
 
 
+@lane_wise
 def to_xfloat32(x: Any, rounding: str = "truncate") -> np.ndarray:
     """Round float32 values to xfloat32 (float32 storage), as rocWMMA's two constructors do.
 
@@ -224,6 +227,7 @@ def _check_multiple(nbits: int, unit: int, what: str) -> None:
         raise PackingError(f"{what} is {nbits} bits, not a multiple of {unit}")
 
 
+@lane_wise
 def pack(elements: Any, t: Any) -> np.ndarray:
     """Pack elements along the last axis into uint32 register words, element 0 in the low bits.
 
@@ -246,6 +250,7 @@ def pack(elements: Any, t: Any) -> np.ndarray:
     return _from_bytes(_to_bytes(a), np.dtype(np.uint32))
 
 
+@lane_wise
 def unpack(words: Any, t: Any) -> np.ndarray:
     """Inverse of `pack`: (..., m) 32-bit words -> (..., m*32/bits) elements of `t`."""
     t, w = resolve(t), np.atleast_1d(words)
@@ -280,6 +285,7 @@ def _reinterpret(a: np.ndarray, dt: np.dtype, count: int, what: str) -> np.ndarr
     return _from_bytes(_to_bytes(a), dt)
 
 
+@lane_wise
 def as_elements(values: Any, t: Any, count: int) -> np.ndarray:
     """Reinterpret per-lane operand bytes (any dtype, e.g. int32 words) as `count` elements of t.
 
@@ -292,6 +298,7 @@ def as_elements(values: Any, t: Any, count: int) -> np.ndarray:
     return _reinterpret(a, sd, count, short_name(t))
 
 
+@lane_wise
 def from_elements(elements: Any, like_dtype: Any, per_lane: int) -> np.ndarray:
     """Inverse of `as_elements`: (lanes, count) elements -> (lanes, per_lane) of `like_dtype`."""
     try:

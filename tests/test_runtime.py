@@ -165,11 +165,11 @@ def test_divergent_int_and_index_raise():
     with pytest.raises(DivergenceError, match=r"index .*'to_range' \(block \(0,0,0\), wave 1\)"):
         to_range[1, 64, 0, "gfx1100"]()
     with pytest.raises(TypeError, match="float32 cannot be used as an index"):
-        range(np.zeros(4, np.float32).view(Lanes))
+        range(Lanes(np.zeros(4, np.float32)))
 
 
 def test_lanes_reductions_are_scalars_and_arithmetic_stays_lanes():
-    x = np.arange(8).view(Lanes)
+    x = Lanes(np.arange(8))
     assert type(np.all(x >= 0)) is np.bool_
     assert type(x.sum()) is np.int64 and x.sum() == 28
     assert np.array_equal(x, np.arange(8))
@@ -178,8 +178,8 @@ def test_lanes_reductions_are_scalars_and_arithmetic_stays_lanes():
     assert type(x[:, None] * x) is np.ndarray
     np.testing.assert_array_equal(select(x < 4, x, -x), [0, 1, 2, 3, -4, -5, -6, -7])
     assert type(select(x < 4, x, -x)) is Lanes
-    assert bool(np.full(8, 3).view(Lanes) == 3) is True
-    assert float(np.full(4, 2.5).view(Lanes)) == 2.5
+    assert bool(Lanes(np.full(8, 3)) == 3) is True
+    assert float(Lanes(np.full(4, 2.5))) == 2.5
 
 
 # -- pointers -----------------------------------------------------------------------------

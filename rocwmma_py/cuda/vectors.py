@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LaneTypeError
+from ..runtime.lanes import Lanes, batch_data, is_per_lane
 
 _FIELDS = "xyzw"
 
@@ -42,14 +43,16 @@ VECTOR_TYPES = {
 def _maker(dtype: np.dtype):
     fields: tuple[str, ...] = dtype.names or ()
 
-    def make(*values: object) -> np.ndarray:
+    def make(*values: object) -> np.ndarray | Lanes:
         if len(values) != len(fields):
             raise LaneTypeError(f"make_{name} takes {len(fields)} values, got {len(values)}")
-        parts = np.broadcast_arrays(*[np.asarray(v) for v in values])
+        per_lane = any(is_per_lane(v) for v in values)
+        parts = np.broadcast_arrays(*[batch_data(v) if is_per_lane(v) else np.asarray(v)
+                                      for v in values])
         out = np.empty(parts[0].shape, dtype)
         for field, part in zip(fields, parts, strict=True):
             out[field] = part
-        return out
+        return Lanes(out) if per_lane else out
     name = next(k for k, v in VECTOR_TYPES.items() if v is dtype)
     make.__name__ = f"make_{name}"
     make.__doc__ = f"make_{name}(...): a {name} (one per lane for per-lane values)."

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import CrossLaneError
 from ..runtime.lane_ops import active_lanes, per_wave_int, view, wave_shape
-from ..runtime.lanes import Lanes
+from ..runtime.lanes import Lanes, batch_data
 from ..runtime.warp import __ballot, shfl_index, shuffle
 
 
@@ -25,7 +25,8 @@ def _masks(mask: object, what: str) -> tuple[np.ndarray, np.ndarray]:
     """(n, W) uint64 masks of the calling lanes and named[wave, caller, lane], checked as
     CUDA requires."""
     n, w = wave_shape()
-    raw = per_wave_int(np.asarray(mask).astype(np.uint64).astype(np.int64), f"{what} mask")
+    raw = per_wave_int(np.asarray(batch_data(mask)).astype(np.uint64).astype(np.int64),
+                       f"{what} mask")
     m = raw.astype(np.uint64)
     calling = active_lanes()
     if w == 64 and ((m[calling] >> np.uint64(32)) == 0).any():
@@ -80,7 +81,7 @@ def _over_mask(named: np.ndarray, predicate: object, reduce) -> Lanes:
         raise CrossLaneError(f"a vote takes one predicate per lane, got shape {p.shape[:-2]}")
     hold = (p != 0)[:, None, :]
     votes = reduce(hold | ~named, axis=-1) if reduce is np.all else reduce(hold & named, axis=-1)
-    return votes.astype(np.int32).reshape(-1).view(Lanes)
+    return Lanes(votes.astype(np.int32).reshape(-1))
 
 
 def __shfl_sync(mask: object, var: object, srcLane: object, width: object = None):  # noqa: N803,N807

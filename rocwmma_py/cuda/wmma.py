@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import types as T
 from ..arch import ARCH_NAMES, get_arch
+from ..lane_wise import lane_wise
 from ..rocwmma import api
 from ..rocwmma.errors import FragmentError
 from ..rocwmma.fragment import fragment as _rocwmma_fragment
@@ -31,6 +32,7 @@ from ..rocwmma.mma import mma as _mma
 from ..rocwmma.mma import select_instruction
 from ..rocwmma.tags import accumulator, col_major, layout_t, matrix_a, matrix_b, row_major
 from ..runtime import Pointer, current_arch
+from ..runtime.lanes import batch_data
 
 mem_row_major = layout_t.mem_row_major
 mem_col_major = layout_t.mem_col_major
@@ -225,8 +227,8 @@ def mma_sync(d: WmmaFragment, a: WmmaFragment, b: WmmaFragment, c: WmmaFragment,
 def _saturate_to_finite(d: WmmaFragment) -> None:
     """CUDA's float satf: +-inf -> +-the largest finite value of D's type, NaN -> +0."""
     top = T.max_finite(d.data_type)
-    x = d.x.astype(np.float64)
-    d.x[...] = T.convert(np.where(np.isnan(x), 0.0, np.clip(x, -top, top)), d.data_type)
+    x = batch_data(d).astype(np.float64)
+    batch_data(d)[...] = T.convert(np.where(np.isnan(x), 0.0, np.clip(x, -top, top)), d.data_type)
 
 
 def _mixed_mma(d: WmmaFragment, a: WmmaFragment, b: WmmaFragment, c: WmmaFragment,
@@ -239,11 +241,12 @@ def _mixed_mma(d: WmmaFragment, a: WmmaFragment, b: WmmaFragment, c: WmmaFragmen
     d32 = d if d.data_type is T.float32 else wide()
     mma_sync(d32, a, b, c32)
     if d32 is not d:
-        d.x[...] = T.convert(d32.x, d.data_type)
+        batch_data(d)[...] = T.convert(batch_data(d32), d.data_type)
     if satf:
         _saturate_to_finite(d)
 
 
+@lane_wise
 def __float_to_tf32(x) -> np.ndarray:  # noqa: N807 - CUDA spelling
     """CUDA's float -> tf32 (cvt.rna.tf32.f32) as H100 computes it: round to nearest, ties
     away from zero, to 10 mantissa bits (the low 13 bits cleared), `((|u| + 0x1000) &

@@ -19,7 +19,7 @@ from .. import types as T
 from ..arch.numerics import decode
 from ..errors import FragmentValueError
 from ..runtime import Lanes, Pointer, current_arch
-from ..runtime.lanes import describe_lanes
+from ..runtime.lanes import batch_data, describe_lanes
 from ..runtime.progress import note_step
 from ..runtime.state import current_context, current_context_or_none
 from .accessors import apply_transpose_t
@@ -60,7 +60,7 @@ def fill_fragment(frag: fragment, value) -> None:
         >>> bool((d == a).all())
         True
     """
-    frag.x[...] = T.convert(value, frag.data_type)
+    batch_data(frag)[...] = T.convert(batch_data(value), frag.data_type)
 
 
 def _wave_shares(frag: fragment, ctx) -> np.ndarray | None:
@@ -72,8 +72,8 @@ def _wave_shares(frag: fragment, ctx) -> np.ndarray | None:
     width = ctx.wave_size
     sched.check_block(width, ctx.block_dim)
     first_lanes = slice(None, None, width)
-    x0 = np.asarray(ctx.thread_idx[0])[first_lanes] // width
-    y0 = np.asarray(ctx.thread_idx[1])[first_lanes]
+    x0 = batch_data(ctx.thread_idx[0])[first_lanes] // width
+    y0 = batch_data(ctx.thread_idx[1])[first_lanes]
     return sched.wave_index(width, x0, y0)
 
 
@@ -163,7 +163,7 @@ def _check_one_address_per_wave(ptr: Pointer, ctx, what: str) -> None:
     """rocWMMA takes one address per wave: a per-lane pointer must be uniform in each wave."""
     if not isinstance(ptr.offset, Lanes):
         return
-    per_wave = np.asarray(ptr.offset).reshape(-1, ctx.wave_size)
+    per_wave = batch_data(ptr.offset).reshape(-1, ctx.wave_size)
     differs = (per_wave != per_wave[:, :1]).any(axis=1)
     if differs.any():
         wave = int(np.argmax(differs))
@@ -207,9 +207,9 @@ def load_matrix_sync(frag: fragment, data: Pointer, ldm: int, layout=None) -> No
         return
     values = data.gather(plan.offsets, plan.mask, plan.span)
     if plan.lanes is None:
-        frag.x[...] = values
+        batch_data(frag)[...] = values
     else:
-        frag.x[:, plan.lanes] = values[:, plan.lanes]
+        batch_data(frag)[:, plan.lanes] = values[:, plan.lanes]
 
 
 @lru_cache(maxsize=1024)
@@ -252,7 +252,7 @@ def _load_dense(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
     wave = frag.traits(frag.arch).wave_size
     waves = ctx.n_waves if ctx is not None else 1
     if isinstance(ptr.offset, Lanes):
-        base = np.asarray(ptr.offset).reshape(waves, wave)[:, 0]
+        base = batch_data(ptr.offset).reshape(waves, wave)[:, 0]
     else:
         base = np.full(waves, ptr.offset, np.int64)
     starts = ptr.size - last  # a block starting below this ends inside the buffer
@@ -279,7 +279,7 @@ def store_matrix_sync(data: Pointer, frag: fragment, ldm: int, layout=None) -> N
     """
     check_filled(frag, "the fragment", "store_matrix_sync")
     plan = _io(frag, data, ldm, layout, "store_matrix_sync")
-    data.scatter(plan.offsets, frag.x, plan.mask, plan.span, distinct=True)
+    data.scatter(plan.offsets, batch_data(frag), plan.mask, plan.span, distinct=True)
 
 
 def mma_sync(d: fragment, a: fragment, b: fragment, c: fragment) -> None:
@@ -308,7 +308,7 @@ def mma_sync(d: fragment, a: fragment, b: fragment, c: fragment) -> None:
 
 def _new(cls: type[fragment], x: np.ndarray) -> fragment:
     out = cls()
-    out.x[...] = x
+    batch_data(out)[...] = x
     return out
 
 
@@ -324,7 +324,7 @@ def _remap(src: fragment, dst_cls: type[fragment]) -> fragment:
         share_of = np.where(shares < cls.traits(src.arch).wave_count, shares, 0)
     out = dst_cls()
     index = _remap_index(cls, dst_cls, src.arch, share_of.astype(np.int64).tobytes())
-    out.x[...] = src.x.reshape(-1)[index]
+    batch_data(out)[...] = batch_data(src).reshape(-1)[index]
     return out
 
 
@@ -354,7 +354,7 @@ def _remap_positions(src_cls: type[fragment], dst_cls: type[fragment], arch, sha
 
 def _waves(frag: fragment) -> int:
     """How many waves' registers a fragment instance holds."""
-    return frag.x.shape[1] // frag.traits(frag.arch).wave_size
+    return batch_data(frag).shape[1] // frag.traits(frag.arch).wave_size
 
 
 def _check_same_shape(src: fragment, dst_cls: type[fragment], what: str) -> None:
@@ -372,7 +372,7 @@ def apply_transpose(frag: fragment) -> fragment:
     mine, theirs = type(frag).map(frag.arch), cls.map(frag.arch)
     if not (np.array_equal(mine.row, theirs.col) and np.array_equal(mine.col, theirs.row)):
         raise FragmentError(f"apply_transpose: {cls.__name__} has a different register layout")
-    return _new(cls, frag.x)
+    return _new(cls, batch_data(frag))
 
 
 class _LayoutTransform:
@@ -417,7 +417,7 @@ def to_register_file(frag: fragment) -> fragment:
     unsafe for cooperative fragments, as in rocWMMA)."""
     cls = _register_file_class(type(frag), frag.arch)
     out = object.__new__(cls)
-    out.arch, out.x = frag.arch, frag.x.copy()
+    out.arch, out.x = frag.arch, batch_data(frag).copy()
     return out
 
 
@@ -427,11 +427,11 @@ class _FromRegisterFile:
     def __getitem__(self, dst_cls: type[fragment]):
         def apply(rf: fragment) -> fragment:
             out = dst_cls()
-            if out.x.shape != rf.x.shape:
+            if batch_data(out).shape != batch_data(rf).shape:
                 raise FragmentError(f"from_register_file: {dst_cls.__name__} holds "
-                                    f"{out.x.shape[0]} elements per lane, the register file "
-                                    f"{rf.x.shape[0]}")
-            out.x[...] = rf.x
+                                    f"{batch_data(out).shape[0]} elements per lane, the "
+                                    f"register file {batch_data(rf).shape[0]}")
+            batch_data(out)[...] = batch_data(rf)
             return out
 
         return apply

@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import CrossLaneError
 from ..runtime import lane_ops
 from ..runtime.intrinsics import threadIdx
+from ..runtime.lanes import batch_data
 from ..runtime.state import current_context_or_none
 from .fragment import fragment
 
@@ -104,7 +105,7 @@ def _words(value: object) -> tuple[np.ndarray, Callable[[np.ndarray], Any]]:
     """`value` as (words, lanes) uint32 (each lane's bytes as 32-bit words) and a function
     giving a result back in the input's kind."""
     if isinstance(value, fragment):
-        words, back = _words(value.x)
+        words, back = _words(batch_data(value))
         frag = value
 
         def rebuild_fragment(out: np.ndarray):
@@ -136,7 +137,7 @@ def _prev_words(prev: object, like: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """Driver's `prev`: same kind as src, or one value (scalar or per lane) paired with the
     words by index modulo its word count (rocWMMA's "scalar as prev")."""
     if not isinstance(prev, fragment) and np.ndim(prev) == 0:  # type: ignore[arg-type]
-        prev = np.asarray(prev, dtype=dtype)
+        prev = np.asarray(batch_data(prev), dtype=dtype)
     words, _ = _words(prev)
     reps = -(-like.shape[0] // words.shape[0])
     return np.tile(words, (reps, 1))[: like.shape[0]]
@@ -155,7 +156,7 @@ class _DppOp(OpBase):
     @classmethod
     def exec_words(cls, src: np.ndarray, prev: np.ndarray, row_mask: int, bank_mask: int,
                    bound_ctrl: bool) -> np.ndarray:
-        return np.asarray(lane_ops.update_dpp(prev, src, cls.opCtrl(), row_mask, bank_mask,
+        return batch_data(lane_ops.update_dpp(prev, src, cls.opCtrl(), row_mask, bank_mask,
                                               bound_ctrl))
 
 
@@ -268,8 +269,7 @@ class _DppDriver:
 def _dtype_of(value: object) -> np.dtype:
     if isinstance(value, fragment):
         return value.x.dtype
-    regs = getattr(value, "regs", value)
-    return np.asarray(regs).dtype
+    return np.asarray(batch_data(value)).dtype
 
 
 def _dpp_driver(op: type, row_mask: int = 0xF, bank_mask: int = 0xF,
@@ -369,7 +369,7 @@ class _SwizzleOp(OpBase):
 
     @classmethod
     def exec_words(cls, src: np.ndarray) -> np.ndarray:
-        return np.asarray(lane_ops.ds_swizzle(src, cls.opCtrl()))
+        return batch_data(lane_ops.ds_swizzle(src, cls.opCtrl()))
 
 
 def _manual(xor_mask: int, or_mask: int, and_mask: int) -> int:
@@ -464,7 +464,7 @@ class _PermuteOp(OpBase):
     def exec_words(cls, src: np.ndarray) -> np.ndarray:
         addr = (cls.threadCtrl(_lane_ids()) & 0xFFFFFFFF).reshape(-1)
         builtin = lane_ops.ds_bpermute if cls.BACKWARD else lane_ops.ds_permute
-        return np.asarray(builtin(addr, src))
+        return batch_data(builtin(addr, src))
 
 
 def _log2(x: int) -> int:
@@ -573,7 +573,7 @@ class _ZipOp(OpBase):
     def exec_words(cls, src0: np.ndarray, src1: np.ndarray) -> np.ndarray:
         """Per thread: src1 where (threadIdx.x >> log2(GroupSize)) is odd, else src0 (outside
         a kernel threadIdx.x is the lane index)."""
-        tid = (np.asarray(threadIdx.x) if current_context_or_none() is not None
+        tid = (batch_data(threadIdx.x) if current_context_or_none() is not None
                else _lane_ids().reshape(-1))
         odd = ((tid >> _log2(cls.groupSize())) & 1).astype(bool)
         return np.where(odd, src1, src0)

@@ -21,7 +21,7 @@ from .. import types as T
 from ..arch import Arch
 from ..runtime import current_arch
 from ..runtime.errors import InitCheckError
-from ..runtime.lanes import Lanes, as_lanes, lanes_for_kernel
+from ..runtime.lanes import Lanes, as_lanes, batch_data
 from ..runtime.state import current_context_or_none, where_text
 from .errors import FragmentError
 from .fragment_layout import FragmentMap, Geometry, LayoutError, fragment_map, padded_dims
@@ -177,21 +177,20 @@ class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
         self._stale = False  # _x lags behind _values (set by mma_sync)
         self.filled = other is not None  # for initcheck: registers start undefined
         if other is not None:
-            if other.x.shape != self.x.shape:
+            if batch_data(other).shape != self._x.shape:
                 raise FragmentError(f"cannot copy a {type(other).__name__} into {self}")
-            self.x[...] = other.x
+            self._x[...] = batch_data(other)
 
     @property
-    def x(self) -> np.ndarray:
-        """The registers, (num_elements, lanes). Any access counts as filling them for
-        initcheck and drops the mma_sync cache (kernel code may write through it). Kernel
-        code gets them as Lanes (lane axis last), which keep a batch's other waves out of
-        reach; this package's code gets the plain array."""
-        return lanes_for_kernel(self._registers())
+    def x(self) -> Lanes:
+        """The registers, (num_elements, lanes), as Lanes (lane axis last). Any access counts
+        as filling them for initcheck and drops the mma_sync cache (kernel code may write
+        through it). This package's code reads `batch_data(frag)`."""
+        return as_lanes(self._registers())
 
     @x.setter
-    def x(self, value: np.ndarray) -> None:
-        value = value.view(np.ndarray) if isinstance(value, Lanes) else value
+    def x(self, value: Any) -> None:
+        value = batch_data(value)
         current = getattr(self, "_x", None)  # None: a fragment made without __init__
         if current is not None and (not isinstance(value, np.ndarray) or
                                     value.shape != current.shape or value.dtype != current.dtype):
@@ -203,6 +202,10 @@ class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
                 "frag.x[...] = values to convert"
             )
         self._x, self._values, self._stale, self.filled = value, None, False, True
+
+    def __batch_data__(self) -> np.ndarray:
+        """Every wave's registers (elements, lanes): `lanes.batch_data` of a fragment."""
+        return self._registers()
 
     def _registers(self) -> np.ndarray:
         """The plain register array, brought up to date with mma_sync's cached values; the
@@ -246,14 +249,13 @@ class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
         as_lanes(self._registers())[i] = value
 
     @property
-    def packed(self) -> np.ndarray:
+    def packed(self) -> Lanes:
         """The packed 32-bit register view (`*frag`): (lanes, registers) uint32 words."""
-        return lanes_for_kernel(T.pack(np.ascontiguousarray(self._registers().T),
-                                       self.data_type), -2)
+        return as_lanes(T.pack(np.ascontiguousarray(self._registers().T), self.data_type), -2)
 
     @packed.setter
     def packed(self, words) -> None:
-        self._registers()[...] = T.unpack(np.asarray(words), self.data_type).T
+        self._registers()[...] = T.unpack(np.asarray(batch_data(words)), self.data_type).T
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} on {self.arch.name}>"

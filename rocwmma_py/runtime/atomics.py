@@ -33,7 +33,7 @@ from .. import types
 from ..arch import Arch
 from ..errors import UnsupportedInstructionError
 from .errors import AtomicError, AtomicTypeError
-from .lanes import Lanes, per_lane
+from .lanes import Lanes, batch_data, per_lane
 from .memory import Buffer, Pointer
 from .races import split_units
 from .state import (
@@ -193,7 +193,7 @@ def _operand(name: str, what: str, value: object, dtype: np.dtype, ctx: WaveCont
              packed_ok: bool) -> np.ndarray:
     """`value` as a (k, lanes) array of `dtype`: k = 1, or 2 for a half2 per lane."""
     lanes = ctx.lanes
-    raw = per_lane(np.asarray(value), ctx)
+    raw = per_lane(value, ctx)
     if raw.dtype.kind not in "biuf" and raw.dtype not in _HALVES:
         raise AtomicTypeError(f"{name} {what} must be numbers, got {raw.dtype}")
     if (raw.dtype.kind == "f" or raw.dtype in _HALVES) and dtype.kind in "iu":
@@ -220,7 +220,7 @@ def _addresses(name: str, address: Pointer, ctx: WaveContext, k: int) -> np.ndar
     """Element offsets (k, lanes): each lane's address, and the next element for a pair."""
     offset = address.offset
     if isinstance(offset, Lanes):
-        base = np.asarray(offset)
+        base = batch_data(offset)
         if base.shape != (ctx.lanes,):
             raise AtomicError(
                 f"{name} needs one address per lane ({ctx.lanes},), got shape {base.shape}"
@@ -285,7 +285,7 @@ def _atomic(name: str, address: object, value: object, compare: object = None):
     out = np.zeros(k * lanes, dtype)
     out[src[order]] = olds
     if k == 1:
-        return out.view(Lanes)
+        return Lanes(out)
     pair_type = vector_type(dtype, 2)
     pair = pair_type.__new__(pair_type)
     pair.regs = np.ascontiguousarray(out.reshape(2, lanes).T)

@@ -390,7 +390,7 @@ class _Launch:
         """The batch's context for waves `group` of every block of `blocks`."""
         grid, k, n = self.grid, blocks.size, group.size
         width = grid.arch.wave_size
-        tx, ty, tz = (np.tile(t[group].reshape(-1), k).view(Lanes) for t in self.tid)
+        tx, ty, tz = (Lanes(np.tile(t[group].reshape(-1), k)) for t in self.tid)
         return WaveContext(
             arch=grid.arch,
             kernel_name=grid.kernel_name,
@@ -401,7 +401,7 @@ class _Launch:
             block_ids=np.repeat(blocks, n),
             block_slots=np.repeat(np.arange(k), n),
             thread_idx=(tx, ty, tz),
-            lane_ids=np.tile(np.arange(width, dtype=np.int64), k * n).view(Lanes),
+            lane_ids=Lanes(np.tile(np.arange(width, dtype=np.int64), k * n)),
             block_idx=tuple(weak_lanes(np.repeat(c, n * width))  # Python ints per wave
                             for c in grid.block_coords(blocks)),
             lds=lds,
@@ -431,8 +431,8 @@ class _Launch:
                 wave_ids=np.array([w]),
                 block_ids=np.array([block]),
                 block_slots=np.zeros(1, np.int64),
-                thread_idx=tuple(t[w].view(Lanes) for t in self.tid),
-                lane_ids=np.arange(width, dtype=np.int64).view(Lanes),
+                thread_idx=tuple(Lanes(t[w]) for t in self.tid),
+                lane_ids=Lanes(np.arange(width, dtype=np.int64)),
                 block_idx=coords,
                 lds=lds,
                 journal=journal,

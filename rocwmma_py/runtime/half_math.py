@@ -24,14 +24,15 @@ Rounding, per function class (docs/guide/hip-builtins.md, "Half precision and fa
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import FunctionType
 from typing import Any
 
 import ml_dtypes
 import numpy as np
 
 from ..errors import HalfTypeError
+from ..lane_wise import lane_wise
 from . import rounding as R
-from .lanes import Lanes
 
 __half = np.float16
 __hip_bfloat16 = __nv_bfloat16 = ml_dtypes.bfloat16
@@ -46,6 +47,7 @@ class PairType:
     def __init__(self, name: str, dtype: np.dtype) -> None:
         self.name, self.dtype = name, dtype
 
+    @lane_wise
     def __call__(self, x: Any = 0.0, y: Any = 0.0) -> np.ndarray:
         return _pair(_to(x, self.dtype), _to(y, self.dtype))
 
@@ -59,14 +61,10 @@ __hip_bfloat162 = __nv_bfloat162 = PairType("__hip_bfloat162", _BF16)
 
 # --- plumbing -------------------------------------------------------------------------------
 
-def _wrap(result: Any, *inputs: Any) -> Any:
-    """Per-lane results stay Lanes; 0-d results become numpy scalars."""
+def _wrap(result: Any) -> Any:
+    """0-d results become numpy scalars (per-lane ones become Lanes in `_lane_wise`)."""
     result = np.asarray(result)
-    if result.ndim == 0:
-        return result[()]
-    if result.ndim == 1 and any(isinstance(a, Lanes) for a in inputs):
-        return result.view(Lanes)
-    return result
+    return result[()] if result.ndim == 0 else result
 
 
 def _to(x: Any, dtype: np.dtype) -> np.ndarray:
@@ -127,7 +125,7 @@ def _w(a: np.ndarray) -> np.ndarray:
 def _float2half(mode: str) -> Callable[[Any], Any]:
     def convert(x: Any) -> Any:
         with np.errstate(all="ignore"):
-            return _wrap(R.round_odd(_w(_f32(x)), _F16, mode), x)
+            return _wrap(R.round_odd(_w(_f32(x)), _F16, mode))
     convert.__name__ = f"__float2half_{mode}"
     convert.__doc__ = f"float -> __half rounded {mode} (v_cvt_f16_f32 / __ocml_cvtrt*_f16_f32)."
     return convert
@@ -142,23 +140,23 @@ __float2half = __float2half_rn
 
 def __half2float(x: Any) -> Any:
     """__half -> float (exact)."""
-    return _wrap(_w(_to(x, _F16)).astype(np.float32), x)
+    return _wrap(_w(_to(x, _F16)).astype(np.float32))
 
 
 def __float2bfloat16(x: Any) -> Any:
     """float -> __hip_bfloat16: round to nearest even with HIP's bit recipe."""
-    return _wrap(R.float_to_bf16(_f32(x)), x)
+    return _wrap(R.float_to_bf16(_f32(x)))
 
 
 def __double2bfloat16(x: Any) -> Any:
     """double -> __hip_bfloat16: round to odd into float, then to nearest (one rounding)."""
     with np.errstate(all="ignore"):
-        return _wrap(R.nearest(np.asarray(x, np.float64), _BF16), x)
+        return _wrap(R.nearest(np.asarray(x, np.float64), _BF16))
 
 
 def __bfloat162float(x: Any) -> Any:
     """__hip_bfloat16 -> float (exact)."""
-    return _wrap(_w(_to(x, _BF16)).astype(np.float32), x)
+    return _wrap(_w(_to(x, _BF16)).astype(np.float32))
 
 
 def __floats2half2_rn(a: Any, b: Any) -> np.ndarray:
@@ -283,7 +281,7 @@ def _bitcast(dtype: np.dtype, what: str) -> Callable[[Any], Any]:
             a = (a.astype(np.int64) & 0xFFFF).astype(np.uint16)
         elif a.dtype.itemsize != 2:
             raise HalfTypeError(f"{what} reinterprets 16-bit values, got {a.dtype}")
-        return _wrap(np.asarray(a).view(dtype), x)
+        return _wrap(np.asarray(a).view(dtype))
     cast.__name__ = what
     cast.__doc__ = f"{what}: the same 16 bits read as {dtype}."
     return cast
@@ -317,7 +315,7 @@ def _arith(name: str, f16_op: Callable, f32_op: Callable, arity: int,
                 out = f16_op(*wide, _F16)
             else:
                 out = R.float_to_bf16(f32_op(*wide, _F32))
-        return _wrap(out, *xs)
+        return _wrap(out)
     op.__name__ = name
     args = ", ".join("xyz"[:arity])
     op.__doc__ = (f"HIP's {name}({args}) on __half or __hip_bfloat16 "
@@ -338,7 +336,7 @@ def _saturated(name: str, op: Callable, pair: bool = False) -> Callable:
         if pair:
             _pairs(name, *xs)
         _kind(name, *xs, only=_F16)
-        return _wrap(_sat(np.asarray(op(*xs))), *xs)
+        return _wrap(_sat(np.asarray(op(*xs))))
     sat_op.__name__ = name
     sat_op.__doc__ = f"{op.__name__} clamped to [0, 1] (HIP's __clamp_01: NaN passes)."
     return sat_op
@@ -395,7 +393,7 @@ def _nan_first(name: str, op: Callable) -> Callable:
     def nan_op(x: Any, y: Any) -> Any:
         dtype, (a, b) = _kind(name, x, y)
         out = np.where(np.isnan(_w(a)), a, np.where(np.isnan(_w(b)), b, np.asarray(op(a, b))))
-        return _wrap(out.astype(dtype), x, y)
+        return _wrap(out.astype(dtype))
     nan_op.__name__ = name
     nan_op.__doc__ = f"{op.__name__}, but a NaN operand is returned (x first)."
     return nan_op
@@ -411,7 +409,7 @@ def _sign_bits(name: str, fn: Callable[[np.ndarray], np.ndarray], pair: bool) ->
             _pairs(name, x)
         dtype, (a,) = _kind(name, x)
         u = np.asarray(a).view(np.uint16)
-        return _wrap(fn(u).astype(np.uint16).view(dtype), x)
+        return _wrap(fn(u).astype(np.uint16).view(dtype))
     op.__name__ = name
     op.__doc__ = (f"HIP's {name}(x): x with its sign bit "
                   f"{'flipped' if 'neg' in name else 'cleared'}"
@@ -447,13 +445,13 @@ def _compare(name: str, test: Callable, form: str) -> Callable:
         with np.errstate(invalid="ignore"):
             t = np.asarray(test(_w(a), _w(b)))
         if form == "bool":
-            return _wrap(t, x, y)
+            return _wrap(t)
         if form == "pair":
             return t.astype(dtype)
         if form == "both":
-            return _wrap(t.all(axis=-1), x, y)
+            return _wrap(t.all(axis=-1))
         bits = t.astype(np.uint32) * np.uint32(0xFFFF)
-        return _wrap(bits[..., 0] | (bits[..., 1] << np.uint32(16)), x, y)
+        return _wrap(bits[..., 0] | (bits[..., 1] << np.uint32(16)))
     cmp.__name__ = name
     result = {"bool": "a bool", "pair": "1.0 or 0.0 per half (a pair)",
               "both": "whether both halves compare true",
@@ -482,7 +480,7 @@ def _classify(name: str, test: Callable, pair: bool) -> Callable:
             _pairs(name, x)
         dtype, (a,) = _kind(name, x)
         t = test(_w(a))
-        return t.astype(dtype) if pair else _wrap(t, x)
+        return t.astype(dtype) if pair else _wrap(t)
     op.__name__ = name
     op.__doc__ = (f"HIP's {name}(x): whether x is {'NaN' if 'nan' in name else 'infinite'}"
                   f"{', 1.0/0.0 per half of the pair' if pair else ''}.")
@@ -519,7 +517,7 @@ def _math(name: str, fn: Callable, pair: bool) -> Callable:
         dtype, (a,) = _kind(name, x)
         with np.errstate(all="ignore"):
             out = fn(_w(a), _F16) if dtype == _F16 else R.float_to_bf16(fn(_w(a), _F32))
-        return _wrap(out, x)
+        return _wrap(out)
     op.__name__ = name
     op.__doc__ = (f"HIP's {name}(x): {name.removeprefix('h2' if pair else 'h')}(x) of a "
                   f"__half or __hip_bfloat16{' pair, per half' if pair else ''}; __half "
@@ -543,7 +541,7 @@ _LOG2_10 = np.float64(np.float32(float.fromhex("0x1.a934f0p+1")))  # __exp10f's
 def _unary(name: str, fn: Callable[[np.ndarray], np.ndarray], doc: str) -> Callable:
     def op(x: Any) -> Any:
         with np.errstate(all="ignore"):
-            return _wrap(fn(_w(_f32(x))), x)
+            return _wrap(fn(_w(_f32(x))))
     op.__name__, op.__doc__ = name, doc
     return op
 
@@ -571,13 +569,13 @@ rsqrtf = _unary("rsqrtf", lambda x: R.nearest(1.0 / np.sqrt(x), _F32),
 
 def __saturatef(x: Any) -> Any:
     """(x < 0) ? 0 : ((x > 1) ? 1 : x), as HIP writes it: NaN and -0 pass through."""
-    return _wrap(_sat(_f32(x)), x)
+    return _wrap(_sat(_f32(x)))
 
 
 def __powf(x: Any, y: Any) -> Any:
     """x to the power y (__ocml_pow_f32): C pow's special cases, modelled value rounded."""
     with np.errstate(all="ignore"):
-        return _wrap(R.nearest(np.power(_w(_f32(x)), _w(_f32(y))), _F32), x, y)
+        return _wrap(R.nearest(np.power(_w(_f32(x)), _w(_f32(y))), _F32))
 
 
 def _rounded(name: str, fn: Callable, arity: int) -> dict[str, Callable]:
@@ -588,7 +586,7 @@ def _rounded(name: str, fn: Callable, arity: int) -> dict[str, Callable]:
             if len(xs) != arity:
                 raise HalfTypeError(f"{name}_{_mode} takes {arity} arguments, got {len(xs)}")
             with np.errstate(all="ignore"):
-                return _wrap(fn(*[_w(_f32(x)) for x in xs], _F32, _mode), *xs)
+                return _wrap(fn(*[_w(_f32(x)) for x in xs], _F32, _mode))
         op.__name__ = f"{name}_{mode}"
         op.__doc__ = f"{name} rounded {mode} (correctly rounded, one rounding)."
         made[op.__name__] = op
@@ -627,4 +625,7 @@ HALF_MATH_NAMES = (
      "rsqrtf", "__saturatef", "__powf", "__fdividef"]
     + sorted(_compare_names) + sorted(_math_names) + sorted(_float_names)
 )
+for _name in HALF_MATH_NAMES:  # per-lane arguments in as arrays, results out as Lanes
+    if isinstance(globals()[_name], FunctionType):
+        globals()[_name] = lane_wise(globals()[_name])
 __all__ = ["HALF_MATH_NAMES", "PairType", *HALF_MATH_NAMES]

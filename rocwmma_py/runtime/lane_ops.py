@@ -28,7 +28,7 @@ import numpy as np
 from ..arch import ARCH_NAMES, get_arch
 from ..arch import crosslane as patterns
 from ..errors import CrossLaneError, UnsupportedInstructionError
-from .lanes import Lanes
+from .lanes import Lanes, batch_data
 from .state import current_context_or_none
 from .target import current_arch
 from .vectors import VectorRegs
@@ -68,10 +68,10 @@ def view(value: object, what: str) -> WaveView:
     n, w = wave_shape()
     lanes = n * w
     if isinstance(value, VectorRegs):
-        regs = np.asarray(value.regs)
+        regs = batch_data(value)
         cls = type(value)
         return WaveView(regs.T.reshape(-1, n, w), lambda out: cls(out.reshape(-1, lanes).T))
-    a = np.asarray(value)
+    a = np.asarray(batch_data(value))
     if a.ndim == 0:
         a = np.broadcast_to(a, (lanes,))
     elif a.shape[-1] == w and lanes != w:  # one wave's lanes: the same in every wave
@@ -83,13 +83,11 @@ def view(value: object, what: str) -> WaveView:
             "as (lanes, k) go in as a vector_type or transposed)"
         )
     shape = a.shape
-    kind = type(value) if isinstance(value, np.ndarray) and len(shape) > 1 else None
+    out_is_lanes = len(shape) == 1 or isinstance(value, Lanes)
 
     def rebuild(out: np.ndarray) -> object:
         out = out.reshape(shape)
-        if out.ndim == 1:
-            return out.view(Lanes)
-        return out.view(kind) if kind is not None else out
+        return Lanes(out) if out_is_lanes else out
 
     return WaveView(a.reshape(shape[:-1] + (n, w)), rebuild)
 
@@ -98,7 +96,7 @@ def per_wave_int(value: object, what: str) -> np.ndarray:
     """A per-lane integer operand as int64 (n, W), or (1, W) when it is the same in every
     wave (a scalar or one wave's values), so index maps stay one wave long."""
     n, w = wave_shape()
-    a = np.asarray(value)
+    a = np.asarray(batch_data(value))
     if a.dtype.kind not in "iub":
         raise CrossLaneError(f"{what} must be an integer, got dtype {a.dtype}")
     a = a.astype(np.int64)

@@ -1,4 +1,4 @@
-"""Per-lane values: numpy arrays with one entry per lane of the running wave(s) along a lane axis.
+"""Per-lane values: one entry per lane of the running wave(s) along a lane axis.
 
 Wave-uniform lane vectors convert to Python bool/int/float, so ordinary Python control flow
 works inside kernels. A value that differs inside one wave raises `DivergenceError` (a wave
@@ -7,29 +7,38 @@ different between waves splits the batch (`BatchSplit`): the engine reruns each 
 `where(cond)` masks memory accesses per lane, the port of a C++ per-lane `if` around a load
 or store.
 
-Every per-lane container a kernel can touch (`threadIdx`, `lane_id()`, pointer gathers,
-`frag.x`, `VectorRegs.regs`, builtin results, and what numpy computes from them) is a `Lanes`
-array that knows its lane axis. In a batch that axis holds every wave (wave-major), so
-`Lanes` keeps the batch out of the kernel's reach: element-wise numpy stays batched; lane-
-preserving reshuffles (transposes, stacking, slices of other axes) stay batched with the lane
-axis tracked; a gather by a per-lane index (`x[lane_id() ^ 1]`) is computed per wave exactly;
-`shape`, `size` and `len()` answer for one wave; anything else that depends on lane positions
-(reductions over lanes, positional indexing, sorting, dot products, iteration, `.tolist()`)
-raises `NeedsPerWave`, so those blocks rerun wave by wave. Per wave, `Lanes` is plain numpy.
+Every per-lane container a kernel can hold (`threadIdx`, `lane_id()`, pointer gathers,
+`frag.x`, `VectorRegs.regs`, builtin results, half2 pairs, and what numpy computes from them)
+is a `Lanes`: not an ndarray, but an object holding one (`batch_data`, this package's one
+accessor) whose every way out to plain Python or numpy is decided here. In a batch the lane
+axis holds every wave (wave-major), and the contract is:
 
-`blockIdx` components of a batch are "weak" Lanes: Python operators on them follow Python's
-int/float rules (`weak_ops.py`), and with numpy operands they promote like Python scalars
-(NEP 50), exactly as the per-wave engine's plain ints do.
+* proven lane-wise, so computed batched: ufuncs called element-wise, the functions in
+  `_ELEMENTWISE`, rearrangements in `_FIRST_ARG`/`_SEQUENCE_ARG` whose probe of lane numbers
+  shows every result position holding its own lane, reductions and scans in `_AXIS_FUNCTIONS`
+  over axes other than the lane axis, indexing with ints and full slices on the lane axis or
+  a per-lane gather by lane numbers (`x[lane_id() ^ 1]`), `astype`, `copy`, `ndim`, `dtype`;
+* everything else (`np.asarray`, numpy scalar constructors, `len`, `shape`, `size`,
+  iteration over lanes, `tolist`, `item`, `str`/`repr`/`format`, pickling, other numpy
+  functions, other attributes) is only defined per wave: it raises `NeedsPerWave`, so those
+  blocks rerun wave by wave, where `Lanes` acts as plain numpy.
+
+`blockIdx` components of a batch are `WeakLanes`: per wave they are Python ints, so a batch
+holds them only while they differ between waves (a uniform one is the Python int itself).
+Python operators with Python scalars or weak values follow Python's rules (`weak_ops.py`),
+with per-lane values they promote like Python scalars (NEP 50), and any other way out
+splits the batch until the value is one Python int again.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
+import operator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Literal
+from typing import Any, Literal, cast
 
 import numpy as np
+from numpy.lib.mixins import NDArrayOperatorsMixin
 from numpy.typing import ArrayLike
 
 from ..errors import LaneTypeError, LaneValueError
@@ -46,226 +55,202 @@ from .state import (
 )
 
 _MAX_RUNS_SHOWN = 6
-_PACKAGES = ("rocwmma_py", "numpy", "ml_dtypes")  # callers that see a batch's real shape
+_PYTHON_TYPES = {"b": bool, "i": int, "u": int, "f": float}
 
 
-class Lanes(np.ndarray):
-    """One value per lane along `lane_axis` (negative: -1 = last); numpy on it returns Lanes
-    where the result still has that lane axis (`WeakLanes`: a batch's blockIdx values)."""
+class Lanes(NDArrayOperatorsMixin):
+    """One value per lane along `lane_axis` (negative: -1 = last, -2 = rows are lanes).
 
-    lane_axis: int = -1
-    weak: bool = False
+    Per wave it behaves as the numpy array it holds; in a batch every operation not proven
+    lane-wise reruns the batch's blocks wave by wave (see the module docstring)."""
 
-    def __array_finalize__(self, obj) -> None:
-        # views and copies of a Lanes keep its lane axis (the class default otherwise)
-        if isinstance(obj, Lanes) and obj.lane_axis != -1 and obj.ndim == self.ndim:
-            self.lane_axis = obj.lane_axis
+    __slots__ = ("_data", "lane_axis")
+    weak = False
+
+    def __init__(self, data: np.ndarray, lane_axis: int = -1) -> None:
+        self._data = data
+        self.lane_axis = lane_axis
+
+    # --- what is the same in every wave ---------------------------------------------------
+    @property
+    def dtype(self) -> np.dtype:
+        return self._data.dtype
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.itemsize
+
+    def _lane_count(self) -> int:
+        shape = self._data.shape
+        return shape[self.lane_axis] if len(shape) >= -self.lane_axis else 0
 
     # --- numpy protocols ------------------------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        if method == "__call__" and not kwargs and ufunc.nout == 1:
-            # the hot path: element-wise on Lanes (not weak) that share the lane axis
+        if method == "__call__" and not kwargs and ufunc.nout == 1 and ufunc.signature is None:
+            # the hot path: element-wise on Lanes (none weak) that share the lane axis
             axis = self.lane_axis
             plain = []
             for x in inputs:
                 if isinstance(x, Lanes):
                     if x.weak or x.lane_axis != axis:
                         break
-                    plain.append(x.view(np.ndarray))
-                else:
+                    plain.append(x._data)
+                elif isinstance(x, (np.ndarray, int, float, np.generic)):
                     plain.append(x)
-            else:
-                if ufunc.signature is None:
-                    try:
-                        result = ufunc(*plain)
-                    except Exception:
-                        taint_running_batch()
-                        raise
-                    lanes = np.ndarray.shape.__get__(self)[axis] if self.ndim >= -axis else -1
-                    if (type(result) is np.ndarray and result.ndim >= -axis
-                            and result.shape[axis] == lanes):
-                        result = result.view(Lanes)
-                        if axis != -1:
-                            result.lane_axis = axis
-                    return result
-        with _batch_errors_taint() as batch:
-            return _ufunc(ufunc, method, inputs, kwargs, batch)
-
-    def __array_function__(self, func, types, args, kwargs):
-        if func in _ELEMENTWISE and not kwargs and len(args) > 1:
-            # the hot path (np.where & co. on Lanes that share the lane axis, none weak)
-            axis = self.lane_axis
-            plain = []
-            for x in args:
-                if isinstance(x, Lanes):
-                    if x.weak or x.lane_axis != axis:
-                        break
-                    plain.append(x.view(np.ndarray))
-                elif isinstance(x, (list, tuple)):
+                else:
                     break
-                else:
-                    plain.append(x)
             else:
                 try:
-                    result = func(*plain)
+                    result = ufunc(*plain)
                 except Exception:
                     taint_running_batch()
                     raise
                 return _wrap(result, axis, self._lane_count())
         with _batch_errors_taint() as batch:
+            return _ufunc(ufunc, method, inputs, kwargs, batch)
+
+    def __array_function__(self, func, types, args, kwargs):
+        with _batch_errors_taint() as batch:
             return _function(func, args, kwargs, batch)
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        data = self._per_wave_data()
+        if dtype is not None and data.dtype != dtype:
+            return data.astype(dtype)
+        return data.copy() if copy else data
 
     def __getitem__(self, index):
         with _batch_errors_taint() as batch:
             plain, axis = _index_plan(self, index, batch)
-            return _wrap(np.ndarray.__getitem__(self.view(np.ndarray), plain), axis,
-                         self._lane_count())
+            return _wrap(self._data[plain], axis, self._lane_count())
 
     def __setitem__(self, index, value) -> None:
         with _batch_errors_taint() as batch:
             plain, _ = _index_plan(self, index, batch)
-            np.ndarray.__setitem__(self.view(np.ndarray), plain, _plain(value))
+            if isinstance(value, WeakLanes):
+                value = _lane_cast(value, self.dtype)
+            self._data[plain] = _plain(value)
 
-    # --- what exposes the batch: answered per wave, or only per wave ----------------------
+    # --- lane-wise methods ----------------------------------------------------------------
+    def copy(self, order: Literal["K", "A", "C", "F"] = "K") -> Lanes:
+        return type(self)(self._data.copy(order), self.lane_axis)
+
+    def __copy__(self) -> Lanes:
+        return self.copy()
+
+    def __deepcopy__(self, memo) -> Lanes:
+        return self.copy()
+
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> Lanes:
+        with _batch_errors_taint():
+            return Lanes(self._data.astype(dtype, order, casting, subok, copy), self.lane_axis)
+
+    def view(self, *args, **kwargs) -> Any:
+        """A reinterpretation of each lane's bytes; one that moves bytes between lanes, or a
+        plain-array view, is defined only per wave."""
+        dtype = kwargs.get("dtype", args[0] if args else None)
+        if (kwargs.get("type") is not None or len(args) > 1
+                or (isinstance(dtype, type) and issubclass(dtype, np.ndarray))):
+            return self._per_wave_data().view(*args, **kwargs)
+        out = self._data.view(*args, **kwargs)
+        if out.ndim >= -self.lane_axis and out.shape[self.lane_axis] == self._lane_count():
+            return Lanes(out, self.lane_axis)
+        return Lanes(self._per_wave_data().view(*args, **kwargs), self.lane_axis)
+
+    def fill(self, value) -> None:
+        self._data.fill(_scalar_operand(value))
+
+    @property
+    def T(self) -> Any:  # noqa: N802 - numpy's name
+        return np.transpose(self)
+
+    @property
+    def real(self) -> Lanes:
+        return np.real(self)
+
+    @property
+    def imag(self) -> Lanes:
+        return np.imag(self)
+
+    def __getattr__(self, name: str):
+        """numpy methods: those with a numpy-function twin follow that function's batch rule;
+        any other attribute is defined only per wave."""
+        twin = _METHOD_TWINS.get(name)
+        if twin is not None:
+            return _method(self, twin)
+        if name.startswith("__"):  # protocols numpy or Python probe for: not ndarray's
+            return object.__getattribute__(self, name)
+        attribute = getattr(self._per_wave_data(), name)
+        if callable(attribute):
+            return lambda *args, **kwargs: attribute(*_plain(args), **_plain(kwargs))
+        return attribute
+
+    # --- what exposes the batch: only per wave --------------------------------------------
+    def _per_wave_data(self) -> np.ndarray:
+        """The array, where it holds one wave; in a batch the blocks rerun wave by wave."""
+        if _spans(self):
+            raise NeedsPerWave
+        return self._data
+
     @property
     def shape(self) -> tuple[int, ...]:
-        return self._shape_for_caller(2)
-
-    @shape.setter
-    def shape(self, value) -> None:
-        np.ndarray.shape.__set__(self, value)  # type: ignore[attr-defined] # numpy's descriptor
+        return self._per_wave_data().shape
 
     @property
     def size(self) -> int:
-        return int(np.prod(self._shape_for_caller(2)))
+        return self._per_wave_data().size
 
     @property
     def nbytes(self) -> int:
-        return int(np.prod(self._shape_for_caller(2))) * self.itemsize
+        return self._per_wave_data().nbytes
 
-    def __len__(self) -> int:
-        if not self.ndim:
-            return np.ndarray.__len__(self)
-        return self._shape_for_caller(2)[0]
-
-    def _shape_for_caller(self, depth: int) -> tuple[int, ...]:
-        """The real shape for package code; for kernel code, one wave's (the lane axis as
-        long as a wave), so a kernel never sees the batch's size."""
-        shape = np.ndarray.shape.__get__(self)
-        if _spans(self) and not _caller_is_package(depth + 1):
-            wave_shape = list(shape)
-            wave_shape[self.lane_axis] = current_context("shape").wave_size
-            return tuple(wave_shape)
-        return shape
-
-    def __iter__(self):
-        if self.ndim + self.lane_axis == 0:
-            _only_per_wave(self)
-        return (self[i] for i in range(np.ndarray.__len__(self)))
-
-    def __contains__(self, value) -> bool:
-        _only_per_wave(self)
-        return np.ndarray.__contains__(self, value)
+    @property
+    def strides(self) -> tuple[int, ...]:
+        return self._per_wave_data().strides
 
     @property
     def flat(self):
-        _only_per_wave(self)
-        return np.ndarray.flat.__get__(self)
+        return self._per_wave_data().flat
 
-    @property
-    def T(self) -> np.ndarray:  # type: ignore[override] # noqa: N802 - numpy's name
-        return np.transpose(self)
+    def __len__(self) -> int:
+        return len(self._per_wave_data())
+
+    def __iter__(self) -> Iterator[Any]:
+        if self.ndim + self.lane_axis == 0:  # over lanes: positions
+            return iter(self._per_wave_data())
+        return (self[i] for i in range(len(self._data)))
+
+    def __contains__(self, value) -> bool:
+        return value in self._per_wave_data()
 
     def tolist(self):
-        _only_per_wave(self)
-        return np.ndarray.tolist(self)
+        return self._per_wave_data().tolist()
 
     def item(self, *args):
-        _only_per_wave(self)
-        return np.ndarray.item(self, *args)
+        return self._per_wave_data().item(*args)
 
     def tobytes(self, order="C") -> bytes:
-        _only_per_wave(self)
-        return np.ndarray.tobytes(self, order)
+        return self._per_wave_data().tobytes(order)
 
-    def sort(self, axis=-1, kind=None, order=None) -> None:  # type: ignore[override]
-        if self.ndim and (axis is None or axis % self.ndim == self.ndim + self.lane_axis):
-            _only_per_wave(self)
-        np.ndarray.sort(self.view(np.ndarray), axis, kind, order)
+    def __repr__(self) -> str:
+        return repr(self._per_wave_data())
 
-    # numpy methods with a numpy-function twin go through __array_function__'s rules.
-    def reshape(self, *shape, **kwargs):
-        return np.reshape(self, shape[0] if len(shape) == 1 else shape, **kwargs)
+    def __str__(self) -> str:
+        return str(self._per_wave_data())
 
-    def transpose(self, *axes):
-        return np.transpose(self, axes[0] if len(axes) == 1 else (axes or None))
+    def __format__(self, spec: str) -> str:
+        return format(self._per_wave_data(), spec)
 
-    def swapaxes(self, a, b):
-        return np.swapaxes(self, a, b)
-
-    def ravel(self, order="C"):
-        return np.ravel(self, order)
-
-    def flatten(self, order="C"):
-        return np.ravel(self, order).copy()
-
-    def squeeze(self, axis=None):
-        return np.squeeze(self, axis)
-
-    def take(self, indices, axis=None, out=None, mode="raise"):
-        return np.take(self, indices, axis, out, mode)
-
-    def repeat(self, repeats, axis=None):
-        return np.repeat(self, repeats, axis)
-
-    def argmax(self, axis=None, out=None, **kwargs):
-        return np.argmax(self, axis, out, **kwargs)
-
-    def argmin(self, axis=None, out=None, **kwargs):
-        return np.argmin(self, axis, out, **kwargs)
-
-    def argsort(self, axis=-1, kind=None, order=None, **kwargs):
-        return np.argsort(self, axis, kind, order, **kwargs)
-
-    def cumsum(self, axis=None, dtype=None, out=None):
-        return np.cumsum(self, axis, dtype, out)
-
-    def cumprod(self, axis=None, dtype=None, out=None):
-        return np.cumprod(self, axis, dtype, out)
-
-    def dot(self, other, out=None):
-        return np.dot(self, other, out)
-
-    def nonzero(self):
-        return np.nonzero(self)
-
-    def diagonal(self, offset=0, axis1=0, axis2=1):
-        return np.diagonal(self, offset, axis1, axis2)
-
-    def trace(self, *args, **kwargs):
-        return np.trace(self, *args, **kwargs)
-
-    def compress(self, condition, axis=None, out=None):
-        return np.compress(condition, self, axis, out)
-
-    def searchsorted(self, v, side="left", sorter=None):
-        return np.searchsorted(self, v, side, sorter)
-
-    def partition(self, kth, axis=-1, kind="introselect", order=None) -> None:
-        _only_per_wave(self)
-        np.ndarray.partition(self, kth, axis, kind, order)
-
-    def put(self, indices, values, mode="raise") -> None:
-        _only_per_wave(self)
-        np.ndarray.put(self, indices, values, mode)
+    def __reduce__(self):
+        return (Lanes, (self._per_wave_data(), self.lane_axis))
 
     # --- uniform values act as Python scalars ---------------------------------------------
-    def _lane_count(self) -> int:
-        shape = np.ndarray.shape.__get__(self)
-        return shape[self.lane_axis] if len(shape) >= -self.lane_axis else 0
-
     def _uniform_value(self, action: str):
-        values = self.view(np.ndarray).reshape(-1)
+        values = self._data.reshape(-1)
         if values.size == 0:
             raise LaneValueError(f"{action} on an empty Lanes value")
         first = values[0]
@@ -274,8 +259,8 @@ class Lanes(np.ndarray):
             return first
         ctx = current_context_or_none()
         if ctx is not None and _spans(self, ctx):
-            lanes_last = np.moveaxis(self.view(np.ndarray), self.lane_axis, -1)
-            per_wave = lanes_last.reshape(-1, ctx.n_waves, ctx.wave_size)
+            per_wave = np.moveaxis(self._data, self.lane_axis, -1).reshape(
+                -1, ctx.n_waves, ctx.wave_size)
             if (per_wave == per_wave[:1, :, :1]).all():
                 raise BatchSplit(per_wave[0, :, 0].copy())
             raise NeedsPerWave  # divergence inside a wave: the per-wave rerun reports it
@@ -299,60 +284,122 @@ class Lanes(np.ndarray):
     def __float__(self) -> float:
         return float(self._uniform_value("float() conversion"))
 
+    def __complex__(self) -> complex:
+        return complex(self._uniform_value("complex() conversion"))
+
     def __index__(self) -> int:
         if self.dtype.kind not in "iu":
             raise LaneTypeError(f"Lanes of {self.dtype} cannot be used as an index; integers only")
         return int(self._uniform_value("use as an index"))
 
+    def __round__(self, ndigits=None):
+        return np.round(self, ndigits or 0)
 
 
 class WeakLanes(Lanes):
     """A batch's stand-in for a per-wave Python int/float/bool (blockIdx and what Python
-    operators compute from it with Python scalars): Python's rules (`weak_ops.py`)."""
+    operators compute from it) while it differs between waves: Python's rules
+    (`weak_ops.py`); every way out to anything else splits the batch (`_scalar`)."""
 
+    __slots__ = ()
     weak = True
 
-    def __hash__(self) -> int:  # type: ignore[override] # Python ints hash; arrays do not
-        return hash(self._uniform_value("hash()").item())
+    @property  # type: ignore[misc] # isinstance(blockIdx.x, int) as per wave
+    def __class__(self):  # noqa: PLE0237
+        return _PYTHON_TYPES[self._data.dtype.kind]
+
+    def _scalar(self):
+        """The Python scalar this value is per wave: a batch whose waves disagree splits."""
+        return self._uniform_value("Python conversion").item()
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        return np.asarray(self._scalar(), dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        with _batch_errors_taint() as batch:
+            return _ufunc(ufunc, method, inputs, kwargs, batch)
+
+    def __hash__(self) -> int:  # Python ints hash; arrays do not
+        return hash(self._scalar())
+
+    def __repr__(self) -> str:
+        return repr(self._scalar())
+
+    def __str__(self) -> str:
+        return str(self._scalar())
+
+    def __format__(self, spec: str) -> str:
+        return format(self._scalar(), spec)
+
+    def __reduce__(self):
+        return (type(self._scalar()), (self._scalar(),))
+
+    def __getattr__(self, name: str):
+        return getattr(self._scalar(), name)
+
+    def __getitem__(self, index):
+        return self._scalar()[index]  # what an int says: not subscriptable
+
+    def __len__(self) -> int:
+        return len(self._scalar())  # raises TypeError, as an int does
+
+    def __iter__(self):
+        return iter(self._scalar())  # raises TypeError, as an int does
 
     def __round__(self, ndigits=None):
         with _batch_errors_taint():
-            return weak_ops.python_round(self, ndigits)
+            return _weak_result(weak_ops.python_round(self._data, ndigits), self)
 
     def __divmod__(self, other):
-        if weak_ops.is_weak(other):
-            with _batch_errors_taint():
-                return weak_ops.python_binary("divmod", self, other)
-        return np.divmod(self, other)
+        return _weak_binary("divmod", self, other)
 
     def __rdivmod__(self, other):
-        if weak_ops.is_weak(other):
-            with _batch_errors_taint():
-                return weak_ops.python_binary("divmod", other, self)
-        return np.divmod(other, self)
+        return _weak_binary("divmod", other, self)
 
 
-def _python_operator(dunder: str, reflected: bool = False, inplace: bool = False):
-    """A binary operator of WeakLanes: Python's rules when it meets a weak value or a Python
-    scalar, numpy's otherwise (the weak value promoting like a Python scalar)."""
-    prefix = "r" if reflected else ""
-    numpy_op = getattr(np.ndarray, f"__{prefix}{dunder}__")  # in place: rebinds, as for int
+def _weak_binary(op: str, a: object, b: object):
+    """`a <op> b` with a weak operand: Python's rules with Python scalars and weak values,
+    NEP 50 promotion with per-lane values, the per-wave scalar with numpy scalars and arrays
+    (a batch whose waves disagree splits), and NotImplemented for anything else (a Pointer's
+    reflected operator then runs, as for a Python int)."""
+    with _batch_errors_taint():
+        weak, other = (a, b) if isinstance(a, WeakLanes) else (cast(WeakLanes, b), a)
+        x: Any
+        y: Any
+        if weak_ops.is_python_scalar(other) or isinstance(other, WeakLanes):
+            result = weak_ops.python_binary(op, _plain(a), _plain(b))
+            if isinstance(result, tuple):
+                return tuple(_weak_result(r, weak) for r in result)
+            return _weak_result(result, weak)
+        if isinstance(other, Lanes):
+            converted = _lane_cast(weak, other.dtype)
+            x, y = (converted, other) if weak is a else (other, converted)
+        elif isinstance(other, (np.ndarray, np.generic)):
+            x, y = (weak._scalar(), other) if weak is a else (other, weak._scalar())
+        else:
+            return NotImplemented
+        return divmod(x, y) if op == "divmod" else getattr(operator, _OPERATOR_NAMES[op])(x, y)
 
+
+_OPERATOR_NAMES = {"and": "and_", "or": "or_", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge",
+                   "eq": "eq", "ne": "ne", "add": "add", "sub": "sub", "mul": "mul",
+                   "truediv": "truediv", "floordiv": "floordiv", "mod": "mod", "pow": "pow",
+                   "lshift": "lshift", "rshift": "rshift", "xor": "xor"}
+
+
+def _python_operator(dunder: str, reflected: bool = False):
     def op(self, other):
-        if weak_ops.is_weak(other):
-            with _batch_errors_taint():
-                a, b = (other, self) if reflected else (self, other)
-                return weak_ops.python_binary(dunder, a, b)
-        return numpy_op(self, other)
+        return _weak_binary(dunder, other, self) if reflected else _weak_binary(
+            dunder, self, other)
 
-    op.__name__ = f"__{'i' if inplace else prefix}{dunder}__"
+    op.__name__ = f"__{'r' if reflected else ''}{dunder}__"
     return op
 
 
 def _python_unary(name: str):
     def op(self):
         with _batch_errors_taint():
-            return weak_ops.python_unary(name, self)
+            return _weak_result(weak_ops.python_unary(name, self._data), self)
 
     op.__name__ = f"__{name}__"
     return op
@@ -362,37 +409,45 @@ for _dunder in weak_ops.OPERATORS:
     setattr(WeakLanes, f"__{_dunder}__", _python_operator(_dunder))
     if _dunder not in weak_ops.COMPARISONS:
         setattr(WeakLanes, f"__r{_dunder}__", _python_operator(_dunder, reflected=True))
-        setattr(WeakLanes, f"__i{_dunder}__", _python_operator(_dunder, inplace=True))
+        setattr(WeakLanes, f"__i{_dunder}__", _python_operator(_dunder))  # rebinds, as int
 for _unary in ("neg", "pos", "abs", "invert"):
     setattr(WeakLanes, f"__{_unary}__", _python_unary(_unary))
 
 
-def weak_lanes(values: np.ndarray) -> WeakLanes:
-    """`values` (one per lane) as a batch's stand-in for Python ints (blockIdx)."""
-    return np.asarray(values).view(WeakLanes)
+def _weak_result(values: np.ndarray, like: Lanes):
+    """A weak computation's result: the Python scalar where every wave has the same one."""
+    return weak_lanes(values, like.lane_axis)
+
+
+def weak_lanes(values: np.ndarray, lane_axis: int = -1):
+    """`values` (one per lane, uniform in each wave) as a batch's stand-in for Python
+    scalars (blockIdx): the Python scalar itself when every wave has the same one."""
+    values = np.asarray(values)
+    flat = values.reshape(-1)
+    if flat.size and (flat == flat[0]).all():
+        return flat[0].item()
+    return WeakLanes(values, lane_axis)
+
+
+def _lane_cast(value: WeakLanes, dtype: np.dtype) -> Lanes:
+    """A weak value meeting per-lane values of `dtype`: cast as numpy casts a Python scalar
+    (NEP 50: `f32_lanes * blockIdx.x` stays float32)."""
+    target = np.result_type(dtype, value._data.dtype.type(0).item())
+    return Lanes(weak_ops.cast_like_python_scalar(value._data, target), value.lane_axis)
+
+
+def _scalar_operand(value):
+    return value._scalar() if isinstance(value, WeakLanes) else _plain(value)
 
 
 # --- the batch guard ------------------------------------------------------------------------
 
-def _spans(x: np.ndarray, ctx: WaveContext | None = None) -> bool:
+def _spans(x: object, ctx: WaveContext | None = None) -> bool:
     """Whether `x` is a per-lane value of a running batch of several waves."""
     if ctx is None:
         ctx = current_context_or_none()
     return (ctx is not None and ctx.batched and ctx.n_waves > 1 and isinstance(x, Lanes)
             and x._lane_count() == ctx.lanes)
-
-
-def _only_per_wave(x: np.ndarray) -> None:
-    """`x`'s lanes by position mean one wave's lanes: a batch reruns wave by wave."""
-    if _spans(x):
-        raise NeedsPerWave
-
-
-def _caller_is_package(depth: int) -> bool:
-    """Whether the code `depth` frames above this function's caller is this package's or
-    numpy's."""
-    name = sys._getframe(depth).f_globals.get("__name__", "")
-    return name.split(".", 1)[0] in _PACKAGES
 
 
 class _batch_errors_taint:  # noqa: N801 - used as a context manager, like a function
@@ -411,13 +466,60 @@ class _batch_errors_taint:  # noqa: N801 - used as a context manager, like a fun
         return False
 
 
-def _plain(value):
-    """ndarray views of Lanes, also inside tuples/lists (numpy function arguments)."""
+def batch_data(value: object) -> Any:
+    """This package's door to per-lane data: the array a `Lanes` holds (every wave of a
+    batch), a register vector's (lanes, n) registers (`__batch_data__`); anything else as
+    it is."""
     if isinstance(value, Lanes):
-        return value.view(np.ndarray)
+        return value._data
+    registers = getattr(type(value), "__batch_data__", None)
+    return value if registers is None else registers(value)
+
+
+def is_per_lane(value: object) -> bool:
+    """Whether `value` holds one value per lane (a Lanes that is not a weak blockIdx)."""
+    return isinstance(value, Lanes) and not value.weak
+
+
+def _lane_layout(value: object) -> tuple[int, int] | None:
+    """(lane axis counted from the front, lane count) of a per-lane argument: a Lanes that
+    is not weak, or a register vector (rows are lanes); None for anything else."""
+    if isinstance(value, Lanes) and not value.weak:
+        return value.ndim + value.lane_axis, value._lane_count()
+    if getattr(type(value), "__batch_data__", None) is not None:
+        return 0, batch_data(value).shape[0]
+    return None
+
+
+def lane_wise_call(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    """`__lane_wise__` of per-lane values (`lane_wise.py`): `fn` gets the batch arrays of
+    the per-lane arguments, and its result comes back as Lanes, the lane axis where the
+    first per-lane argument had it (pairs add or drop a trailing axis), so one call serves
+    every wave. Weak values go in as they are (numpy asks them for their per-wave scalar)."""
+    layout = next((x for x in map(_lane_layout, (*args, *kwargs.values())) if x is not None),
+                  None)
+    if layout is None:
+        return fn(*args, **kwargs)
+    result = fn(*(batch_data(a) if _lane_layout(a) else a for a in args),
+                **{k: batch_data(v) if _lane_layout(v) else v for k, v in kwargs.items()})
+    front, lanes = layout
+    if isinstance(result, np.ndarray) and result.ndim > front and result.shape[front] == lanes:
+        return Lanes(result, front - result.ndim)
+    return result
+
+
+Lanes.__lane_wise__ = staticmethod(lane_wise_call)  # type: ignore[attr-defined]
+
+
+def _plain(value):
+    """`batch_data` of Lanes, also inside tuples/lists/dicts (numpy function arguments)."""
+    if isinstance(value, Lanes):
+        return value._data
     if isinstance(value, (list, tuple)) and any(isinstance(v, (Lanes, list, tuple))
                                                 for v in value):
         return type(value)(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
     return value
 
 
@@ -428,9 +530,7 @@ def _wrap(result, axis: int | None, lanes: int):
     if (axis is None or not isinstance(result, np.ndarray) or result.ndim < -axis
             or result.shape[axis] != lanes):
         return result
-    out = result.view(Lanes)
-    out.lane_axis = axis
-    return out
+    return Lanes(result, axis)
 
 
 def _lane_axes(values, batch: bool) -> tuple[int | None, int]:
@@ -441,7 +541,7 @@ def _lane_axes(values, batch: bool) -> tuple[int | None, int]:
         if isinstance(v, (list, tuple)):
             sub, n = _lane_axes(v, batch)
             found = [(sub, n)] if sub is not None else []
-        elif isinstance(v, Lanes) and v._lane_count():
+        elif isinstance(v, Lanes) and not v.weak and v._lane_count():
             found = [(v.lane_axis, v._lane_count())]
         else:
             found = []
@@ -455,11 +555,37 @@ def _lane_axes(values, batch: bool) -> tuple[int | None, int]:
     return axis, lanes
 
 
+def _resolve_weak(values: tuple, has_lanes: bool) -> tuple:
+    """Weak operands of a numpy call: where per-lane values carry the lanes, cast as numpy
+    casts Python scalars (NEP 50) to the type the other operands give; with no per-lane
+    operand, the per-wave Python scalar (a batch whose waves disagree splits)."""
+    if not any(isinstance(x, WeakLanes) for x in values):
+        return values
+    if not has_lanes:
+        return tuple(x._scalar() if isinstance(x, WeakLanes) else x for x in values)
+    plain = [_plain(x) for x in values
+             if x is not None and not isinstance(x, (WeakLanes, np.dtype, type, str))]
+    target = np.result_type(*plain, *(x._data.dtype.type(0).item() for x in values
+                                      if isinstance(x, WeakLanes)))
+    return tuple(Lanes(weak_ops.cast_like_python_scalar(x._data, target), x.lane_axis)
+                 if isinstance(x, WeakLanes) else x for x in values)
+
+
+def _has_lanes(values) -> bool:
+    """Whether a per-lane (not weak) value is among `values` (nested lists/tuples too)."""
+    for v in values:
+        if isinstance(v, Lanes):
+            if not v.weak:
+                return True
+        elif isinstance(v, (list, tuple)) and _has_lanes(v):
+            return True
+    return False
+
+
 # --- ufuncs -----------------------------------------------------------------------------------
 
 def _ufunc(ufunc, method, inputs, kwargs, batch):
-    inputs = weak_ops.resolve_weak(ufunc, inputs) if any(
-        isinstance(x, Lanes) and x.weak for x in inputs) else inputs
+    inputs = _resolve_weak(inputs, _has_lanes(inputs))
     out = kwargs.get("out")
     kwargs = {k: _plain(v) for k, v in kwargs.items()}
     if out is not None:
@@ -502,7 +628,7 @@ def _reduced_axis(x, axis, keepdims: bool, batch: bool) -> int | None:
     ndim = x.ndim
     lane = ndim + x.lane_axis
     given = range(ndim) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
-    axes = {int(a) % ndim for a in given} if ndim else set()
+    axes = {operator.index(a) % ndim for a in given} if ndim else set()
     if lane in axes:
         if batch:
             raise NeedsPerWave
@@ -518,14 +644,14 @@ _ELEMENTWISE = {np.where, np.clip, np.isclose, np.nan_to_num, np.round, np.aroun
                 np.imag, np.zeros_like, np.ones_like, np.full_like, np.empty_like, np.copy,
                 np.copyto, np.select, np.fix, np.isreal, np.iscomplex, np.isneginf,
                 np.isposinf, np.angle, np.sinc, np.i0, np.putmask, np.astype,
-                np.real_if_close, np.asanyarray, np.require}
+                np.real_if_close}
 # Functions whose data arguments are rearranged, never combined: kept batched when every
 # result position comes from the same lane (checked on a probe of lane numbers).
 _FIRST_ARG = {np.transpose, np.swapaxes, np.moveaxis, np.rollaxis, np.reshape, np.ravel,
               np.squeeze, np.expand_dims, np.broadcast_to, np.flip, np.fliplr, np.flipud,
               np.roll, np.rot90, np.tile, np.repeat, np.take, np.pad, np.delete, np.insert,
-              np.resize, np.append, np.atleast_1d, np.atleast_2d, np.atleast_3d, np.diagonal,
-              np.triu, np.tril, np.compress, np.extract, np.trim_zeros}
+              np.resize, np.append, np.diagonal, np.triu, np.tril, np.compress, np.extract,
+              np.trim_zeros}
 _SEQUENCE_ARG = {np.concatenate, np.stack, np.vstack, np.hstack, np.dstack, np.column_stack,
                  np.block}
 _ALL_ARGS = {np.broadcast_arrays, np.atleast_1d, np.atleast_2d, np.atleast_3d}
@@ -542,42 +668,59 @@ _AXIS_FUNCTIONS = {
     np.average: (None, False), np.nanargmax: (None, False), np.nanargmin: (None, False),
     np.cumsum: (None, True), np.cumprod: (None, True), np.nancumsum: (None, True),
     np.nancumprod: (None, True), np.sort: (-1, True), np.argsort: (-1, True),
-    np.diff: (-1, True), np.cumulative_sum: (None, True), np.cumulative_prod: (None, True),
+    np.diff: (-1, True),
 }
-# What a value is, not what it holds: answered as for the plain array.
+# What a value is, not what it holds: the same in every wave.
 _METADATA = {np.result_type, np.can_cast, np.min_scalar_type, np.iscomplexobj, np.isrealobj,
-             np.may_share_memory, np.shares_memory}
-_SHAPE_QUERIES = {np.shape: lambda shape: shape, np.size: lambda shape: int(np.prod(shape)),
-                  np.ndim: len}
+             np.ndim}
+# ndarray methods that are these numpy functions with the array first
+_METHOD_TWINS = {name: getattr(np, name) for name in (
+    "sum", "prod", "max", "min", "mean", "std", "var", "any", "all", "argmax", "argmin",
+    "cumsum", "cumprod", "argsort", "reshape", "transpose", "swapaxes", "ravel", "squeeze",
+    "take", "repeat", "nonzero", "diagonal", "trace", "searchsorted", "clip", "round",
+    "conj", "conjugate", "dot", "ptp")}
+_METHOD_TWINS.update(compress=lambda x, condition, *args, **kwargs: np.compress(
+    condition, x, *args, **kwargs), flatten=lambda x, order="C": np.ravel(x, order).copy())
+
+
+def _method(x: Lanes, func):
+    """`x.name(...)` as `func(x, ...)`; reshape/transpose also take their shape spread out."""
+    def call(*args, **kwargs):
+        if func in (np.reshape, np.transpose) and len(args) > 1:
+            args = (args,)
+        elif func is np.transpose and not args:
+            args = (None,)
+        return func(x, *args, **kwargs)
+
+    return call
 
 
 def _function(func, args, kwargs, batch):
     first = args[0] if args else next(iter(kwargs.values()), None)
-    if func in _SHAPE_QUERIES and len(args) == 1 and not kwargs and isinstance(first, Lanes):
-        return _SHAPE_QUERIES[func](first._shape_for_caller(3))
-    plain_args, plain_kwargs = _plain(args), {k: _plain(v) for k, v in kwargs.items()}
     if func in _METADATA:
-        return func(*plain_args, **plain_kwargs)
+        return func(*_plain(args), **_plain(kwargs))
     if func in _ELEMENTWISE and not (func is np.where and len(args) == 1):
-        operands = args[1:] if func is np.where else args
-        if any(isinstance(x, Lanes) and x.weak for x in operands):
-            operands = weak_ops.resolve_weak(None, tuple(operands))
-            plain_args = _plain(((args[0],) if func is np.where else ()) + tuple(operands))
+        lead = 1 if func is np.where else 0
+        operands = _resolve_weak(tuple(args[lead:]), _has_lanes((*args, *kwargs.values())))
+        args = (*args[:lead], *operands)
         axis, lanes = _lane_axes((*args, *kwargs.values()), batch)
-        return _wrap(func(*plain_args, **plain_kwargs), axis, lanes)
+        return _wrap(func(*_plain(args), **_plain(kwargs)), axis, lanes)
+    args = _resolve_weak(tuple(args), _has_lanes((*args, *kwargs.values())))
+    if any(isinstance(v, WeakLanes) for v in kwargs.values()):
+        kwargs = {k: v._scalar() if isinstance(v, WeakLanes) else v for k, v in kwargs.items()}
+    first = args[0] if args else first
     if func in _FIRST_ARG or func in _SEQUENCE_ARG or func in _ALL_ARGS:
-        return _rearranged(func, args, kwargs, plain_args, plain_kwargs, batch)
+        return _rearranged(func, args, kwargs, batch)
     if func in _AXIS_FUNCTIONS and isinstance(first, Lanes):
         default, keeps = _AXIS_FUNCTIONS[func]
         axis_arg = kwargs.get("axis", args[1] if len(args) > 1 else default)
         if func is np.diff and "axis" not in kwargs:
             axis_arg = args[3] if len(args) > 3 else -1
         axis = _reduced_axis(first, axis_arg, keeps or kwargs.get("keepdims", False), batch)
-        return _wrap(func(*plain_args, **plain_kwargs), axis, first._lane_count())
-    axis, _ = _lane_axes((*args, *kwargs.values()), False)
-    if batch and axis is not None and _spans_any((*args, *kwargs.values())):
-        raise NeedsPerWave  # dot, einsum, unique, nonzero, ...: lanes combined
-    return func(*plain_args, **plain_kwargs)
+        return _wrap(func(*_plain(args), **_plain(kwargs)), axis, first._lane_count())
+    if batch and _spans_any((*args, *kwargs.values())):
+        raise NeedsPerWave  # dot, einsum, unique, nonzero, ...: not proven lane-wise
+    return func(*_plain(args), **_plain(kwargs))
 
 
 def _spans_any(values) -> bool:
@@ -597,7 +740,7 @@ def _probe(value, lanes: int):
     if isinstance(value, Lanes) and value._lane_count() == lanes:
         shape = [1] * value.ndim
         shape[value.lane_axis] = lanes
-        return np.broadcast_to(np.arange(lanes).reshape(shape), value.view(np.ndarray).shape)
+        return np.broadcast_to(np.arange(lanes).reshape(shape), value._data.shape)
     if isinstance(value, np.ndarray) or np.isscalar(value):
         return np.broadcast_to(np.int64(-1), np.shape(value))
     return value
@@ -617,9 +760,10 @@ def _probe_axis(result, lanes: int) -> int | None:
     return None
 
 
-def _rearranged(func, args, kwargs, plain_args, plain_kwargs, batch):
+def _rearranged(func, args, kwargs, batch):
     axis, lanes = _lane_axes((*args, *kwargs.values()), batch)
-    result = func(*plain_args, **plain_kwargs)
+    plain_kwargs = _plain(kwargs)
+    result = func(*_plain(args), **plain_kwargs)
     if axis is None:
         return result
     if func in _SEQUENCE_ARG or func in _ALL_ARGS:
@@ -662,6 +806,9 @@ def _index_plan(x: Lanes, index, batch: bool):
     if isinstance(index, str):  # a field of structured per-lane values (CUDA's int4 .x)
         return index, x.lane_axis
     parts = index if isinstance(index, tuple) else (index,)
+    if any(isinstance(p, WeakLanes) for p in parts):
+        parts = tuple(operator.index(p) if isinstance(p, WeakLanes) else p for p in parts)
+        index = parts
     ndim = x.ndim
     lane = ndim + x.lane_axis
     used = sum(p is not None and p is not Ellipsis for p in parts)
@@ -719,14 +866,14 @@ def _advanced_plan(x: Lanes, index, expanded, lane: int, lanes: int, spans: bool
             trailing = sum(p is None or isinstance(p, slice) for p in expanded[arrays[-1] + 1:])
             plain = [_plain(p) for p in expanded]
             if spans and ctx is not None:
-                plain[g] = _wave_gather(idx.view(np.ndarray), ctx)
+                plain[g] = _wave_gather(idx._data, ctx)
             return tuple(plain), -1 - trailing
     if spans and any(isinstance(p, Lanes) and p._lane_count() == lanes for p in expanded):
         raise NeedsPerWave  # per-lane indices on another axis: a lanes x lanes result
     plain = _plain(index)
     probe_shape = [1] * x.ndim
     probe_shape[x.lane_axis] = lanes
-    probe = np.broadcast_to(np.arange(lanes).reshape(probe_shape), x.view(np.ndarray).shape)
+    probe = np.broadcast_to(np.arange(lanes).reshape(probe_shape), x._data.shape)
     probed = _probe_axis(probe[plain], lanes)
     if probed is None and spans:
         raise NeedsPerWave
@@ -745,7 +892,7 @@ def _wave_gather(idx: np.ndarray, ctx: WaveContext) -> np.ndarray:
 
 def describe_lanes(values: np.ndarray) -> str:
     """Compact per-lane listing by runs of equal values: "lanes 0-15 = 0, lanes 16-31 = 1"."""
-    values = np.asarray(values).reshape(-1)
+    values = np.asarray(batch_data(values)).reshape(-1)
     changes = np.flatnonzero(values[1:] != values[:-1]) + 1
     starts = np.concatenate(([0], changes))
     ends = np.concatenate((changes, [values.size])) - 1
@@ -762,27 +909,16 @@ def describe_lanes(values: np.ndarray) -> str:
 def per_lane(value: object, ctx: WaveContext) -> np.ndarray:
     """`value` with its leading lane axis spanning the running waves: one wave's worth of
     per-lane data (W, ...) is the same in every wave of a batch."""
-    value = np.asarray(value)
+    value = np.asarray(batch_data(value))
     if ctx.n_waves > 1 and value.ndim and value.shape[0] == ctx.wave_size:
         return np.tile(value, (ctx.n_waves,) + (1,) * (value.ndim - 1))
     return value
 
 
 def as_lanes(value: np.ndarray, lane_axis: int = -1) -> Lanes:
-    """A view of per-lane data (a fragment's registers, register vectors, builtin results)
-    as Lanes with its lane axis (-1: last, -2: rows are lanes)."""
-    out = value.view(Lanes)
-    out.lane_axis = lane_axis
-    return out
-
-
-def lanes_for_kernel(value: np.ndarray, lane_axis: int = -1) -> np.ndarray:
-    """Per-lane data handed out by an attribute (`frag.x`, `vec.regs`; call this from the
-    attribute's getter): a Lanes view for kernel code, the plain array for this package's
-    own code (which handles batches itself)."""
-    if _caller_is_package(3):
-        return value
-    return as_lanes(value, lane_axis)
+    """Per-lane data (a fragment's registers, register vectors, builtin results) as the
+    kernel's Lanes with its lane axis (-1: last, -2: rows are lanes)."""
+    return Lanes(np.asarray(batch_data(value)), lane_axis)
 
 
 def select(cond: ArrayLike, a: ArrayLike, b: ArrayLike) -> Lanes:
@@ -803,11 +939,17 @@ def select(cond: ArrayLike, a: ArrayLike, b: ArrayLike) -> Lanes:
         >>> float(x.min()), float(x.max())
         (0.0, 31.0)
     """
-    result = np.where(np.asarray(cond, dtype=bool), a, b)
+    result = np.where(_as_bool(cond), a, b)
     ctx = current_context_or_none()
     if np.ndim(result) == 0 and ctx is not None:
-        result = np.full(ctx.lanes, result)
-    return np.asarray(result).view(Lanes)
+        return Lanes(np.full(ctx.lanes, result))
+    return result if isinstance(result, Lanes) else Lanes(np.asarray(result))
+
+
+def _as_bool(cond: object) -> Any:
+    if isinstance(cond, Lanes) and not cond.weak:
+        return cond.astype(bool)
+    return np.asarray(cond, dtype=bool)
 
 
 @contextmanager
@@ -833,7 +975,7 @@ def where(cond: object) -> Iterator[None]:
         45.0
     """
     ctx = current_context("where()")
-    mask = np.broadcast_to(np.asarray(cond, dtype=bool), (ctx.lanes,))
+    mask = np.broadcast_to(np.asarray(batch_data(_as_bool(cond)), dtype=bool), (ctx.lanes,))
     outer = ctx.active_mask()
     ctx.masks.append(mask if outer is None else mask & outer)
     try:

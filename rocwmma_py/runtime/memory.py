@@ -25,7 +25,7 @@ from numpy.typing import DTypeLike
 
 from ..errors import AccessError, PointerTypeError
 from .errors import GlobalRaceError, InitCheckError, LdsRaceError, OutOfBoundsError
-from .lanes import Lanes, as_lanes
+from .lanes import Lanes, as_lanes, batch_data
 from .races import EpochClock, EpochLog, RaceTracker, split_units
 from .state import (
     NeedsPerWave,
@@ -115,7 +115,8 @@ def _as_offset(value: Any, what: str = "pointer arithmetic") -> int | Lanes:
     """An int, or an int64 Lanes for per-lane offsets; floats and other shapes are refused,
     and so are ints and uint64 lanes past `OFFSET_LIMIT` (they would overflow or wrap in
     int64 arithmetic)."""
-    if isinstance(value, np.ndarray):
+    if isinstance(value, (np.ndarray, Lanes)):
+        value = batch_data(value)
         if value.dtype.kind not in "iu":
             raise PointerTypeError(f"{what} needs integer offsets, got an array of {value.dtype}"
                                    f"{_FLOOR_HINT if value.dtype.kind == 'f' else ''}")
@@ -126,8 +127,8 @@ def _as_offset(value: Any, what: str = "pointer arithmetic") -> int | Lanes:
                 f"{what} needs an int or a per-lane offset of shape (W,), got shape {value.shape}"
             )
         if value.dtype == np.uint64 and value.size:  # would wrap to negative in int64
-            _checked_offset(int(value.view(np.ndarray).max()), what)  # Lanes refuse reductions
-        return value.astype(np.int64).view(Lanes)
+            _checked_offset(int(value.max()), what)
+        return Lanes(value.astype(np.int64))
     if isinstance(value, (bool, np.bool_)):
         raise PointerTypeError(f"{what} needs an int or integer Lanes, got bool")
     try:
@@ -184,7 +185,7 @@ class Pointer:
 
     __slots__ = ("buffer", "offset", "dtype")
 
-    def __init__(self, buffer: Buffer, offset: int | np.ndarray = 0,
+    def __init__(self, buffer: Buffer, offset: int | np.ndarray | Lanes = 0,
                  dtype: DTypeLike | None = None) -> None:
         self.buffer = buffer
         self.offset = _as_offset(offset, "Pointer offset")
@@ -222,7 +223,7 @@ class Pointer:
         """Reinterpret the bytes at this address as `dtype` (like reinterpret_cast<T*>)."""
         new = np.dtype(dtype)
         byte = self.offset * self.dtype.itemsize
-        if np.any(np.asarray(byte) % new.itemsize):
+        if np.any(batch_data(byte) % new.itemsize):
             raise AccessError(
                 f"cannot cast pointer into buffer '{self.buffer.name}' at byte offset "
                 f"{_short(byte)} to {new}: the byte offset must be a multiple of "
@@ -245,7 +246,7 @@ class Pointer:
             if ctx is None or (not shared and ctx.active_mask() is None):
                 return self._read(np.asarray(addr, np.int64), None, "read")
             addr = np.full(ctx.lanes, addr, np.int64)
-        return self._read(self._lane_addresses(addr, ctx), None, "read").view(Lanes)
+        return Lanes(self._read(self._lane_addresses(addr, ctx), None, "read"))
 
     def __setitem__(self, i: int | Lanes, value: object) -> None:
         """`p[i] = v`: scatter; v scalar or one value per lane; highest lane wins on clashes."""
@@ -278,7 +279,7 @@ class Pointer:
         self._write(addr, values, self._bulk_mask(mask, addr, "scatter"), "scatter", span,
                     distinct)
 
-    def load(self, n: int) -> np.ndarray:
+    def load(self, n: int) -> Lanes:
         """Per-lane vector load: (lanes, n) array, each lane reading n elements from its own
         address."""
         offsets = self._vector_offsets(n, "load")
@@ -287,7 +288,7 @@ class Pointer:
     def store(self, regs: np.ndarray) -> None:
         """Per-lane vector store of regs (lanes, n): each lane writes its row at its own
         address."""
-        regs = np.asarray(regs)
+        regs = np.asarray(batch_data(regs))
         if regs.ndim != 2:
             raise AccessError(f"store needs registers of shape (W, n), got shape {regs.shape}")
         offsets = self._vector_offsets(regs.shape[1], "store")
@@ -305,7 +306,7 @@ class Pointer:
         if ctx is not None:
             return ctx.lanes
         if isinstance(self.offset, Lanes):
-            return self.offset.size
+            return batch_data(self.offset).size
         return current_context(f"Pointer.{what}() with a uniform address").lanes  # raises
 
     def _vector_offsets(self, n: int, what: str) -> np.ndarray:
@@ -316,7 +317,8 @@ class Pointer:
         return np.broadcast_to(np.arange(n, dtype=np.int64)[:, None], (n, width))
 
     @staticmethod
-    def _lane_addresses(addr: np.ndarray, ctx: WaveContext | None) -> np.ndarray:
+    def _lane_addresses(addr: np.ndarray | Lanes, ctx: WaveContext | None) -> np.ndarray:
+        addr = batch_data(addr)
         if ctx is not None and addr.shape != (ctx.lanes,):
             raise AccessError(
                 f"per-lane address must have shape ({ctx.lanes},) (one per lane), "
@@ -325,7 +327,7 @@ class Pointer:
         return np.asarray(addr)
 
     def _bulk_addresses(self, offsets: object, what: str) -> np.ndarray:
-        off = np.asarray(offsets)
+        off = np.asarray(batch_data(offsets))
         if off.dtype.kind not in "iu":
             raise PointerTypeError(f"{what} offsets must be integers, got {off.dtype}")
         if off.ndim == 0:
@@ -336,20 +338,21 @@ class Pointer:
                 f"{what} offsets need the lane axis last with length {ctx.lanes} "
                 f"(the wave size); got shape {off.shape}"
             )
-        if isinstance(self.offset, Lanes) and self.offset.size != off.shape[-1]:
+        base = batch_data(self.offset)
+        if isinstance(base, np.ndarray) and base.size != off.shape[-1]:
             raise AccessError(
                 f"{what} offsets of shape {off.shape} don't match the pointer's "
-                f"{self.offset.size} per-lane addresses"
+                f"{base.size} per-lane addresses"
             )
-        if isinstance(self.offset, Lanes) or self.offset:
-            return np.asarray(self.offset + off.astype(np.int64, copy=False))
+        if isinstance(base, np.ndarray) or base:
+            return base + off.astype(np.int64, copy=False)
         return off
 
     @staticmethod
     def _bulk_mask(mask: object, addr: np.ndarray, what: str) -> np.ndarray | None:
         if mask is None:
             return None
-        mask = np.asarray(mask)
+        mask = np.asarray(batch_data(mask))
         if mask.dtype != np.bool_:
             raise PointerTypeError(f"{what} mask must be a bool array, got {mask.dtype}")
         try:
@@ -397,7 +400,7 @@ class Pointer:
 
     def _write(self, addr: np.ndarray, values: object, mask: np.ndarray | None, action: str,
                span: tuple[int, int] | None = None, distinct: bool = False):
-        values = np.asarray(values)
+        values = np.asarray(batch_data(values))
         try:
             values = np.broadcast_to(values, addr.shape)
         except ValueError:
@@ -611,15 +614,15 @@ def _repeats(flat: np.ndarray) -> bool:
     return bool((ordered[1:] == ordered[:-1]).any())
 
 
-def _range(values: np.ndarray) -> tuple[int, int]:
+def _range(values: np.ndarray | Lanes) -> tuple[int, int]:
     """(min, max) of per-lane values over all lanes of a batch (a plain-array reduction)."""
-    values = np.asarray(values)
+    values = np.asarray(batch_data(values))
     return int(values.min()), int(values.max())
 
 
-def _short(offset: int | np.ndarray) -> str:
+def _short(offset: int | np.ndarray | Lanes) -> str:
     """An offset for messages: the int, or a per-lane range summary."""
-    if isinstance(offset, np.ndarray):
+    if isinstance(offset, (np.ndarray, Lanes)):
         lo, hi = _range(offset)
         return f"<per-lane {lo}..{hi}>"
     return str(offset)

@@ -97,7 +97,8 @@ class WaveContext:
 
     @property
     def block_index(self) -> Dim3:
-        return Dim3(*(int(np.asarray(v).flat[0]) for v in self.block_idx))
+        block, gx, gy = int(self.block_ids[0]), self.grid_dim.x, self.grid_dim.y
+        return Dim3(block % gx, block // gx % gy, block // (gx * gy))
 
     def where(self) -> str:
         """Location for error messages: "kernel 'foo' (block (0,0,0), wave 1)"."""

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from ..errors import ElementIndexError, LaneValueError
-from .lanes import Lanes, lanes_for_kernel, per_lane
+from .lanes import Lanes, as_lanes, batch_data, lane_wise_call, per_lane
 from .memory import Pointer
 from .state import current_context
 
@@ -45,13 +45,19 @@ class VectorRegs:
         self._regs[...] = np.asarray(value)
 
     @property
-    def regs(self) -> np.ndarray:
-        """(lanes, n) registers; kernel code gets them as Lanes (rows are lanes)."""
-        return lanes_for_kernel(self._regs, -2)
+    def regs(self) -> Lanes:
+        """(lanes, n) registers as Lanes (rows are lanes)."""
+        return as_lanes(self._regs, -2)
 
     @regs.setter
-    def regs(self, value: np.ndarray) -> None:
-        self._regs = value.view(np.ndarray) if isinstance(value, Lanes) else value
+    def regs(self, value: np.ndarray | Lanes) -> None:
+        self._regs = batch_data(value)
+
+    __lane_wise__ = staticmethod(lane_wise_call)  # whole-array intrinsics take registers
+
+    def __batch_data__(self) -> np.ndarray:
+        """The registers of every wave of a batch (`lanes.batch_data`)."""
+        return self._regs
 
     @classmethod
     def load(cls: type[V], ptr: Pointer) -> V:
@@ -82,22 +88,21 @@ class VectorRegs:
 
     def __getitem__(self, i: int) -> Lanes:
         """Element i of every lane's vector."""
-        return self._regs[:, self._element(i)].copy().view(Lanes)
+        return Lanes(self._regs[:, self._element(i)].copy())
 
     def __setitem__(self, i: int, value: object) -> None:
         """Set element i of every lane's vector to a scalar or one value per lane."""
-        self._regs[:, self._element(i)] = np.asarray(value)
+        self._regs[:, self._element(i)] = np.asarray(batch_data(value))
 
     def __len__(self) -> int:
         return self.n
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
-        if dtype is not None and np.dtype(dtype) != self._regs.dtype:
-            return self._regs.astype(dtype)
-        return self._regs.copy() if copy else self._regs
+        """The registers as an array: one wave's, so in a batch only per wave (see Lanes)."""
+        return as_lanes(self._regs, -2).__array__(dtype, copy)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(regs of shape {self._regs.shape})"
+        return f"{type(self).__name__}({self.n} x {self.dtype} per lane)"
 
 
 def vector_type(dtype: DTypeLike, n: int) -> type[VectorRegs]:

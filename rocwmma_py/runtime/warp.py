@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import CrossLaneError
 from .lane_ops import active_lanes, ds_bpermute, per_wave_int, view, wave_shape
-from .lanes import Lanes
+from .lanes import Lanes, batch_data
 
 _WRAP = 1 << 32
 
@@ -169,7 +169,7 @@ def _votes(predicate: object) -> np.ndarray:
 
 def _per_lane(per_wave: Any) -> Lanes:
     n, w = wave_shape()
-    return np.repeat(per_wave, w).view(Lanes)
+    return Lanes(np.repeat(per_wave, w))
 
 
 def __ballot(predicate: object) -> Lanes:  # noqa: N807
@@ -213,7 +213,7 @@ def __activemask() -> Lanes:  # noqa: N807
 
 
 def _bits(x: object, dtype: type) -> np.ndarray:
-    a = np.asarray(x)
+    a = np.asarray(batch_data(x))
     if a.dtype.kind not in "iub":
         raise CrossLaneError(f"bit counts take integers, got dtype {a.dtype}")
     return a.astype(dtype)
@@ -221,7 +221,7 @@ def _bits(x: object, dtype: type) -> np.ndarray:
 
 def _like(result: np.ndarray):
     """A per-lane result as Lanes, a scalar one as a numpy scalar, anything else as it is."""
-    return result.view(Lanes) if result.ndim == 1 else result[()] if result.ndim == 0 else result
+    return Lanes(result) if result.ndim == 1 else result[()] if result.ndim == 0 else result
 
 
 def __popc(x: object):  # noqa: N807

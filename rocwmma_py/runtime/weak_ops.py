@@ -1,18 +1,17 @@
-"""Python's number rules for a batch's blockIdx values ("weak" Lanes).
+"""Python's number rules for a batch's blockIdx values ("weak" Lanes), on plain arrays.
 
 Per wave, `blockIdx.x` is a Python int: `blockIdx.x // 0` raises ZeroDivisionError,
 `blockIdx.x / 2` is a float, ints never overflow, and with a numpy operand it promotes as a
 weak scalar (NEP 50: `f32_array * (blockIdx.x + 1)` stays float32). In a batch it is an
 int64 array with one value per lane; these functions make that array follow the Python
 rules: operators between weak values and Python scalars compute what Python would (raising
-what Python raises), and a weak value meeting a numpy operand is first cast as numpy casts
-a Python scalar. What int64/float64 cannot reproduce exactly (huge ints, complex powers)
-raises NeedsPerWave, so those blocks rerun with real Python ints.
+what Python raises), and a weak value meeting per-lane numpy values is first cast as numpy
+casts a Python scalar. What int64/float64 cannot reproduce exactly (huge ints, complex
+powers) raises NeedsPerWave, so those blocks rerun with real Python ints. The functions take
+and return plain arrays (one value per lane); `lanes.py` wraps them.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 
@@ -34,24 +33,14 @@ _EXACT_INT = 2.0 ** 53  # ints that float64 holds exactly
 _INT_LIMIT = 2.0 ** 62  # int64 results at or beyond this may have overflowed
 
 
-def is_weak(value: object) -> bool:
-    """A Python bool/int/float, or a weak Lanes (the batch's stand-in for one)."""
-    if isinstance(value, np.ndarray):
-        return getattr(value, "weak", False) is True
+def is_python_scalar(value: object) -> bool:
+    """A Python bool/int/float (what blockIdx arithmetic is per wave)."""
     return type(value) in _PYTHON_SCALARS
-
-
-def _weak(values: np.ndarray, like: object = None):
-    from .lanes import Lanes, WeakLanes  # lanes.py imports this module
-
-    out = np.asarray(values).view(WeakLanes)
-    out.lane_axis = like.lane_axis if isinstance(like, Lanes) else -1
-    return out
 
 
 def _operand(value: object) -> np.ndarray:
     if isinstance(value, np.ndarray):
-        return value.view(np.ndarray)
+        return value
     if type(value) is int and not -2**63 <= value < 2**63:
         raise NeedsPerWave  # a Python int beyond int64
     return np.asarray(value)
@@ -66,16 +55,15 @@ def _overflows(estimate: np.ndarray) -> bool:
 
 
 def python_binary(op: str, a: object, b: object):
-    """`a <op> b` with Python's semantics, at least one of a, b a weak Lanes."""
-    like = a if isinstance(a, np.ndarray) else b
+    """`a <op> b` with Python's semantics, a and b weak values (arrays) or Python scalars."""
     x, y = _operand(a), _operand(b)
     with np.errstate(all="ignore"):
         if op in COMPARISONS:
             if x.dtype.kind != y.dtype.kind and _beyond_exact(x, y):
                 raise NeedsPerWave  # Python compares int and float exactly
-            return _weak(OPERATORS[op](x, y), like)
+            return OPERATORS[op](x, y)
         if op in ("and", "or", "xor") and x.dtype == np.bool_ and y.dtype == np.bool_:
-            return _weak(OPERATORS[op](x, y), like)
+            return OPERATORS[op](x, y)
         x, y = _no_bool(x), _no_bool(y)
         floats = x.dtype.kind == "f" or y.dtype.kind == "f"
         if op in ("and", "or", "xor", "lshift", "rshift") and floats:
@@ -84,24 +72,24 @@ def python_binary(op: str, a: object, b: object):
         if op in ("truediv", "floordiv", "mod", "divmod") and (y == 0).any():
             raise ZeroDivisionError("division by zero")
         if op == "divmod":
-            return (_weak(np.floor_divide(x, y), like), _weak(np.remainder(x, y), like))
+            return (np.floor_divide(x, y), np.remainder(x, y))
         if op == "pow":
-            return _weak(_power(x, y, floats), like)
+            return _power(x, y, floats)
         if op in ("lshift", "rshift") and (y < 0).any():
             raise ValueError("negative shift count")
         if op == "lshift":
             if _overflows(x * np.exp2(np.minimum(y, 64).astype(np.float64))):
                 raise NeedsPerWave
-            return _weak(np.left_shift(x, y), like)
+            return np.left_shift(x, y)
         if op == "rshift":
-            return _weak(np.right_shift(x, np.minimum(y, 63)), like)
+            return np.right_shift(x, np.minimum(y, 63))
         if op == "truediv" and not floats and _beyond_exact(x, y):
             raise NeedsPerWave  # Python divides big ints exactly, then rounds once
         result = OPERATORS[op](x, y)
         if not floats and op in ("add", "sub", "mul") and _overflows(
                 OPERATORS[op](x.astype(np.float64), y.astype(np.float64))):
             raise NeedsPerWave
-        return _weak(result, like)
+        return result
 
 
 def _power(x: np.ndarray, y: np.ndarray, floats: bool) -> np.ndarray:
@@ -137,51 +125,34 @@ def _py_name(x: np.ndarray) -> str:
 
 def python_unary(name: str, value: np.ndarray):
     """-x, +x, abs(x), ~x with Python's rules (bools act as ints)."""
-    x = _no_bool(value.view(np.ndarray))
+    x = _no_bool(value)
     if name == "invert":
         if x.dtype.kind == "f":
             raise TypeError("bad operand type for unary ~: 'float'")
-        return _weak(np.invert(x), value)
+        return np.invert(x)
     op = {"neg": np.negative, "pos": np.positive, "abs": np.absolute}[name]
-    return _weak(op(x), value)
+    return op(x)
 
 
 def python_round(value: np.ndarray, ndigits: int | None):
     """round(x) / round(x, n) as Python rounds an int or float."""
-    x = value.view(np.ndarray)
+    x = value
     if ndigits is None:
         if x.dtype.kind == "f":
             if not np.isfinite(x).all():
                 raise ValueError("cannot convert float NaN or infinity to integer")
-            return _weak(np.rint(x).astype(np.int64), value)
-        return _weak(_no_bool(x), value)
+            return np.rint(x).astype(np.int64)
+        return _no_bool(x)
     if x.dtype.kind != "f" and ndigits >= 0:
-        return _weak(_no_bool(x), value)
+        return _no_bool(x)
     raise NeedsPerWave  # Python rounds decimally, numpy by scaling
 
 
-def resolve_weak(ufunc, inputs: tuple) -> tuple:
-    """Inputs of a numpy call with weak values cast as numpy casts Python scalars (NEP 50)
-    when a numpy operand is present; all-weak inputs are left as they are (numpy turns
-    Python scalars into int64/float64/bool the same way)."""
-    strong = [np.asarray(x).dtype for x in inputs
-              if x is not None and not is_weak(x) and type(x) is not complex]
-    if not strong:
-        return inputs
-    scalars = [x for x in inputs if type(x) in (*_PYTHON_SCALARS, complex)]
-    protos = [x.dtype.type(0).item() for x in inputs
-              if isinstance(x, np.ndarray) and is_weak(x)]
-    target = np.result_type(*strong, *scalars, *protos)
-    return tuple(_cast(x, target) if isinstance(x, np.ndarray) and is_weak(x) else x
-                 for x in inputs)
-
-
-def _cast(value: Any, target: np.dtype):
-    from .lanes import as_lanes
-
-    x = value.view(np.ndarray)
-    if target.kind in "iu" and x.dtype.kind in "iub" and x.size:
+def cast_like_python_scalar(values: np.ndarray, target: np.dtype) -> np.ndarray:
+    """Weak values as numpy casts a Python scalar to `target` (NEP 50): an int out of the
+    target's range raises OverflowError, as it does per wave."""
+    if target.kind in "iu" and values.dtype.kind in "iub" and values.size:
         info = np.iinfo(target)
-        if x.min() < info.min or x.max() > info.max:
+        if values.min() < info.min or values.max() > info.max:
             raise OverflowError(f"Python integer out of bounds for {target}")
-    return as_lanes(x.astype(target), value.lane_axis)
+    return values.astype(target)
