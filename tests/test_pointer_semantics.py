@@ -148,31 +148,47 @@ def test_per_lane_comparisons_under_where_on_both_engines():
         flags, (lane == 5) * 1 + (lane != 5) * 10 + (lane <= 5) * 100 + (lane > 5) * 1000)
 
 
-def test_per_lane_comparisons_give_per_lane_bools():
-    p = Pointer.from_array(np.zeros(8, np.float32), "p")
-    lanes = np.arange(4).view(Lanes)
-    for result, expected in (((p + lanes) < p + 2, [True, True, False, False]),
-                             ((p + lanes) == p + 1, [False, True, False, False]),
-                             (p + 1 != (p + lanes), [True, False, True, True]),
-                             ((p + lanes).cast(np.uint8) >= p + 2, [False, False, True, True])):
-        assert isinstance(result, Lanes) and result.dtype == bool
-        assert result.view(np.ndarray).tolist() == expected
+@kernel
+def per_lane_kinds(src, other, out):
+    p = src + threadIdx.x % 4                    # addresses 0, 1, 2, 3, 0, 1, ...
+    rows = (p < src + 2, p == src + 1, src + 1 != p, p.cast(np.uint8) >= src + 2,
+            p == other, p != other)              # the last two: different buffers
+    for k, row in enumerate(rows):
+        out[k * 64 + threadIdx.x] = select(row, 1, 0)
+    out[6 * 64 + threadIdx.x] = p - (src + 1)    # ptrdiff_t, one per lane
 
 
-def test_per_lane_pointers_across_buffers_are_never_equal():
-    p = Pointer.from_array(np.zeros(8, np.float32), "p")
-    q = Pointer.from_array(np.zeros(8, np.float32), "q")
-    lanes = np.arange(4).view(Lanes)
-    assert ((p + lanes) == q) is False and ((p + lanes) != q) is True
+def test_per_lane_comparisons_and_differences_on_both_engines():
+    out = np.full(7 * 64, -9, np.int64)
+    (_, _, out) = on_both_engines(per_lane_kinds[2, 64], np.zeros(8, np.float32),
+                                  np.zeros(8, np.float32), out)
+    address = np.arange(64) % 4
+    expected = [address < 2, address == 1, address != 1, address >= 2,
+                np.zeros(64, bool), np.ones(64, bool)]
+    np.testing.assert_array_equal(out.reshape(7, 64)[:6], np.array(expected, np.int64))
+    np.testing.assert_array_equal(out.reshape(7, 64)[6], address - 1)
 
 
-# --- pointer differences ---------------------------------------------------------------------
+def test_per_lane_comparisons_are_lanes_uniform_ones_python_bools():
+    seen = {}
+
+    @kernel
+    def kinds(src, other):
+        p = src + threadIdx.x
+        seen["per lane"] = [type(p < src + 2), type(src + 1 != p), type(p - src)]
+        seen["uniform"] = [type(src < src + 1), type(src == src)]
+        seen["across"] = [type(p == other), type(p != other)]
+
+    with use_engine("wave"):
+        kinds[1, 64](np.zeros(64, np.float32), np.zeros(4, np.float32))
+    assert all(issubclass(t, Lanes) for t in seen["per lane"])
+    assert seen["uniform"] == [bool, bool] and seen["across"] == [bool, bool]
+
 
 def test_pointer_difference():
     p = Pointer.from_array(np.zeros(16, np.float32), "p")
     assert (p + 5) - (p + 2) == 3 and (p + 2) - (p + 5) == -3
-    diff = (p + np.arange(4).view(Lanes)) - (p + 1)
-    assert isinstance(diff, Lanes) and diff.view(np.ndarray).tolist() == [-1, 0, 1, 2]
+    assert type((p + 5) - p) is int
     with pytest.raises(PointerTypeError, match="same buffer.*float32.*uint8"):
         p - p.cast(np.uint8)
     with pytest.raises(PointerTypeError, match="same buffer"):
@@ -246,9 +262,24 @@ def test_hash_agrees_with_equality():
     assert hash(p + 1) == hash(p + 1) and len({p + 1, p + 1, p + 2}) == 2
     assert p.cast(np.uint8) + 4 in {p + 1}
     assert Pointer.from_array(array, "again") + 3 in {p + 3}      # the same array's memory
-    assert (p + np.full(4, 2).view(Lanes)) in {p + 2}              # lanes agree: its address
-    with pytest.raises(DivergenceError):
-        hash(p + np.arange(4).view(Lanes))
+    assert Pointer.from_array(array.copy(), "copy") + 3 not in {p + 3}
+
+
+@kernel
+def hash_per_lane(src, out):
+    out[0] = 1 if hash(src + 2 + threadIdx.x * 0) == hash(src + 2) else 0  # lanes agree
+    out[1] = 1 if (src + 2 + threadIdx.x * 0) in {src + 2} else 0
+    hash(src + threadIdx.x)                                              # they differ
+
+
+def test_per_lane_pointers_hash_only_when_their_lanes_agree():
+    kind, message = errors_on_both_engines(hash_per_lane[1, 64], np.zeros(64, np.float32),
+                                           np.zeros(2, np.int64))
+    assert kind is DivergenceError and "differs across lanes" in message
+    out = np.zeros(2, np.int64)
+    with use_engine("wave"), pytest.raises(DivergenceError):
+        hash_per_lane[1, 64](np.zeros(64, np.float32), out)
+    assert out.tolist() == [1, 1]
 
 
 # --- big-endian arrays -----------------------------------------------------------------------
