@@ -119,7 +119,9 @@ class ArchError(RocwmmaError, ValueError):
 
 class PointerTypeError(RocwmmaError, TypeError):
     """A pointer or buffer used with the wrong kind of value: float or bool offsets, a
-    non-array buffer, pointers into different buffers subtracted."""
+    non-array buffer (or one in non-native byte order, or not C-contiguous), pointers into
+    different buffers subtracted or ordered (`p < q`: C orders only pointers into one
+    array)."""
 
 
 class AccessError(RocwmmaError, ValueError):

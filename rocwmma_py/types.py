@@ -92,6 +92,17 @@ def resolve(t: Any) -> type:
     )
 
 
+# C++'s meaning of Python's built-in type names (numpy's would make float and int 64-bit)
+_CXX_BUILTINS: dict[type, type] = {float: float32, int: int32, bool: np.bool_}
+
+
+def cxx_type(t: Any) -> Any:
+    """Python's `float`, `int`, `bool` as the C++ types those names mean (float32, int32,
+    bool): `fragment[..., float]`, `shared_array(int, n)`, `__shared__(float, n)` and
+    `vector_type(float, 4)` all take them so. Anything else is returned unchanged."""
+    return _CXX_BUILTINS.get(t, t) if isinstance(t, type) else t
+
+
 def short_name(t: Any) -> str:
     """Short name used in instruction names and tables ("f16", "bf8_fnuz", "xf32")."""
     return _SHORT[resolve(t)]

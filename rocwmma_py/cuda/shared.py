@@ -4,7 +4,12 @@
     tile = __shared__(np.float16, 32, 16)   # __shared__ half tile[32][16];
     tile[r][c] = v;  tile[r, c] = v         # element (r, c); tile[r] is row r (a pointer)
     tile + k                                # decays to a flat element pointer, as `&tile[0][0] + k`
+    row = __shared__(float, 64)             # __shared__ float row[64];  (float is float32)
+    count = __shared__(int, 1)              # __shared__ int count;  read/write count[0]
     sh = __shared__.extern(np.float32)      # extern __shared__ float sh[];
+
+`T` is a numpy type or dtype, or Python's `float`, `int`, `bool`, which mean C++'s float32,
+int32 and bool (as in `fragment[..., float]`), not numpy's 64-bit defaults.
 """
 
 from __future__ import annotations
@@ -59,12 +64,15 @@ class SharedArray(Pointer):
 
 
 class _Shared:
-    """`__shared__(T, a, b)` for `__shared__ T x[a][b]`; `__shared__.extern(T)` for
-    `extern __shared__ T x[]`."""
+    """`__shared__(T, a, b)` for `__shared__ T x[a][b]`, `__shared__(T, n)` for
+    `__shared__ T x[n]`, `__shared__(T, 1)` for a scalar `__shared__ T x;` (used as `x[0]`);
+    `__shared__.extern(T)` for `extern __shared__ T x[]`. `float`/`int` mean float32/int32."""
 
     def __call__(self, dtype: DTypeLike, *shape: int) -> SharedArray:
         if not shape:
-            raise SharedTypeError("__shared__(T, n, ...) needs at least one dimension")
+            raise SharedTypeError("__shared__(T, n, ...) needs at least one dimension; a "
+                                  "scalar `__shared__ T x;` is x = __shared__(T, 1), used "
+                                  "as x[0]")
         try:
             dims = tuple(operator.index(s) for s in shape
                          if not isinstance(s, (bool, np.bool_)))

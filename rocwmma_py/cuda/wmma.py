@@ -55,7 +55,6 @@ _NAMED = {"half": T.float16, "__half": T.float16, "__nv_bfloat16": T.bfloat16,
           "bfloat16": T.bfloat16, "float": T.float32, "double": T.float64, "int": T.int32,
           "signed char": T.int8, "unsigned char": T.uint8, "tf32": T.xfloat32,
           "precision::tf32": T.xfloat32}
-_BUILTIN = {float: T.float32, int: T.int32}
 
 # CUDA's shapes (M, N, K) per input type, and the accumulator types each input allows.
 _SQUARE_AND_SKINNY = ((16, 16, 16), (32, 8, 16), (8, 32, 16))
@@ -77,10 +76,8 @@ def _resolve(dtype) -> type:
     """CUDA spellings ("unsigned char", float, precision.tf32) or rocWMMA's ("u8", np.uint8)."""
     if isinstance(dtype, str) and dtype in _NAMED:
         return _NAMED[dtype]
-    if isinstance(dtype, type) and dtype in _BUILTIN:
-        return _BUILTIN[dtype]
     try:
-        return T.resolve(dtype)
+        return T.resolve(T.cxx_type(dtype))
     except TypeError:
         raise FragmentError(f"unknown wmma element type {dtype!r}; allowed: "
                             f"{', '.join(_NAMED)} or rocWMMA's names (f16, i8, ...)") from None

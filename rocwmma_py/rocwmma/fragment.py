@@ -289,11 +289,7 @@ def _normalized(matrix, m, n, k, dtype, layout=None,
     Python's `float` and `int` mean C++'s 32-bit `float` and `int` (as in the wmma facade),
     not numpy's 64-bit defaults."""
     _check_params(matrix, m, n, k, dtype, layout, scheduler)
-    dtype = _CXX_BUILTIN_TYPES.get(dtype, dtype) if isinstance(dtype, type) else dtype
-    return matrix, int(m), int(n), int(k), T.resolve(dtype), layout, scheduler
-
-
-_CXX_BUILTIN_TYPES = {float: T.float32, int: T.int32}
+    return matrix, int(m), int(n), int(k), T.resolve(T.cxx_type(dtype)), layout, scheduler
 
 
 @cache

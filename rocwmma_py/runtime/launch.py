@@ -29,7 +29,7 @@ import numpy as np
 
 from ..arch import Arch, get_arch
 from ..arch.models import check_numerics, use_numerics
-from ..errors import LaunchError, LaunchTypeError
+from ..errors import LaunchError, LaunchTypeError, PointerTypeError
 from ..types import convert
 from ..types import resolve as resolve_type
 from ..types import short_name as short_type_name
@@ -38,7 +38,7 @@ from .dims import Dim3, as_dim3
 from .engine import Grid, run
 from .lanes import Lanes
 from .lds import check_lds_budget
-from .memory import Buffer, Pointer
+from .memory import Pointer
 from .state import guard_host_arrays
 from .target import default_arch
 from .tracebacks import trim_kernel_traceback
@@ -455,17 +455,8 @@ def _to_device(name: str, value: object) -> object:
                 f"kernel argument '{name}' is a 0-d array: pass {name}[()] for a scalar value, "
                 f"or a 1-element array ({name}.reshape(1)) for a pointer the kernel writes"
             )
-        if not value.dtype.isnative:
-            raise LaunchTypeError(
-                f"kernel argument '{name}' has non-native byte order (dtype {value.dtype.str}); "
-                f"GPU memory is little-endian and vector loads would read swapped bytes: pass "
-                f"{name}.astype({name}.dtype.newbyteorder('=')) and copy results back"
-            )
-        if not value.flags.c_contiguous:
-            raise LaunchTypeError(
-                f"kernel argument '{name}' must be a C-contiguous array (got shape "
-                f"{value.shape}, strides {value.strides}); pass np.ascontiguousarray({name}) "
-                "and copy results back"
-            )
-        return Pointer(Buffer(name, value))
+        try:
+            return Pointer.from_array(value, name, "kernel argument")
+        except PointerTypeError as err:  # refused as Pointer.from_array refuses it
+            raise LaunchTypeError(*err.args) from None
     return value

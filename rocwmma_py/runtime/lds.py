@@ -16,6 +16,7 @@ from numpy.typing import DTypeLike
 
 from ..arch import Arch
 from ..errors import LdsError
+from ..types import cxx_type
 from .errors import LdsLimitError, LdsRaceError
 from .memory import Buffer, Pointer
 from .state import current_context
@@ -89,7 +90,8 @@ def shared_array(dtype: DTypeLike, n: int) -> Pointer:
     Call it once per array at the top of the kernel, not in a loop: each call allocates.
 
     Args:
-        dtype: element type (numpy dtype or type). n: element count, positive.
+        dtype: element type (numpy dtype or type; Python's `float`, `int`, `bool` are
+            C++'s: float32, int32, bool). n: element count, positive.
 
     Raises:
         ValueError: n < 1. LdsLimitError: the block's static plus dynamic LDS exceeds the
@@ -111,7 +113,7 @@ def shared_array(dtype: DTypeLike, n: int) -> Pointer:
         (64.0, 0.0)
     """
     ctx = current_context("shared_array()")
-    dtype = np.dtype(dtype)
+    dtype = np.dtype(cxx_type(dtype))
     n = operator.index(n)
     if n < 1:
         raise LdsError(f"shared_array needs a positive element count, got {n}")
@@ -123,11 +125,12 @@ def shared_array(dtype: DTypeLike, n: int) -> Pointer:
 def dynamic_shared(dtype: DTypeLike) -> Pointer:
     """Pointer to the dynamic LDS region (HIP `extern __shared__`), sized by the launch.
 
-    The size in bytes is the launch's third slot, `k[grid, block, shared_bytes]`.
+    The size in bytes is the launch's third slot, `k[grid, block, shared_bytes]`. `dtype`
+    as for `shared_array` (`float` is float32).
 
     Raises:
         NotInKernelError: outside a kernel. LdsLimitError: static plus dynamic LDS over
         the target's size (at the launch).
     """
     ctx = current_context("dynamic_shared()")
-    return Pointer(ctx.lds.dynamic, 0, np.dtype(dtype))
+    return Pointer(ctx.lds.dynamic, 0, np.dtype(cxx_type(dtype)))

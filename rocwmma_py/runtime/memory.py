@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from ..errors import AccessError, PointerTypeError
+from ..types import cxx_type
 from .errors import GlobalRaceError, InitCheckError, LdsRaceError, OutOfBoundsError
 from .lanes import Lanes, as_lanes, batch_data
 from .races import EpochClock, EpochLog, RaceTracker, split_units
@@ -159,15 +160,18 @@ class Pointer:
     """Typed device pointer (buffer, element offset, dtype) with C arithmetic and checks.
 
     Kernels receive one per numpy-array argument (named after the parameter). `p + i`,
-    `p - i` (i an int or one offset per lane), `p - q` (element difference), `p[i]` (a
-    read: a scalar when every lane reads one address, else a gather returning `Lanes`),
-    `p[i] = v` (a scatter), `p.cast(dtype)` (reinterpret_cast), `p.load(n)` / `p.store(regs)`
-    (per-lane vectors). Every access is bounds-checked before anything is written.
+    `p - i` (i an int or one offset per lane), `p - q` (element difference), `p == q`,
+    `p != q`, `p < q`, `<=`, `>`, `>=` (addresses within one buffer: a bool, or one per lane
+    for per-lane pointers), `p[i]` (a read: a scalar when every lane reads one address, else
+    a gather returning `Lanes`), `p[i] = v` (a scatter), `p.cast(dtype)` (reinterpret_cast),
+    `p.load(n)` / `p.store(regs)` (per-lane vectors). Every access is bounds-checked before
+    anything is written.
 
     Raises:
         OutOfBoundsError: an access outside the buffer (names buffer, offset, lane, block,
             wave).
-        TypeError: a float or boolean offset; pointers into different buffers subtracted.
+        TypeError: a float or boolean offset; pointers into different buffers subtracted or
+            ordered (`<`; `==` across buffers is allowed and False, as in C).
         ValueError: `cast` to a type the byte offset is not aligned for; a write to a
             read-only array.
 
@@ -192,8 +196,29 @@ class Pointer:
         self.dtype = np.dtype(buffer.dtype if dtype is None else dtype)
 
     @classmethod
-    def from_array(cls, array: np.ndarray, name: str) -> Pointer:
-        """Pointer to element 0 of a C-contiguous array; writes land in the array."""
+    def from_array(cls, array: np.ndarray, name: str, what: str = "array") -> Pointer:
+        """Pointer named `name` to element 0 of a C-contiguous array in native byte order;
+        writes land in the array. A kernel launch makes its array arguments' pointers here
+        (`what="kernel argument"` for the messages), so both refuse the same arrays.
+
+        Raises:
+            PointerTypeError: not a numpy array; non-native byte order (GPU memory is
+                little-endian, and a converted copy would not receive the writes); not
+                C-contiguous; dtype object.
+        """
+        if isinstance(array, np.ndarray):
+            if not array.dtype.isnative:
+                raise PointerTypeError(
+                    f"{what} '{name}' has non-native byte order (dtype {array.dtype.str}); "
+                    f"GPU memory is little-endian and vector loads would read swapped bytes: "
+                    f"pass {name}.astype({name}.dtype.newbyteorder('=')) and copy results back"
+                )
+            if not array.flags.c_contiguous:
+                raise PointerTypeError(
+                    f"{what} '{name}' must be a C-contiguous array (got shape {array.shape}, "
+                    f"strides {array.strides}); pass np.ascontiguousarray({name}) and copy "
+                    "results back"
+                )
         return cls(Buffer(name, array))
 
     @property
@@ -209,19 +234,93 @@ class Pointer:
     __radd__ = __add__
 
     def __sub__(self, other: int | Lanes | Pointer) -> Pointer | int | np.ndarray:
+        """`p - i`: a pointer; `p - q` (ptrdiff_t): the element distance, an int or one per
+        lane, for two pointers of one dtype into one buffer (as in C, only within one
+        array)."""
         if isinstance(other, Pointer):
-            if other.buffer is not self.buffer or other.dtype != self.dtype:
+            apart = self._bytes_apart(other)
+            if apart is None or other.dtype != self.dtype:
                 raise PointerTypeError(
-                    f"pointer difference needs two {self.dtype} pointers into the same buffer; "
-                    f"got '{self.buffer.name}' ({self.dtype}) and "
-                    f"'{other.buffer.name}' ({other.dtype})"
+                    f"pointer difference needs two {self.dtype} pointers into the same buffer "
+                    f"(C defines p - q only within one array, for one element type); got "
+                    f"'{self.buffer.name}' ({self.dtype}) and '{other.buffer.name}' "
+                    f"({other.dtype})"
                 )
-            return self.offset - other.offset
+            elements, rest = divmod(apart, self.dtype.itemsize)
+            if rest:
+                raise AccessError(
+                    f"pointer difference of '{self.buffer.name}' and '{other.buffer.name}' "
+                    f"(one array): their starts are {apart} bytes apart, not a whole number "
+                    f"of {self.dtype} elements"
+                )
+            return self.offset - other.offset + elements
         return Pointer(self.buffer, self.offset - _as_offset(other), self.dtype)
 
+    # -- C pointer comparison -------------------------------------------------------------
+    #
+    # Addresses compare as bytes: for one element type that is the element order, and
+    # pointers of different types into one buffer compare as C's do after a cast to
+    # `char*` (`(char*)p < (char*)q`). Per-lane offsets give one bool per lane (Lanes, so
+    # `with where(p < end):` works); uniform ones a Python bool (so `while p != end:` works).
+    # Across buffers, C defines equality (never equal) but not order: == and != answer
+    # False and True, <, <=, >, >= raise PointerTypeError.
+
+    def _bytes_apart(self, other: Pointer) -> int | None:
+        """Bytes from the start of `other`'s buffer to the start of this one's when both
+        point into one array: one buffer, or two over overlapping host memory (an array
+        passed as two kernel arguments); None for two different arrays."""
+        mine, theirs = self.buffer, other.buffer
+        if mine is theirs:
+            return 0
+        if not np.may_share_memory(mine.array, theirs.array):
+            return None
+        return int(mine.array.__array_interface__["data"][0]
+                   - theirs.array.__array_interface__["data"][0])
+
+    def _compare(self, other: object, op: Any, symbol: str) -> Any:
+        if not isinstance(other, Pointer):
+            return NotImplemented
+        apart = self._bytes_apart(other)
+        if apart is None:
+            if symbol in ("==", "!="):
+                return symbol == "!="
+            raise PointerTypeError(
+                f"cannot order pointers into different buffers: p {symbol} q with p into "
+                f"'{self.buffer.name}' ({self.dtype}) and q into '{other.buffer.name}' "
+                f"({other.dtype}); C defines <, <=, >, >= only between pointers into the "
+                "same array (== and != across buffers are allowed: never equal)"
+            )
+        return op(self.offset * self.dtype.itemsize + apart,
+                  other.offset * other.dtype.itemsize)
+
+    def __eq__(self, other: object) -> Any:
+        return self._compare(other, operator.eq, "==")
+
+    def __ne__(self, other: object) -> Any:
+        return self._compare(other, operator.ne, "!=")
+
+    def __lt__(self, other: Pointer) -> Any:
+        return self._compare(other, operator.lt, "<")
+
+    def __le__(self, other: Pointer) -> Any:
+        return self._compare(other, operator.le, "<=")
+
+    def __gt__(self, other: Pointer) -> Any:
+        return self._compare(other, operator.gt, ">")
+
+    def __ge__(self, other: Pointer) -> Any:
+        return self._compare(other, operator.ge, ">=")
+
+    def __hash__(self) -> int:
+        """The absolute byte address, so equal pointers hash alike; a per-lane pointer
+        hashes only when its lanes hold one address (like int() of its offset)."""
+        start = self.buffer.array.__array_interface__["data"][0]
+        return hash(start + int(self.offset) * self.dtype.itemsize)
+
     def cast(self, dtype: DTypeLike) -> Pointer:
-        """Reinterpret the bytes at this address as `dtype` (like reinterpret_cast<T*>)."""
-        new = np.dtype(dtype)
+        """Reinterpret the bytes at this address as `dtype` (like reinterpret_cast<T*>;
+        Python's `float`/`int` are C++'s float32/int32)."""
+        new = np.dtype(cxx_type(dtype))
         byte = self.offset * self.dtype.itemsize
         if np.any(batch_data(byte) % new.itemsize):
             raise AccessError(

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from ..errors import ElementIndexError, LaneValueError
+from ..types import cxx_type
 from .lanes import Lanes, as_lanes, batch_data, lane_wise_call, per_lane
 from .memory import Pointer
 from .state import current_context
@@ -112,7 +113,8 @@ def vector_type(dtype: DTypeLike, n: int) -> type[VectorRegs]:
     in every lane. Pass them to amdgcn builtins, `p.load(n)` / `p.store(v)`.
 
     Args:
-        dtype: element type. n: elements per lane, positive.
+        dtype: element type (Python's `float`, `int`, `bool` are C++'s: float32, int32,
+            bool, so `vector_type(float, 4)` is `float4`). n: elements per lane, positive.
 
     Raises:
         ValueError: n < 1.
@@ -127,7 +129,7 @@ def vector_type(dtype: DTypeLike, n: int) -> type[VectorRegs]:
     n = operator.index(n)
     if n < 1:
         raise LaneValueError(f"vector_type needs a positive length, got {n}")
-    return _vector_class(np.dtype(dtype), n)
+    return _vector_class(np.dtype(cxx_type(dtype)), n)
 
 
 @functools.cache
