@@ -52,7 +52,7 @@ from .checks import Checks
 from .dims import Dim3
 from .interrupts import is_asynchronous, signal_exceptions_marked
 from .journal import Journal, JournalFull
-from .lanes import Lanes, weak_lanes
+from .lanes import Lanes
 from .lds import BlockLds
 from .progress import Progress, step_listener
 from .races import GlobalRaces
@@ -65,6 +65,7 @@ from .state import (
     enter_wave,
     note_where,
 )
+from .uniform import uniform
 from .workers import run_on_workers
 
 ENGINE_VAR = "ROCWMMA_PY_ENGINE"  # "batch" (default) or "wave"
@@ -402,7 +403,7 @@ class _Launch:
             block_slots=np.repeat(np.arange(k), n),
             thread_idx=(tx, ty, tz),
             lane_ids=Lanes(np.tile(np.arange(width, dtype=np.int64), k * n)),
-            block_idx=tuple(weak_lanes(np.repeat(c, n * width))  # Python ints per wave
+            block_idx=tuple(uniform(np.repeat(c, n).tolist())  # Python ints per wave
                             for c in grid.block_coords(blocks)),
             lds=lds,
             batched=True,

@@ -23,11 +23,10 @@ axis holds every wave (wave-major), and the contract is:
   functions, other attributes) is only defined per wave: it raises `NeedsPerWave`, so those
   blocks rerun wave by wave, where `Lanes` acts as plain numpy.
 
-`blockIdx` components of a batch are `WeakLanes`: per wave they are Python ints, so a batch
-holds them only while they differ between waves (a uniform one is the Python int itself).
-Python operators with Python scalars or weak values follow Python's rules (`weak_ops.py`),
-with per-lane values they promote like Python scalars (NEP 50), and any other way out
-splits the batch until the value is one Python int again.
+What is one scalar per wave (`blockIdx.x`, a uniform load) is not a `Lanes` but the scalar
+itself, or a `uniform.Uniform` while the waves of a batch disagree. Operations meeting
+per-lane values ask it for its lanes (`__lane_values__`: each wave's scalar spread over its
+lanes, typed as numpy types it against the other operands).
 """
 
 from __future__ import annotations
@@ -35,14 +34,13 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 from numpy.typing import ArrayLike
 
 from ..errors import LaneTypeError, LaneValueError
-from . import weak_ops
 from .errors import DivergenceError
 from .state import (
     BatchSplit,
@@ -65,7 +63,6 @@ class Lanes(NDArrayOperatorsMixin):
     lane-wise reruns the batch's blocks wave by wave (see the module docstring)."""
 
     __slots__ = ("_data", "lane_axis")
-    weak = False
 
     def __init__(self, data: np.ndarray, lane_axis: int = -1) -> None:
         self._data = data
@@ -91,12 +88,12 @@ class Lanes(NDArrayOperatorsMixin):
     # --- numpy protocols ------------------------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if method == "__call__" and not kwargs and ufunc.nout == 1 and ufunc.signature is None:
-            # the hot path: element-wise on Lanes (none weak) that share the lane axis
+            # the hot path: element-wise on Lanes that share the lane axis
             axis = self.lane_axis
             plain = []
             for x in inputs:
                 if isinstance(x, Lanes):
-                    if x.weak or x.lane_axis != axis:
+                    if x.lane_axis != axis:
                         break
                     plain.append(x._data)
                 elif isinstance(x, (np.ndarray, int, float, np.generic)):
@@ -130,10 +127,8 @@ class Lanes(NDArrayOperatorsMixin):
 
     def __setitem__(self, index, value) -> None:
         with _batch_errors_taint() as batch:
-            plain, _ = _index_plan(self, index, batch)
-            if isinstance(value, WeakLanes):
-                value = _lane_cast(value, self.dtype)
-            self._data[plain] = _plain(value)
+            plain, axis = _index_plan(self, index, batch)
+            self._data[plain] = _plain(_spread((value,), (self,), axis)[0])
 
     # --- lane-wise methods ----------------------------------------------------------------
     def copy(self, order: Literal["K", "A", "C", "F"] = "K") -> Lanes:
@@ -162,7 +157,7 @@ class Lanes(NDArrayOperatorsMixin):
         return Lanes(self._per_wave_data().view(*args, **kwargs), self.lane_axis)
 
     def fill(self, value) -> None:
-        self._data.fill(_scalar_operand(value))
+        self._data.fill(_plain(_spread((value,), (self,))[0]))
 
     @property
     def T(self) -> Any:  # noqa: N802 - numpy's name
@@ -296,148 +291,22 @@ class Lanes(NDArrayOperatorsMixin):
         return np.round(self, ndigits or 0)
 
 
-class WeakLanes(Lanes):
-    """A batch's stand-in for a per-wave Python int/float/bool (blockIdx and what Python
-    operators compute from it) while it differs between waves: Python's rules
-    (`weak_ops.py`); every way out to anything else splits the batch (`_scalar`)."""
-
-    __slots__ = ()
-    weak = True
-
-    @property  # type: ignore[misc] # isinstance(blockIdx.x, int) as per wave
-    def __class__(self):  # noqa: PLE0237
-        return _PYTHON_TYPES[self._data.dtype.kind]
-
-    def _scalar(self):
-        """The Python scalar this value is per wave: a batch whose waves disagree splits."""
-        return self._uniform_value("Python conversion").item()
-
-    def __array__(self, dtype=None, copy=None) -> np.ndarray:
-        return np.asarray(self._scalar(), dtype)
-
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        with _batch_errors_taint() as batch:
-            return _ufunc(ufunc, method, inputs, kwargs, batch)
-
-    def __hash__(self) -> int:  # Python ints hash; arrays do not
-        return hash(self._scalar())
-
-    def __repr__(self) -> str:
-        return repr(self._scalar())
-
-    def __str__(self) -> str:
-        return str(self._scalar())
-
-    def __format__(self, spec: str) -> str:
-        return format(self._scalar(), spec)
-
-    def __reduce__(self):
-        return (type(self._scalar()), (self._scalar(),))
-
-    def __getattr__(self, name: str):
-        return getattr(self._scalar(), name)
-
-    def __getitem__(self, index):
-        return self._scalar()[index]  # what an int says: not subscriptable
-
-    def __len__(self) -> int:
-        return len(self._scalar())  # raises TypeError, as an int does
-
-    def __iter__(self):
-        return iter(self._scalar())  # raises TypeError, as an int does
-
-    def __round__(self, ndigits=None):
-        with _batch_errors_taint():
-            return _weak_result(weak_ops.python_round(self._data, ndigits), self)
-
-    def __divmod__(self, other):
-        return _weak_binary("divmod", self, other)
-
-    def __rdivmod__(self, other):
-        return _weak_binary("divmod", other, self)
-
-
-def _weak_binary(op: str, a: object, b: object):
-    """`a <op> b` with a weak operand: Python's rules with Python scalars and weak values,
-    NEP 50 promotion with per-lane values, the per-wave scalar with numpy scalars and arrays
-    (a batch whose waves disagree splits), and NotImplemented for anything else (a Pointer's
-    reflected operator then runs, as for a Python int)."""
-    with _batch_errors_taint():
-        weak, other = (a, b) if isinstance(a, WeakLanes) else (cast(WeakLanes, b), a)
-        x: Any
-        y: Any
-        if weak_ops.is_python_scalar(other) or isinstance(other, WeakLanes):
-            result = weak_ops.python_binary(op, _plain(a), _plain(b))
-            if isinstance(result, tuple):
-                return tuple(_weak_result(r, weak) for r in result)
-            return _weak_result(result, weak)
-        if isinstance(other, Lanes):
-            converted = _lane_cast(weak, other.dtype)
-            x, y = (converted, other) if weak is a else (other, converted)
-        elif isinstance(other, (np.ndarray, np.generic)):
-            x, y = (weak._scalar(), other) if weak is a else (other, weak._scalar())
-        else:
-            return NotImplemented
-        return divmod(x, y) if op == "divmod" else getattr(operator, _OPERATOR_NAMES[op])(x, y)
-
-
-_OPERATOR_NAMES = {"and": "and_", "or": "or_", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge",
-                   "eq": "eq", "ne": "ne", "add": "add", "sub": "sub", "mul": "mul",
-                   "truediv": "truediv", "floordiv": "floordiv", "mod": "mod", "pow": "pow",
-                   "lshift": "lshift", "rshift": "rshift", "xor": "xor"}
-
-
-def _python_operator(dunder: str, reflected: bool = False):
-    def op(self, other):
-        return _weak_binary(dunder, other, self) if reflected else _weak_binary(
-            dunder, self, other)
-
-    op.__name__ = f"__{'r' if reflected else ''}{dunder}__"
-    return op
-
-
-def _python_unary(name: str):
-    def op(self):
-        with _batch_errors_taint():
-            return _weak_result(weak_ops.python_unary(name, self._data), self)
-
-    op.__name__ = f"__{name}__"
-    return op
-
-
-for _dunder in weak_ops.OPERATORS:
-    setattr(WeakLanes, f"__{_dunder}__", _python_operator(_dunder))
-    if _dunder not in weak_ops.COMPARISONS:
-        setattr(WeakLanes, f"__r{_dunder}__", _python_operator(_dunder, reflected=True))
-        setattr(WeakLanes, f"__i{_dunder}__", _python_operator(_dunder))  # rebinds, as int
-for _unary in ("neg", "pos", "abs", "invert"):
-    setattr(WeakLanes, f"__{_unary}__", _python_unary(_unary))
-
-
-def _weak_result(values: np.ndarray, like: Lanes):
-    """A weak computation's result: the Python scalar where every wave has the same one."""
-    return weak_lanes(values, like.lane_axis)
-
-
-def weak_lanes(values: np.ndarray, lane_axis: int = -1):
-    """`values` (one per lane, uniform in each wave) as a batch's stand-in for Python
-    scalars (blockIdx): the Python scalar itself when every wave has the same one."""
-    values = np.asarray(values)
-    flat = values.reshape(-1)
-    if flat.size and (flat == flat[0]).all():
-        return flat[0].item()
-    return WeakLanes(values, lane_axis)
-
-
-def _lane_cast(value: WeakLanes, dtype: np.dtype) -> Lanes:
-    """A weak value meeting per-lane values of `dtype`: cast as numpy casts a Python scalar
-    (NEP 50: `f32_lanes * blockIdx.x` stays float32)."""
-    target = np.result_type(dtype, value._data.dtype.type(0).item())
-    return Lanes(weak_ops.cast_like_python_scalar(value._data, target), value.lane_axis)
-
-
-def _scalar_operand(value):
-    return value._scalar() if isinstance(value, WeakLanes) else _plain(value)
+def _spread(values: tuple, context: tuple, axis: int | None = None) -> tuple:
+    """Per-wave scalars (`__lane_values__`) among `values` spread over the lanes, typed
+    against the operands `context` of the per-lane operation, on lane axis `axis` (default:
+    the first Lanes' among `context`)."""
+    if all(getattr(type(x), "__lane_values__", None) is None for x in values):
+        return values
+    if axis is None:
+        axis = next((x.lane_axis for x in context if isinstance(x, Lanes)), -1)
+    out = []
+    for x in values:
+        spread = getattr(type(x), "__lane_values__", None)
+        if spread is not None:
+            lanes = spread(x, context)
+            x = Lanes(lanes.reshape(lanes.shape + (1,) * (-1 - axis)), axis)
+        out.append(x)
+    return tuple(out)
 
 
 # --- the batch guard ------------------------------------------------------------------------
@@ -477,14 +346,14 @@ def batch_data(value: object) -> Any:
 
 
 def is_per_lane(value: object) -> bool:
-    """Whether `value` holds one value per lane (a Lanes that is not a weak blockIdx)."""
-    return isinstance(value, Lanes) and not value.weak
+    """Whether `value` holds one value per lane (a Lanes)."""
+    return isinstance(value, Lanes)
 
 
 def _lane_layout(value: object) -> tuple[int, int] | None:
     """(lane axis counted from the front, lane count) of a per-lane argument: a Lanes that
-    is not weak, or a register vector (rows are lanes); None for anything else."""
-    if isinstance(value, Lanes) and not value.weak:
+    or a register vector (rows are lanes); None for anything else."""
+    if isinstance(value, Lanes):
         return value.ndim + value.lane_axis, value._lane_count()
     if getattr(type(value), "__batch_data__", None) is not None:
         return 0, batch_data(value).shape[0]
@@ -495,7 +364,7 @@ def lane_wise_call(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
     """`__lane_wise__` of per-lane values (`lane_wise.py`): `fn` gets the batch arrays of
     the per-lane arguments, and its result comes back as Lanes, the lane axis where the
     first per-lane argument had it (pairs add or drop a trailing axis), so one call serves
-    every wave. Weak values go in as they are (numpy asks them for their per-wave scalar)."""
+    every wave. Per-wave scalars go in spread over the lanes."""
     layout = next((x for x in map(_lane_layout, (*args, *kwargs.values())) if x is not None),
                   None)
     if layout is None:
@@ -541,7 +410,7 @@ def _lane_axes(values, batch: bool) -> tuple[int | None, int]:
         if isinstance(v, (list, tuple)):
             sub, n = _lane_axes(v, batch)
             found = [(sub, n)] if sub is not None else []
-        elif isinstance(v, Lanes) and not v.weak and v._lane_count():
+        elif isinstance(v, Lanes) and v._lane_count():
             found = [(v.lane_axis, v._lane_count())]
         else:
             found = []
@@ -555,37 +424,10 @@ def _lane_axes(values, batch: bool) -> tuple[int | None, int]:
     return axis, lanes
 
 
-def _resolve_weak(values: tuple, has_lanes: bool) -> tuple:
-    """Weak operands of a numpy call: where per-lane values carry the lanes, cast as numpy
-    casts Python scalars (NEP 50) to the type the other operands give; with no per-lane
-    operand, the per-wave Python scalar (a batch whose waves disagree splits)."""
-    if not any(isinstance(x, WeakLanes) for x in values):
-        return values
-    if not has_lanes:
-        return tuple(x._scalar() if isinstance(x, WeakLanes) else x for x in values)
-    plain = [_plain(x) for x in values
-             if x is not None and not isinstance(x, (WeakLanes, np.dtype, type, str))]
-    target = np.result_type(*plain, *(x._data.dtype.type(0).item() for x in values
-                                      if isinstance(x, WeakLanes)))
-    return tuple(Lanes(weak_ops.cast_like_python_scalar(x._data, target), x.lane_axis)
-                 if isinstance(x, WeakLanes) else x for x in values)
-
-
-def _has_lanes(values) -> bool:
-    """Whether a per-lane (not weak) value is among `values` (nested lists/tuples too)."""
-    for v in values:
-        if isinstance(v, Lanes):
-            if not v.weak:
-                return True
-        elif isinstance(v, (list, tuple)) and _has_lanes(v):
-            return True
-    return False
-
-
 # --- ufuncs -----------------------------------------------------------------------------------
 
 def _ufunc(ufunc, method, inputs, kwargs, batch):
-    inputs = _resolve_weak(inputs, _has_lanes(inputs))
+    inputs = _spread(inputs, inputs)
     out = kwargs.get("out")
     kwargs = {k: _plain(v) for k, v in kwargs.items()}
     if out is not None:
@@ -701,13 +543,11 @@ def _function(func, args, kwargs, batch):
         return func(*_plain(args), **_plain(kwargs))
     if func in _ELEMENTWISE and not (func is np.where and len(args) == 1):
         lead = 1 if func is np.where else 0
-        operands = _resolve_weak(tuple(args[lead:]), _has_lanes((*args, *kwargs.values())))
+        operands = _spread(tuple(args[lead:]), (*args, *kwargs.values()))
         args = (*args[:lead], *operands)
         axis, lanes = _lane_axes((*args, *kwargs.values()), batch)
         return _wrap(func(*_plain(args), **_plain(kwargs)), axis, lanes)
-    args = _resolve_weak(tuple(args), _has_lanes((*args, *kwargs.values())))
-    if any(isinstance(v, WeakLanes) for v in kwargs.values()):
-        kwargs = {k: v._scalar() if isinstance(v, WeakLanes) else v for k, v in kwargs.items()}
+    args = _spread(tuple(args), (*args, *kwargs.values()))
     first = args[0] if args else first
     if func in _FIRST_ARG or func in _SEQUENCE_ARG or func in _ALL_ARGS:
         return _rearranged(func, args, kwargs, batch)
@@ -806,9 +646,6 @@ def _index_plan(x: Lanes, index, batch: bool):
     if isinstance(index, str):  # a field of structured per-lane values (CUDA's int4 .x)
         return index, x.lane_axis
     parts = index if isinstance(index, tuple) else (index,)
-    if any(isinstance(p, WeakLanes) for p in parts):
-        parts = tuple(operator.index(p) if isinstance(p, WeakLanes) else p for p in parts)
-        index = parts
     ndim = x.ndim
     lane = ndim + x.lane_axis
     used = sum(p is not None and p is not Ellipsis for p in parts)
@@ -947,8 +784,11 @@ def select(cond: ArrayLike, a: ArrayLike, b: ArrayLike) -> Lanes:
 
 
 def _as_bool(cond: object) -> Any:
-    if isinstance(cond, Lanes) and not cond.weak:
+    if isinstance(cond, Lanes):
         return cond.astype(bool)
+    spread = getattr(type(cond), "__lane_values__", None)
+    if spread is not None:  # one bool per wave
+        return Lanes(spread(cond, ()).astype(bool))
     return np.asarray(cond, dtype=bool)
 
 

@@ -35,6 +35,7 @@ from .state import (
     current_context_or_none,
     where_text,
 )
+from .uniform import Uniform, uniform
 
 _MAX_LISTED = 3
 _FLOOR_HINT = " (C's integer division `a / b` is Python's `a // b`)"
@@ -116,6 +117,8 @@ def _as_offset(value: Any, what: str = "pointer arithmetic") -> int | Lanes:
     """An int, or an int64 Lanes for per-lane offsets; floats and other shapes are refused,
     and so are ints and uint64 lanes past `OFFSET_LIMIT` (they would overflow or wrap in
     int64 arithmetic)."""
+    if isinstance(value, Uniform):  # one offset per wave: each wave's lanes
+        value = value.__lane_values__(())
     if isinstance(value, (np.ndarray, Lanes)):
         value = batch_data(value)
         if value.dtype.kind not in "iu":
@@ -335,17 +338,21 @@ class Pointer:
 
     # -- element access (C syntax) --------------------------------------------------------
 
-    def __getitem__(self, i: int | Lanes):
-        """`p[i]`: a numpy scalar for one address in every lane, a gather returning Lanes
-        otherwise (also per block for LDS, and inside `where`)."""
+    def __getitem__(self, i: int | Lanes | Uniform):
+        """`p[i]`: a numpy scalar for one address in every lane of a wave (in a batch, each
+        wave's scalar: `uniform`), a gather returning Lanes otherwise and inside `where`."""
+        one_per_wave = not isinstance(i, Lanes) and not isinstance(self.offset, Lanes)
         addr = self.offset + _as_offset(i, "pointer index")
         ctx = current_context_or_none()
         if not isinstance(addr, Lanes):
-            shared = self.buffer.tracker is not None and ctx is not None and ctx.n_waves > 1
-            if ctx is None or (not shared and ctx.active_mask() is None):
+            same_everywhere = ctx is None or self.buffer.tracker is None or ctx.n_waves == 1
+            if same_everywhere and (ctx is None or ctx.active_mask() is None):
                 return self._read(np.asarray(addr, np.int64), None, "read")
-            addr = np.full(ctx.lanes, addr, np.int64)
-        return Lanes(self._read(self._lane_addresses(addr, ctx), None, "read"))
+            addr = np.full(ctx.lanes, addr, np.int64)  # type: ignore[union-attr] # ctx set
+        values = self._read(self._lane_addresses(addr, ctx), None, "read")
+        if one_per_wave and ctx is not None and ctx.active_mask() is None:
+            return uniform(list(values[::ctx.wave_size]))
+        return Lanes(values)
 
     def __setitem__(self, i: int | Lanes, value: object) -> None:
         """`p[i] = v`: scatter; v scalar or one value per lane; highest lane wins on clashes."""
