@@ -3,24 +3,12 @@
 Each setting is, innermost first: a `with use_<name>(value):` block, the environment
 variable `$ROCWMMA_PY_<NAME>` (read at each use: a change applies to the next launch), else
 its default. A launch's own options (its 4th slot `k[grid, block, lds, "gfx1100"]`,
-`.checked(...)`, `.numerics(...)`) take precedence over all three.
-
-| setting     | variable               | default              | values                        |
-|-------------|------------------------|----------------------|-------------------------------|
-| arch        | ROCWMMA_PY_ARCH        | gfx942               | a target name (`ARCH_NAMES`)  |
-| engine      | ROCWMMA_PY_ENGINE      | batch                | batch, wave                   |
-| workers     | ROCWMMA_PY_WORKERS     | the usable cores     | a positive integer            |
-| numerics    | ROCWMMA_PY_NUMERICS    | silicon              | silicon, exact                |
-| batch_lanes | ROCWMMA_PY_BATCH_LANES | 32768                | a positive integer            |
-| batch_bytes | ROCWMMA_PY_BATCH_BYTES | 268435456 (256 MiB)  | a positive integer            |
-| progress    | ROCWMMA_PY_PROGRESS    | on if stderr is a tty| on/off                        |
-| initcheck   | ROCWMMA_PY_INITCHECK   | off                  | on/off                        |
-| synccheck   | ROCWMMA_PY_SYNCCHECK   | off                  | on/off                        |
-| racecheck   | ROCWMMA_PY_RACECHECK   | off                  | on/off                        |
-
-On/off is True/False in Python, 1/true/yes/on or 0/false/no/off in the variable. A value a
-setting does not take raises its error (a `ConfigError`: `ArchError`, `WorkerCountError`,
-`NumericsError` for those three) naming where the value came from and the values allowed.
+`.checked(...)`, `.numerics(...)`) take precedence over all three. The settings are the
+`Setting` rows `ARCH` ... `RACECHECK` below (docs/guide/kernels.md#settings has them as a
+table); on/off settings take True/False in Python, 1/true/yes/on or 0/false/no/off in their
+variable. A value a setting does not take raises its error, a `ConfigError` (`ArchError`,
+`WorkerCountError`, `NumericsError` for those three), naming where the value came from and
+the values allowed.
 
 The with-blocks are `contextvars` values: they nest (innermost wins) and belong to the
 thread or asyncio task that entered them; the per-wave engine's wave threads and the worker
