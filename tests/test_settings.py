@@ -144,7 +144,7 @@ def test_error_classes_of_the_settings_are_config_errors():
 # --- never entered ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", CASES)
-def test_a_call_never_entered_warns_at_its_line(name):
+def test_a_call_never_entered_warns(name):
     value = CASES[name][2]
     with pytest.warns(SettingNotEnteredWarning) as record:
         use(name, value)  # the mistake: no `with`

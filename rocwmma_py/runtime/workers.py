@@ -87,8 +87,8 @@ class BlockRunner(Protocol):
 
 
 def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
-    """Run every block of `launch`: on worker processes when that pays
-    and can be exact, else here; `serial_cause` says why it must stay here ("" if not)."""
+    """Run every block of `launch`: on worker processes when that pays and can be exact,
+    else here; `serial_cause` says why it must stay here ("" if not)."""
     grid = launch.grid
     count = worker_count()
     if (count == 1 or serial_cause or grid.blocks < MIN_BLOCKS or not _can_fork()
