@@ -29,7 +29,7 @@ from bench_gemm import wave_tile_gemm  # noqa: E402
 
 from rocwmma_py import use_workers  # noqa: E402
 from rocwmma_py.runtime import last_launch_stats  # noqa: E402
-from rocwmma_py.runtime.workers import default_workers  # noqa: E402
+from rocwmma_py.settings import default_workers  # noqa: E402
 from samples.perf_gemm_common import make_gemm_kernel  # noqa: E402
 from samples.perf_hgemm import GFX9_PARAMS, TYPES  # noqa: E402
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from . import amdgcn, types
 from ._version import __version__
 from .arch import ARCH_NAMES, Arch, get_arch
-from .arch.models import numerics_model, use_numerics
+from .arch.models import numerics_model
 from .cuda import wmma  # noqa: F401 - `rocwmma_py.wmma`, `rocwmma_py.cuda` as attributes
 from .errors import (
     AccessError,
@@ -158,6 +158,7 @@ from .runtime import (
     wave_size,
     where,
 )
+from .settings import SettingNotEnteredWarning, current_settings, use_numerics
 from .types import (
     bfloat8,
     bfloat8_fnuz,
@@ -211,8 +212,9 @@ __all__ = [
     "BlendImpl", "blockDim", "blockIdx", "BuiltinArgumentError", "ceil_div", "ceilDiv",
     "col_major", "ConfigError", "Constants", "coop_col_major_2d", "coop_col_slice_2d",
     "coop_row_major_2d", "coop_row_slice_2d", "Coord2d", "CrossLaneError", "CrossLaneOps",
-    "current_arch", "DataLayout", "default_arch", "default_schedule", "dim3", "DivergenceError",
-    "Dpp", "DppImpl", "dynamic_shared", "ElementIndexError", "ElementTypeError", "fill_fragment",
+    "current_arch", "current_settings", "DataLayout", "default_arch", "default_schedule", "dim3",
+    "DivergenceError", "Dpp", "DppImpl", "dynamic_shared", "ElementIndexError", "ElementTypeError",
+    "fill_fragment",
     "float16", "float16_t", "float32", "float32_t", "float64", "float64_t", "float8",
     "float8_fnuz", "float8_fnuz_t", "float8_t", "fragment", "fragment_scheduler",
     "fragment_traits", "FragmentError", "FragmentValueError", "from_register_file", "get",
@@ -226,7 +228,8 @@ __all__ = [
     "mma_sync", "ModifierError", "next_multiple", "NotInKernelError", "numerics_model",
     "NumericsError", "OperandShapeError", "OperandTypeError", "OptionalDependencyError",
     "orthogonal_layout_t", "OutOfBoundsError", "PackingError", "Permute", "PermuteImpl", "Pointer",
-    "PointerTypeError", "RocwmmaError", "row_major", "select", "shared_array", "SharedTypeError",
+    "PointerTypeError", "RocwmmaError", "row_major", "select", "SettingNotEnteredWarning",
+    "shared_array", "SharedTypeError",
     "single", "store_matrix_sync", "swap", "Swizzle", "SwizzleImpl", "synchronize_workgroup",
     "syncthreads", "threadIdx", "to_register_file", "types", "uint32", "uint32_t", "uint8",
     "uint8_t", "UnsupportedInstructionError", "use_arch", "use_engine", "use_numerics",

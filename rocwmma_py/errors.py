@@ -109,11 +109,12 @@ class LaunchTypeError(RocwmmaError, TypeError):
 
 
 class ConfigError(RocwmmaError, ValueError):
-    """A setting with a value it does not take: an environment variable (ROCWMMA_PY_*) or an
-    engine name."""
+    """A setting (`rocwmma_py.settings`) given a value it does not take, by its `use_*` call or
+    its ROCWMMA_PY_* environment variable; the message names which and the values allowed.
+    ArchError, WorkerCountError and NumericsError are the kinds of three settings."""
 
 
-class ArchError(RocwmmaError, ValueError):
+class ArchError(ConfigError):
     """An architecture name the emulator does not know (the message lists the known ones)."""
 
 
@@ -143,7 +144,7 @@ class ElementTypeError(RocwmmaError, TypeError):
 
 class PackingError(RocwmmaError, ValueError):
     """Register packing given values that do not fill whole registers or do not fit the type."""
-class WorkerCountError(RocwmmaError, ValueError):
+class WorkerCountError(ConfigError):
     """$ROCWMMA_PY_WORKERS or use_workers(n) given something other than a positive integer."""
 
 
@@ -196,5 +197,5 @@ class OptionalDependencyError(RocwmmaError, ImportError):
     """A feature needs an optional extra that is not installed (message names the extra)."""
 
 
-class NumericsError(RocwmmaError, ValueError):
+class NumericsError(ConfigError):
     """An unknown numerics model name (use_numerics, $ROCWMMA_PY_NUMERICS, a launch's pin)."""

@@ -39,8 +39,8 @@ from rocwmma_py.runtime import (
     threadIdx,
     use_engine,
 )
-from rocwmma_py.runtime import progress as progress_module
 from rocwmma_py.runtime.journal import Journal, JournalFull
+from rocwmma_py.settings import PROGRESS
 from samples.cuda import tensor_core_gemm
 
 ENGINES = ["batch", "wave"]
@@ -302,7 +302,7 @@ def test_a_journal_over_its_budget_raises_journal_full():
 @pytest.mark.parametrize("value", ["lots", "0", "-5", "1.5"])
 def test_batch_bytes_must_be_a_positive_integer(value, monkeypatch):
     monkeypatch.setenv("ROCWMMA_PY_BATCH_BYTES", value)
-    with pytest.raises(ValueError, match="ROCWMMA_PY_BATCH_BYTES must be a positive integer"):
+    with pytest.raises(ValueError, match=rf"ROCWMMA_PY_BATCH_BYTES={value!r}: give a positive int"):
         rewrite_then_fail[1, 64](np.zeros(64, np.float32), 9)
 
 
@@ -501,13 +501,13 @@ def test_progress_moves_per_mma_sync_step(engine, monkeypatch):
 @pytest.mark.parametrize("value", ["off", "0", "false", "no", "OFF"])
 def test_progress_off_values(value, monkeypatch):
     monkeypatch.setenv("ROCWMMA_PY_PROGRESS", value)
-    assert not progress_module.progress_wanted()
+    assert not PROGRESS.get()
 
 
 @pytest.mark.parametrize("value", ["on", "1", "true", "yes"])
 def test_progress_on_values_force_the_bar(value, monkeypatch):
     monkeypatch.setenv("ROCWMMA_PY_PROGRESS", value)
-    assert progress_module.progress_wanted()
+    assert PROGRESS.get()
 
 
 def test_progress_unknown_value_raises(monkeypatch):

@@ -51,7 +51,7 @@ from rocwmma_py.runtime import (
     worker_count,
     workers,
 )
-from rocwmma_py.runtime.workers import WORKERS_VAR
+from rocwmma_py.settings import WORKERS
 
 ENGINES = ("batch", "wave")
 TILE = 16
@@ -378,9 +378,9 @@ def test_launch_from_another_thread_stays_in_this_process(spread):
 
 
 def test_worker_count_parsing(monkeypatch):
-    monkeypatch.delenv(WORKERS_VAR, raising=False)
+    monkeypatch.delenv(WORKERS.env_var, raising=False)
     assert worker_count() == len(os.sched_getaffinity(0))
-    monkeypatch.setenv(WORKERS_VAR, " 3 ")
+    monkeypatch.setenv(WORKERS.env_var, " 3 ")
     assert worker_count() == 3
     with use_workers(1):
         assert worker_count() == 1
@@ -389,8 +389,8 @@ def test_worker_count_parsing(monkeypatch):
         assert worker_count() == 1
     assert worker_count() == 3
     for bad in ("0", "-1", "2.0", "two", "1e2", "²"):
-        monkeypatch.setenv(WORKERS_VAR, bad)
-        with pytest.raises(WorkerCountError, match=WORKERS_VAR):
+        monkeypatch.setenv(WORKERS.env_var, bad)
+        with pytest.raises(WorkerCountError, match=WORKERS.env_var):
             worker_count()
     for bad in (0, -2, True, 2.0, "2"):
         with pytest.raises(WorkerCountError, match="positive int"):

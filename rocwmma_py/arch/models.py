@@ -7,9 +7,9 @@ Two numerics models (silicon-numerics.md):
   "cdna3") — and the exact model on targets without one (gfx950, gfx11, gfx12);
 * "exact": every instruction computes the exact C + sum(A*B) rounded once (`numerics.py`).
 
-The setting is, innermost first: `use_numerics(name)`, a launch's pin (it enters
-`use_numerics` around the launch, so the wave threads of the per-wave engine, which copy the
-launcher's context, see it too), `$ROCWMMA_PY_NUMERICS`, else "silicon".
+The setting (`rocwmma_py.settings`) is, innermost first: `use_numerics(name)`, a launch's
+pin (it enters `use_numerics` around the launch, so the wave threads of the per-wave engine,
+which copy the launcher's context, see it too), `$ROCWMMA_PY_NUMERICS`, else "silicon".
 `numerics_model(arch)` names the model that applies: "cdna1", "cdna2", "cdna3" or "exact".
 
 A silicon model is one function from an instruction to its `Arithmetic` (how it computes,
@@ -20,10 +20,7 @@ an `Arch` row opts in by naming it. Integer instructions are exact on every mode
 from __future__ import annotations
 
 import math
-import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
@@ -31,7 +28,7 @@ import ml_dtypes
 import numpy as np
 
 from .. import types as T
-from ..errors import NumericsError
+from ..settings import NUMERICS
 from . import Arch, get_arch
 from . import silicon_common as SC
 from .instructions import Instruction
@@ -40,50 +37,14 @@ from .silicon_fma import fma_chain
 from .silicon_fused import fused_dot
 from .silicon_pairwise import pairwise_dot
 
-NUMERICS = ("silicon", "exact")
 EXACT = "exact"
-ENV_VAR = "ROCWMMA_PY_NUMERICS"
-DEFAULT = "silicon"
-
-_stack: ContextVar[tuple[str, ...]] = ContextVar("rocwmma_py_numerics_stack", default=())
-
-
-def check_numerics(name: object, where: str = "numerics") -> str:
-    """`name` if it is a numerics setting; else NumericsError naming the allowed ones."""
-    if name not in NUMERICS:
-        raise NumericsError(f"{where}: unknown numerics model {name!r}; allowed: "
-                            f"{', '.join(repr(n) for n in NUMERICS)}")
-    return str(name)
-
-
-def numerics_setting() -> str:
-    """The current setting: innermost use_numerics > $ROCWMMA_PY_NUMERICS > "silicon"."""
-    stack = _stack.get()
-    if stack:
-        return stack[-1]
-    env = os.environ.get(ENV_VAR)
-    if env is None or not env.strip():
-        return DEFAULT
-    return check_numerics(env.strip(), f"environment variable {ENV_VAR}")
-
-
-@contextmanager
-def use_numerics(name: str) -> Iterator[str]:
-    """Compute every matrix instruction inside the with-block with numerics `name`
-    ("silicon" or "exact"), on every path (builtins, mma_sync, both engines)."""
-    name = check_numerics(name, "use_numerics")
-    token = _stack.set(_stack.get() + (name,))
-    try:
-        yield name
-    finally:
-        _stack.reset(token)
 
 
 def numerics_model(arch: str | Arch) -> str:
     """The model that computes on `arch` under the current setting: the arch's silicon model
     ("cdna1", "cdna2", "cdna3"), or "exact" (setting "exact", or no public silicon model)."""
     model = get_arch(arch).silicon_model
-    return EXACT if model is None or numerics_setting() == EXACT else model
+    return EXACT if model is None or NUMERICS.get() == EXACT else model
 
 
 # --- the models ---------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from .._version import __version__
 from ..errors import LayoutQueryError, RocwmmaError
+from ..settings import default_arch
 from . import names
 from . import tables as LI
 from .formats import WIDTH
@@ -153,8 +154,6 @@ def _check(args: argparse.Namespace, mode: str) -> None:
 
 def build(args: argparse.Namespace, arch: str | None = None) -> LI.Layout:
     """The layout the options ask for, on `arch` (default --arch, else the default target)."""
-    from ..runtime.target import default_arch
-
     target = names.target_name(arch or args.arch or default_arch())
     if target == names.SM80:
         matrix = {"acc": "c"}.get(args.fragment, args.fragment) or args.matrix or "a"
@@ -193,8 +192,6 @@ def _query(layout: LI.Layout, args: argparse.Namespace, fmt: str) -> str:
 
 
 def _details(args: argparse.Namespace, fmt: str) -> str:
-    from ..runtime.target import default_arch
-
     d = LI.instruction_details(args.instr, args.arch or default_arch(), args.wave)
     if fmt == "text":
         return LI.details_text(d)
@@ -205,8 +202,6 @@ def _details(args: argparse.Namespace, fmt: str) -> str:
 
 
 def _list(args: argparse.Namespace, fmt: str) -> str:
-    from ..runtime.target import default_arch
-
     arch = args.arch or default_arch()
     rows = LI.list_instructions(arch)
     header = list(rows[0])

@@ -15,6 +15,7 @@ LDS. See `launch.py` for an example.
 
 from typing import TYPE_CHECKING
 
+from ..settings import default_arch, engine_name, use_arch, use_engine, use_workers, worker_count
 from . import half_math
 from .atomics import (
     atomicAdd,
@@ -30,7 +31,6 @@ from .atomics import (
     atomicXor,
 )
 from .dims import Dim3, dim3
-from .engine import Fallback, LaunchStats, engine_name, last_launch_stats, use_engine
 from .errors import (
     AtomicError,
     AtomicTypeError,
@@ -47,7 +47,8 @@ from .lds import dynamic_shared, shared_array
 from .memory import Buffer, Pointer
 from .scheduler import __syncthreads, synchronize_workgroup, syncthreads
 from .state import WaveContext, current_wave
-from .target import current_arch, default_arch, use_arch
+from .stats import Fallback, LaunchStats, last_launch_stats
+from .target import current_arch
 from .vectors import (
     VectorRegs,
     float4,
@@ -76,7 +77,6 @@ from .warp import (
     __shfl_up,
     __shfl_xor,
 )
-from .workers import use_workers, worker_count
 
 __all__ = [
     "AtomicError",

@@ -14,33 +14,16 @@ such kernels fail here as they may on a GPU:
   raise `GlobalRaceError` naming both blocks and waves, the buffer and the element offset
   (atomics are not races: they do not pass through the tracked load/store paths). It runs
   the launch on the per-wave engine, which orders the accesses.
-All are off by default; turn them on per launch (`k[grid, block].checked(initcheck=True)`)
-or for the process ($ROCWMMA_PY_INITCHECK=1, $ROCWMMA_PY_SYNCCHECK=1,
-$ROCWMMA_PY_RACECHECK=1).
+All are off by default; turn them on per launch (`k[grid, block].checked(initcheck=True)`),
+for a with-block (`use_initcheck(True)`, ...) or for the process ($ROCWMMA_PY_INITCHECK=1,
+$ROCWMMA_PY_SYNCCHECK=1, $ROCWMMA_PY_RACECHECK=1): the settings of `rocwmma_py.settings`.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
-from ..errors import ConfigError
-
-INITCHECK_VAR = "ROCWMMA_PY_INITCHECK"
-SYNCCHECK_VAR = "ROCWMMA_PY_SYNCCHECK"
-RACECHECK_VAR = "ROCWMMA_PY_RACECHECK"
-_ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
-
-
-def env_flag(name: str) -> bool:
-    """A boolean environment variable: unset or 0/false/no/off, 1/true/yes/on; else raises."""
-    value = os.environ.get(name, "").strip()
-    if value.lower() in ("",) + _OFF:
-        return False
-    if value.lower() in _ON:
-        return True
-    raise ConfigError(f"${name}={value!r}: use 1 (on) or 0 (off), or one of "
-                      f"{'/'.join(_ON[1:])} and {'/'.join(_OFF[1:])}")
+from ..settings import INITCHECK, RACECHECK, SYNCCHECK
 
 
 @dataclass(frozen=True)
@@ -54,7 +37,7 @@ class Checks:
     @classmethod
     def resolve(cls, initcheck: bool | None, synccheck: bool | None,
                 racecheck: bool | None = None) -> Checks:
-        """Launch options where given, else the environment variables."""
-        return cls(env_flag(INITCHECK_VAR) if initcheck is None else bool(initcheck),
-                   env_flag(SYNCCHECK_VAR) if synccheck is None else bool(synccheck),
-                   env_flag(RACECHECK_VAR) if racecheck is None else bool(racecheck))
+        """Launch options where given, else the settings."""
+        return cls(INITCHECK.get() if initcheck is None else bool(initcheck),
+                   SYNCCHECK.get() if synccheck is None else bool(synccheck),
+                   RACECHECK.get() if racecheck is None else bool(racecheck))

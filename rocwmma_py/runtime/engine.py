@@ -37,17 +37,14 @@ may therefore happen more than once.
 from __future__ import annotations
 
 import os
-import threading
 import traceback
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..arch import Arch
-from ..errors import ConfigError
+from ..settings import BATCH_BYTES, batch_bytes, batch_lanes, engine_name
 from .checks import Checks
 from .dims import Dim3
 from .interrupts import is_asynchronous, signal_exceptions_marked
@@ -65,113 +62,11 @@ from .state import (
     enter_wave,
     note_where,
 )
+from .stats import Fallback, LaunchStats, publish
 from .uniform import uniform
 from .workers import run_on_workers
 
-ENGINE_VAR = "ROCWMMA_PY_ENGINE"  # "batch" (default) or "wave"
-BATCH_LANES_VAR = "ROCWMMA_PY_BATCH_LANES"
-BATCH_BYTES_VAR = "ROCWMMA_PY_BATCH_BYTES"
-ENGINES = ("batch", "wave")
-DEFAULT_BATCH_LANES = 32768
-DEFAULT_BATCH_BYTES = 256 << 20  # undo journal budget of one batch
-
-_engine: ContextVar[str | None] = ContextVar("rocwmma_py_engine", default=None)
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def engine_name() -> str:
-    """The engine of launches: innermost `use_engine` > $ROCWMMA_PY_ENGINE > "batch"."""
-    name = _engine.get() or os.environ.get(ENGINE_VAR, "").strip() or "batch"
-    if name not in ENGINES:
-        raise ConfigError(f"unknown engine {name!r} (from use_engine or ${ENGINE_VAR}); "
-                          f"valid engines are: {', '.join(ENGINES)}")
-    return name
-
-
-@contextmanager
-def use_engine(name: str) -> Iterator[None]:
-    """Run launches inside the with-block on engine `name`: "batch" or "wave" (per wave).
-
-    "batch" (the default) runs the kernel's Python once for many waves; "wave" runs each
-    wave on its own, the reference semantics. Both give the same results, errors and memory.
-
-    Raises:
-        ValueError: an unknown engine name (the message lists the valid ones).
-
-    Example:
-        >>> import numpy as np
-        >>> from rocwmma_py import kernel, threadIdx, use_engine
-        >>> @kernel
-        ... def iota(x):
-        ...     x[threadIdx.x] = threadIdx.x
-        >>> x = np.zeros(64, np.int32)
-        >>> with use_engine("wave"):
-        ...     iota[1, 64](x)
-        >>> int(x[63])
-        63
-    """
-    if name not in ENGINES:
-        raise ConfigError(f"unknown engine {name!r}; valid engines are: {', '.join(ENGINES)}")
-    token = _engine.set(name)
-    try:
-        yield
-    finally:
-        _engine.reset(token)
-
-
-def _positive_env(name: str, default: int) -> int:
-    value = os.environ.get(name, "").strip()
-    try:
-        number = int(value) if value else default
-    except ValueError:
-        number = 0
-    if number < 1:
-        raise ConfigError(f"${name} must be a positive integer, got {value!r}")
-    return number
-
-
-def batch_lanes() -> int:
-    """Lanes (waves x wave size) a batch aims for: $ROCWMMA_PY_BATCH_LANES or 32768."""
-    return _positive_env(BATCH_LANES_VAR, DEFAULT_BATCH_LANES)
-
-
-def batch_bytes() -> int:
-    """Bytes one batch's undo journal may hold: $ROCWMMA_PY_BATCH_BYTES or 256 MiB."""
-    return _positive_env(BATCH_BYTES_VAR, DEFAULT_BATCH_BYTES)
-
-
-@dataclass(frozen=True)
-class Fallback:
-    """One place where blocks left the plain batched path, and why."""
-
-    kind: str  # "block split", "wave groups", "per wave", "smaller batches"
-    block: int  # linear index of the (first) block that caused it
-    blocks: int  # how many blocks the batch it happened in had
-    cause: str  # the construct: "Python branch differing between blocks", "ZeroDivisionError"
-    line: str = ""  # kernel source "file:line" where it happened, when known
-
-
-@dataclass
-class LaunchStats:
-    """How the last launch of this thread ran: blocks whose batch ran to the end, blocks run
-    wave by wave (including reruns), batch splits, the most wave groups a finished batch
-    used (1: all waves in lockstep), and every fallback with its block and cause."""
-
-    batched_blocks: int = 0
-    per_wave_blocks: int = 0
-    splits: int = 0
-    wave_groups: int = 0
-    fallbacks: list[Fallback] = field(default_factory=list)
-    workers: int = 1  # processes that ran blocks in parallel (workers.py); 1: this one alone
-
-
-_local = threading.local()
-
-
-def last_launch_stats() -> LaunchStats:
-    """How the most recent launch started by this thread ran; see LaunchStats."""
-    stats = getattr(_local, "stats", None)
-    return stats if stats is not None else LaunchStats()
 
 
 @dataclass(frozen=True, eq=False)
@@ -207,7 +102,7 @@ def run(grid: Grid, per_wave: bool = False) -> None:
     """Run every block of the launch on the selected engine (per wave when asked: the kernel
     reaches Python containers; racecheck always runs per wave)."""
     stats = LaunchStats()
-    _local.stats = stats
+    publish(stats)
     progress = Progress(grid.blocks, grid.kernel_name)
     token = step_listener.set(progress.step)
     try:
@@ -223,7 +118,7 @@ def run(grid: Grid, per_wave: bool = False) -> None:
     finally:
         step_listener.reset(token)
         progress.close()
-        _local.stats = stats  # a launch from kernel code must not replace this one's
+        publish(stats)  # a launch from kernel code must not replace this one's
 
 
 class _Launch:
@@ -296,7 +191,7 @@ class _Launch:
 
     def _shrink(self, blocks: np.ndarray) -> None:
         """The batch's journal passed the budget: smaller batches from now on."""
-        cause = f"undo journal over ${BATCH_BYTES_VAR} = {self.budget} bytes"
+        cause = f"undo journal over ${BATCH_BYTES.env_var} = {self.budget} bytes"
         if blocks.size == 1:
             self.stats.fallbacks.append(Fallback("per wave", int(blocks[0]), 1, cause))
             self.block_per_wave(int(blocks[0]), None)

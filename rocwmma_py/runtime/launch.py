@@ -28,8 +28,8 @@ from typing import Any, Generic, NoReturn, ParamSpec
 import numpy as np
 
 from ..arch import Arch, get_arch
-from ..arch.models import check_numerics, use_numerics
 from ..errors import LaunchError, LaunchTypeError, PointerTypeError
+from ..settings import NUMERICS, default_arch, use_numerics
 from ..types import convert
 from ..types import resolve as resolve_type
 from ..types import short_name as short_type_name
@@ -40,7 +40,6 @@ from .lanes import Lanes
 from .lds import check_lds_budget
 from .memory import Pointer
 from .state import guard_host_arrays
-from .target import default_arch
 from .tracebacks import trim_kernel_traceback
 
 MAX_THREADS_PER_BLOCK = 1024  # HIP's limit
@@ -156,8 +155,8 @@ class Launch(Generic[P]):
 
     def checked(self, initcheck: bool | None = None, synccheck: bool | None = None,
                 racecheck: bool | None = None) -> Launch[P]:
-        """This launch with sanitizers on or off (None: $ROCWMMA_PY_INITCHECK/SYNCCHECK/
-        RACECHECK).
+        """This launch with sanitizers on or off (None: the initcheck/synccheck/racecheck
+        settings, `use_initcheck(...)` > $ROCWMMA_PY_INITCHECK > off and the same for the others).
 
         initcheck: reads of LDS never written and fragments never filled raise
         `InitCheckError`. synccheck: waves reaching different barrier counts raise
@@ -172,7 +171,8 @@ class Launch(Generic[P]):
             if flag is not None and not isinstance(flag, (bool, np.bool_)):
                 raise LaunchTypeError(
                     f"checked({name}={flag!r}): sanitizer flags are True (on), False (off) or "
-                    f"None (from $ROCWMMA_PY_{name.upper()}); got {type(flag).__name__}"
+                    f"None (the {name} setting: use_{name} or $ROCWMMA_PY_{name.upper()}); got "
+                    f"{type(flag).__name__}"
                 )
         launch = self._copy()
         launch.initcheck, launch.synccheck, launch.racecheck = (
@@ -183,7 +183,8 @@ class Launch(Generic[P]):
         """This launch with its numerics model pinned ("silicon" or "exact"), whatever
         `use_numerics` or $ROCWMMA_PY_NUMERICS say; kernels it launches inherit the pin."""
         launch = self._copy()
-        launch.numerics_name = check_numerics(name, f"kernel '{self.kernel.name}' numerics")
+        where = f"kernel '{self.kernel.name}' numerics({name!r})"
+        launch.numerics_name = NUMERICS.check(name, where)
         return launch
 
     def _copy(self) -> Launch[P]:
@@ -222,8 +223,9 @@ class Launch(Generic[P]):
         checks = Checks.resolve(self.initcheck, self.synccheck, self.racecheck)
         grid = Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves, checks)
         try:
-            pin = nullcontext() if self.numerics_name is None else use_numerics(self.numerics_name)
-            with guard_host_arrays(host_arrays), pin:
+            with guard_host_arrays(host_arrays), (  # made after the guard is entered
+                    nullcontext() if self.numerics_name is None
+                    else use_numerics(self.numerics_name)):
                 run(grid, per_wave)
         except Exception as err:
             trim_kernel_traceback(err)

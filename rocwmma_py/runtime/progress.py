@@ -3,24 +3,21 @@
 It counts blocks on both engines and also moves inside a long batch or block: every barrier
 release and every `mma_sync` is a step (`note_step`), and once a batch (or block) has
 finished, the next ones advance by their share of blocks per step (a kernel's batches take
-about the same number of steps). Launches
-shorter than PROGRESS_DELAY_S never show it. $ROCWMMA_PY_PROGRESS: unset = show when stderr
-is a terminal; on/1/true/yes = show even when it is not (logs, CI); off/0/false/no = never.
+about the same number of steps). Launches shorter than PROGRESS_DELAY_S never show it;
+whether others do is the `progress` setting (`use_progress`, $ROCWMMA_PY_PROGRESS, default:
+when stderr is a terminal).
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable
 from contextvars import ContextVar
 
-from ..errors import ConfigError
+from ..settings import PROGRESS
 
-PROGRESS_VAR = "ROCWMMA_PY_PROGRESS"
 PROGRESS_DELAY_S = 2.0  # launches shorter than this never show a bar
-_ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 _REFRESH_S = 0.2  # the fewest seconds between two step redraws
 
 step_listener: ContextVar[Callable[[], None] | None] = ContextVar(
@@ -34,26 +31,12 @@ def note_step() -> None:
         listener()
 
 
-def progress_wanted() -> bool:
-    """Whether launches show the bar, from $ROCWMMA_PY_PROGRESS and whether stderr is a tty."""
-    value = os.environ.get(PROGRESS_VAR, "").strip().lower()
-    if value in _OFF:
-        return False
-    if value in _ON:
-        return True
-    if value:
-        raise ConfigError(f"${PROGRESS_VAR}={value!r}: use one of {', '.join(_ON)} (show the "
-                          f"progress bar), {', '.join(_OFF)} (never), or leave it unset (show "
-                          "it when stderr is a terminal)")
-    return sys.stderr.isatty()
-
-
 class Progress:
     """Blocks done so far, advanced per finished unit (batch or block) and per barrier."""
 
     def __init__(self, total: int, name: str) -> None:
         self._bar = None
-        if progress_wanted():
+        if PROGRESS.get():
             from tqdm import tqdm
 
             self._bar = tqdm(total=total, unit="block", desc=name, delay=PROGRESS_DELAY_S,

@@ -2,7 +2,7 @@
 
 Blocks of a launch are independent in HIP's model, so after the first blocks ran here (they
 time the kernel: a launch estimated to take under `MIN_PARALLEL_S` in all stays here), the
-rest of the grid is cut into contiguous pieces of blocks that `ROCWMMA_PY_WORKERS` forked
+rest of the grid is cut into contiguous pieces of blocks that `worker_count()` forked
 processes take in turn. Fork (not threads: the kernel's Python would fight over the GIL; not
 spawn: kernels are closures) hands each worker the kernel, its arguments and this process's
 memory copy-on-write, without pickling. A worker runs a piece with the ordinary engine, its
@@ -23,7 +23,6 @@ from __future__ import annotations
 import ctypes
 import functools
 import io
-import operator
 import os
 import pickle
 import signal
@@ -31,22 +30,21 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
-from contextvars import ContextVar
+from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, Pipe, wait
-from typing import Any
+from typing import Protocol
 
 import numpy as np
 
-from ..errors import WorkerCountError
-from .journal import WriteLog
+from ..settings import use_progress, worker_count
+from .journal import Journal, WriteLog
 from .memory import Buffer, Pointer
-from .progress import step_listener
+from .progress import Progress, step_listener
 from .state import current_context_or_none, order_sensitive_ops
+from .stats import Fallback, LaunchStats
 
-WORKERS_VAR = "ROCWMMA_PY_WORKERS"
 MIN_PARALLEL_S = 0.5  # estimated serial time below which a launch never forks (see README)
 MIN_BLOCKS = 16  # grids with fewer blocks never fork
 PROBE_SHARE = 32  # the first 1/PROBE_SHARE of the blocks (at most a batch) run here, timed
@@ -54,57 +52,43 @@ PIECES_PER_WORKER = 2  # pieces per worker: balance vs bigger batches (faster pe
 _POLL_S = 0.05  # wait slice of this process: interrupts are handled within it
 _PR_SET_PDEATHSIG = 1  # Linux prctl: a signal for the child when its parent dies
 
-_workers: ContextVar[int | None] = ContextVar("rocwmma_py_workers", default=None)
 _in_worker = False  # this process is a worker: its launches (nested ones) run serially
 
 
-def default_workers() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # platforms without affinity
-        return os.cpu_count() or 1
+class LaunchGrid(Protocol):
+    """What the workers read of a launch's grid (`engine.Grid`)."""
+
+    @property
+    def blocks(self) -> int: ...
+
+    @property
+    def body(self) -> Callable[[], None]: ...
 
 
-def worker_count() -> int:
-    """Worker processes of launches: innermost `use_workers` > $ROCWMMA_PY_WORKERS > the cores
-    this process may use. 1 runs every launch in this process."""
-    count = _workers.get()
-    if count is not None:
-        return count
-    text = os.environ.get(WORKERS_VAR, "").strip()
-    if not text:
-        return default_workers()
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise WorkerCountError(f"${WORKERS_VAR}={text!r}: give a positive integer (1 runs "
-                               "launches in this process only), or leave it unset for the "
-                               f"cores this process may use ({default_workers()})")
-    return int(text)
+class BlockRunner(Protocol):
+    """What the workers need of a launch in progress (`engine._Launch`): its grid and batch
+    shape to cut pieces, running a range of blocks, and the statistics, write record and
+    progress bar a worker process replaces with its own."""
+
+    stats: LaunchStats
+    record: Journal | None  # every global write, kept while a worker runs a piece
+    progress: Progress
+
+    @property
+    def grid(self) -> LaunchGrid: ...
+
+    @property
+    def per_wave(self) -> bool: ...
+
+    @property
+    def per_batch(self) -> int: ...
+
+    def run_blocks(self, start: int, stop: int) -> None: ...
 
 
-@contextmanager
-def use_workers(count: int) -> Iterator[None]:
-    """Spread launches inside the with-block over `count` worker processes (1: none)."""
-    if isinstance(count, bool):
-        raise WorkerCountError(f"use_workers needs a positive int, got {count!r}")
-    try:
-        count = operator.index(count)
-    except TypeError:
-        raise WorkerCountError(f"use_workers needs a positive int, got "
-                               f"{type(count).__name__}") from None
-    if count < 1:
-        raise WorkerCountError(f"use_workers needs a positive int (1: no worker processes), "
-                               f"got {count}")
-    token = _workers.set(count)
-    try:
-        yield
-    finally:
-        _workers.reset(token)
-
-
-def run_on_workers(launch: Any, serial_cause: str) -> None:
-    """Run every block of `launch` (an engine `_Launch`): on worker processes when that pays
-    and can be exact, else here; `serial_cause` says why it must stay here ("" if not)."""
+def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
+    """Run every block of `launch`: on worker processes when that pays and can be exact,
+    else here; `serial_cause` says why it must stay here ("" if not)."""
     grid = launch.grid
     count = worker_count()
     if (count == 1 or serial_cause or grid.blocks < MIN_BLOCKS or not _can_fork()
@@ -141,7 +125,7 @@ class _Child:
 class _Spread:
     """Blocks [first, grid) of one launch, cut into pieces, on worker processes."""
 
-    def __init__(self, launch: Any, count: int, first: int) -> None:
+    def __init__(self, launch: BlockRunner, count: int, first: int) -> None:
         self.launch = launch
         blocks = launch.grid.blocks
         rest = blocks - first
@@ -261,7 +245,8 @@ class _Spread:
         return True
 
 
-def _work(launch: Any, conn: Connection, pieces: list[tuple[int, int]], parent: int) -> None:
+def _work(launch: BlockRunner, conn: Connection, pieces: list[tuple[int, int]],
+          parent: int) -> None:
     """A worker process: run the pieces this process is sent, report each; exit."""
     global _in_worker
     status = 1
@@ -269,7 +254,8 @@ def _work(launch: Any, conn: Connection, pieces: list[tuple[int, int]], parent: 
         _in_worker = True
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the launching process stops us
         _die_with(parent)
-        launch.progress = _NoProgress()
+        with use_progress(False):  # the launching process shows it per piece
+            launch.progress = Progress(launch.grid.blocks, "")
         step_listener.set(None)
         sys.stdout, sys.stderr = io.StringIO(), io.StringIO()  # sent with each piece
         while True:
@@ -284,12 +270,12 @@ def _work(launch: Any, conn: Connection, pieces: list[tuple[int, int]], parent: 
         os._exit(status)
 
 
-def _run_piece(launch: Any, piece: int, start: int, stop: int) -> bytes:
+def _run_piece(launch: BlockRunner, piece: int, start: int, stop: int) -> bytes:
     """Blocks [start, stop) here; the pickled (piece, failure or "", writes, stats, printed)
     where printed is the (stdout, stderr) text of the piece."""
     atomics = order_sensitive_ops()
-    launch.stats = type(launch.stats)()
-    launch.record = WriteLog()
+    launch.stats = LaunchStats()
+    launch.record = record = WriteLog()
     failure = ""
     try:
         launch.run_blocks(start, stop)
@@ -299,7 +285,7 @@ def _run_piece(launch: Any, piece: int, start: int, stop: int) -> bytes:
         failure = "an atomic (results depend on the order of blocks)"
     writes = []
     if not failure:
-        for view, flat in launch.record.written():
+        for view, flat in record.written():
             if flat.size:
                 writes.append((view.__array_interface__["data"][0], flat, view[flat]))
     printed = _take_output()
@@ -332,22 +318,6 @@ def _print(printed: tuple[str, str]) -> None:
         if text:
             stream.write(text)
             stream.flush()
-
-
-class _NoProgress:
-    """A worker's progress: the launching process shows it per piece."""
-
-    def begin(self, blocks: int) -> None:
-        """Nothing to show in a worker."""
-
-    def step(self) -> None:
-        """Nothing to show in a worker."""
-
-    def end(self) -> None:
-        """Nothing to show in a worker."""
-
-    def close(self) -> None:
-        """Nothing to show in a worker."""
 
 
 def _die_with(parent: int) -> None:
@@ -396,7 +366,7 @@ def _flush_output() -> None:
             stream.flush()
 
 
-def _merge(stats: Any, piece: Any) -> None:
+def _merge(stats: LaunchStats, piece: LaunchStats | None) -> None:
     """Add a piece's statistics to the launch's."""
     if piece is None:
         return
@@ -407,10 +377,8 @@ def _merge(stats: Any, piece: Any) -> None:
     stats.fallbacks.extend(piece.fallbacks)
 
 
-def _note_serial(launch: Any, start: int, cause: str) -> None:
+def _note_serial(launch: BlockRunner, start: int, cause: str) -> None:
     """Record that blocks from `start` on ran in the launching process, and why."""
-    from .engine import Fallback  # the engine imports this module
-
     launch.stats.fallbacks.append(Fallback("serial", start, launch.grid.blocks - start, cause))
 
 
