@@ -53,9 +53,10 @@ def _key(value: object) -> object:
 def uniform(values: list) -> Any:
     """Each running wave's scalar as one value: the scalar itself where all waves have the
     same one, else a Uniform."""
-    first = _key(values[0])
-    if all(_key(v) == first for v in values[1:]):
-        return values[0]
+    if values.count(values[0]) == len(values):  # equal (1 == 1.0 == True, 0.0 == -0.0) ...
+        first = _key(values[0])
+        if all(_key(v) == first for v in values[1:]):  # ... and bit for bit the same
+            return values[0]
     return Uniform(values)
 
 
@@ -160,8 +161,12 @@ def _per_wave(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
     other result splits the batch (per wave it would be one thing, here it is many)."""
     count = len(_uniforms((*args, *kwargs.values()))[0]._values)
     with _marking_errors():
-        results = [fn(*_values_at(args, w), **{k: _values_at(v, w) for k, v in kwargs.items()})
-                   for w in range(count)]
+        if kwargs or any(isinstance(x, (list, tuple)) for x in args):
+            results = [fn(*_values_at(args, w), **{k: _values_at(v, w) for k, v in
+                                                    kwargs.items()}) for w in range(count)]
+        else:  # the common case, an operator: one list of each argument's per-wave values
+            columns = [x._values if isinstance(x, Uniform) else [x] * count for x in args]
+            results = [fn(*row) for row in zip(*columns, strict=True)]
     if all(isinstance(r, _SCALARS) for r in results):
         return uniform(results)
     if all(isinstance(r, tuple) and all(isinstance(p, _SCALARS) for p in r) for r in results):
