@@ -53,6 +53,7 @@ from .state import (
 )
 
 _MAX_RUNS_SHOWN = 6
+_PLAIN = (np.ndarray, np.generic, int, float)
 _PYTHON_TYPES = {"b": bool, "i": int, "u": int, "f": float}
 
 
@@ -96,8 +97,8 @@ class Lanes(NDArrayOperatorsMixin):
                     if x.lane_axis != axis:
                         break
                     plain.append(x._data)
-                elif isinstance(x, (np.ndarray, int, float, np.generic)):
-                    plain.append(x)
+                elif issubclass(type(x), _PLAIN):  # the real type: a Uniform answers
+                    plain.append(x)                  # isinstance as its scalars do
                 else:
                     break
             else:
