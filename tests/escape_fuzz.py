@@ -84,8 +84,21 @@ def _describe(v):
         tag = "scalar" if isinstance(v, np.generic) else "array"
         if a.dtype.hasobject:
             return tag + repr(a.shape) + _describe(a.tolist())
-        return tag + a.dtype.str + repr(a.shape) + np.ascontiguousarray(a).tobytes().hex()
+        return tag + a.dtype.str + repr(a.shape) + _exact(a).hex()
     return type(v).__name__ + ":" + repr(v)
+
+
+def _exact(a):
+    """An array's values as bytes; long doubles (whose padding bytes are undefined) as
+    double-double pairs."""
+    if a.dtype.kind == "c" and a.dtype.itemsize > 16:
+        return _exact(a.real) + _exact(a.imag)
+    if a.dtype.kind == "f" and a.dtype.itemsize > 8:
+        with np.errstate(all="ignore"):
+            hi = a.astype(np.float64)
+            lo = (a - hi).astype(np.float64)
+        return hi.tobytes() + lo.tobytes()
+    return np.ascontiguousarray(a).tobytes()
 
 
 def digest(v):
@@ -101,7 +114,8 @@ class Val:
     """What generate knows of a value, one wave's view: `kind` L (W,) per lane, S scalar,
     M (W, cols) rows are lanes, P (W, 2) a packed half pair, F (cols, W) lanes last, A any
     other array, O any other object; `num` i (signed int) u (unsigned) f (float) h (float16)
-    b (bool) c (complex) o (object) ? (unknown); `py` a Python scalar (int/float/bool);
+    b (bool) c (complex) x (long double) X (complex long double: both with undefined
+    padding bytes) o (object) ? (unknown); `py` a Python scalar (int/float/bool);
     `uniform` the same in every lane of a wave."""
 
     name: str
@@ -112,7 +126,7 @@ class Val:
     cols: int = 0
 
 
-NUMERIC = "iufhb"
+NUMERIC = "iufhbx"
 
 
 @dataclass(frozen=True)
@@ -120,7 +134,8 @@ class Escape:
     """One way out: `template` (with {x} the operand, {e} the result variable, {t} a
     temporary, {W} the wave size, {c} a small int, {m} a lane xor mask, {k} a column), the
     kinds it applies to (`on`: letters of Val.kind, U = uniform L, B = Python scalar, N =
-    numpy scalar), the numbers it takes (`num`: "*" any, "n" numeric, "i" int, "f" float),
+    numpy scalar), the numbers it takes (`num`: "*" any, "n" numeric, "i" int, "f" float,
+    "r" any but long doubles, whose raw bytes are not values),
     its result (`res`, see `_result`), whether it may raise for such operands, its group."""
 
     on: str
@@ -156,7 +171,9 @@ def _num_ok(num: str, v: Val) -> bool:
     if num == "i":
         return v.num in "iu"
     if num == "f":
-        return v.num in "fh"
+        return v.num in "fhx"
+    if num == "r":
+        return v.num not in "xX"
     if num == "h":
         return v.num == "h"
     return False
@@ -220,10 +237,10 @@ ESCAPES += _esc("convert", [
     ("L", "n", "Lf", "np.fromiter({x}, np.float64)"),
     ("L", "*", "=", "np.array(list({x}))"),
     ("L", "*", "=", "np.array({x}.tolist())"),
-    ("L", "*", "=", "np.frombuffer({x}.tobytes(), {x}.dtype)"),
-    ("MFA", "*", "A", "np.frombuffer({x}.tobytes(), {x}.dtype)"),
-    ("LMFA", "*", "O", "{x}.tobytes()"),
-    ("LMFA", "*", "O", "bytes(memoryview(np.ascontiguousarray({x})))"),
+    ("L", "r", "=", "np.frombuffer({x}.tobytes(), {x}.dtype)"),
+    ("MFA", "r", "A", "np.frombuffer({x}.tobytes(), {x}.dtype)"),
+    ("LMFA", "r", "O", "{x}.tobytes()"),
+    ("LMFA", "r", "O", "bytes(memoryview(np.ascontiguousarray({x})))"),
     ("LMFAN", "*", "O", "{x}.tolist()"),
     ("LN", "*", "S=p", "{x}.item(0)"),
     ("U", "*", "S=p", "{x}.item()"),
@@ -500,7 +517,11 @@ SCALAR_TYPES = ["np.int8", "np.int16", "np.int32", "np.int64", "np.uint8", "np.u
 
 
 def _scalar_num(t: str) -> str:
-    if "complex" in t or "clong" in t:
+    if t == "np.clongdouble":
+        return "X"
+    if t == "np.longdouble":
+        return "x"
+    if "complex" in t:
         return "c"
     if "bool" in t:
         return "b"
@@ -541,7 +562,7 @@ def _scalar_escapes() -> list[Escape]:
     for t in SCALAR_TYPES:
         tnum = _scalar_num(t)
         for form, num, risky, ints_only in _SCALAR_FORMS:
-            if ints_only and tnum not in "iu":
+            if ints_only and tnum not in "iu" or "tobytes" in form and tnum in "xX":
                 continue
             rnum = tnum if num == "T" else num
             template = form.replace("{T}", t)
@@ -1141,7 +1162,7 @@ class _Gen:
         value = v.name
         if v.kind in "MFPAO" or v.num in "o?" or (v.kind == "L" and self.chance(0.15)):
             value = f"digest({v.name})"
-        elif v.num == "c":
+        elif v.num in "cX":
             value = f"np.real({v.name})"
         self.emit(f"out[{slot} * T + gid] = {value}")
         if self.wpb == 1 and v.kind == "S" and value == v.name and self.chance(0.3):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import array
 import collections
+import functools
 import itertools
 import math  # noqa: F401 - used by expressions evaluated inside kernels
 import os
@@ -101,6 +102,7 @@ def test_random_escapes_agree(chunk):
     _check_seeds(range(chunk * per, (chunk + 1) * per))
 
 
+@functools.cache
 def _run_seed() -> int:
     """$ESCAPE_SEED, else one seed per run: pytest-xdist's run id (the same in every
     worker process), else the time."""
@@ -685,10 +687,13 @@ class Tally:
 
 class StateCase:
     """A kernel reaching Python state outside its arguments: `make()` resets the state and
-    returns the kernel; `state()` what it left; `names` what an error refusing it may name."""
+    returns the kernel; `state()` what it left; `names` what an error refusing it may name;
+    `expect(grid, waves_per_block)` the state one update per wave leaves (None: not
+    checked independently)."""
 
-    def __init__(self, name, make, state, names):
+    def __init__(self, name, make, state, names, expect=None):
         self.name, self.make, self.state, self.names = name, make, state, names
+        self.expect = expect
 
     def __repr__(self) -> str:
         return self.name
@@ -839,11 +844,12 @@ def _pointer_mutated():
 
 STATE_CASES = [
     StateCase("module attribute", _module_attribute, lambda: STATE.counter,
-              ("counter", "escape_state")),
-    StateCase("global int", _global_int, lambda: COUNT, ("COUNT",)),
+              ("counter", "escape_state"), lambda g, w: g * w),
+    StateCase("global int", _global_int, lambda: COUNT, ("COUNT",), lambda g, w: g * w),
     StateCase("function attribute", _function_attribute, lambda: helper.calls,
-              ("calls", "helper")),
-    StateCase("class attribute", _class_attribute, lambda: Tally.n, ("Tally",)),
+              ("calls", "helper"), lambda g, w: g * w),
+    StateCase("class attribute", _class_attribute, lambda: Tally.n, ("Tally",),
+              lambda g, w: g * w),
     StateCase("random.random", _python_random, lambda: zlib.crc32(repr(
         random.getstate()).encode()), ("random",)),
     StateCase("numpy Generator", _numpy_generator,
@@ -851,16 +857,17 @@ STATE_CASES = [
     StateCase("numpy Generator sized by len", _numpy_generator_per_lane,
               lambda: repr(_holder["rng"].bit_generator.state), ("rng", "Generator")),
     StateCase("itertools.count", _itertools_count, lambda: next(_holder["ticket"]),
-              ("ticket", "count")),
-    StateCase("deque", _deque_append, lambda: list(_holder["dq"]), ("dq", "deque")),
+              ("ticket", "count"), lambda g, w: g * w),
+    StateCase("deque", _deque_append, lambda: list(_holder["dq"]), ("dq", "deque"),
+              lambda g, w: [b for b in range(g) for _ in range(w)]),
     StateCase("bytearray", _bytearray_written, lambda: bytes(_holder["ba"]),
-              ("ba", "bytearray")),
+              ("ba", "bytearray"), lambda g, w: bytes([w] * g + [0] * (8 - g))),
     StateCase("array.array", _array_module_array, lambda: _holder["arr"].tolist(),
-              ("arr", "array")),
+              ("arr", "array"), lambda g, w: [w] * g + [0] * (8 - g)),
     StateCase("numpy array", _numpy_array_in_place, lambda: _holder["hits"].tolist(),
-              ("hits",)),
+              ("hits",), lambda g, w: [float(w)] * g + [0.0] * (8 - g)),
     StateCase("Pointer", _pointer_mutated, lambda: int(_holder["cursor"].offset),
-              ("cursor", "Pointer")),
+              ("cursor", "Pointer"), lambda g, w: g * w),
 ]
 STATE_LAUNCHES = [("gfx942", 2, 2), ("gfx1100", 1, 4), ("gfx1201", 3, 2)]
 
@@ -887,11 +894,14 @@ def test_python_state_ends_as_per_wave_or_is_refused(case, launch_shape):
     arch, wpb, grid = launch_shape
     ref_dst, ref_error, ref_state = _state_run(case, arch, wpb, grid, "wave")
     assert ref_error is None
+    if case.expect is not None:  # the per-wave engine: one update per wave
+        assert ref_state == case.expect(grid, wpb)
     dst, error, state = _state_run(case, arch, wpb, grid, "batch")
     if _names_object(error, case):
         return  # refused, naming the object
     assert error == ref_error, f"batch raised {error} (an error must name {case.names})"
-    assert state == ref_state, f"state after the batch: {state!r}, per wave: {ref_state!r}"
+    assert state == ref_state, (f"state after the batch: {repr(state)[:160]}, per wave: "
+                                f"{repr(ref_state)[:160]}")
     assert dst.tobytes() == ref_dst.tobytes(), (
         f"outputs per wave: {_waves(dst, arch)}, per-wave engine {_waves(ref_dst, arch)}")
 
