@@ -393,9 +393,9 @@ ESCAPES += _esc("python", [
     ("US", "n", "O", "'x' + str({x})"),
     ("S", "i", "Sip", "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10][{x}]", True),
     ("S", "i", "O", "'abcdefghij'[{x}]", True),
-    ("S", "i", "Sip", "len([0] * {x})"),
-    ("S", "i", "Sip", "len(bytes({x}))", True),
-    ("S", "i", "Sip", "math.factorial({x})", True),
+    ("S", "i", "Sip", "len([0] * ({x} % 1000 - 3))"),
+    ("S", "i", "Sip", "len(bytes({x} % 4099 - 3))", True),
+    ("S", "i", "Sip", "math.factorial({x} % 23 - 2)", True),
     ("S", "n", "Sfp", "math.sqrt({x})", True),
 ])
 
@@ -849,7 +849,7 @@ ESCAPES += _esc("matrix", [
     ("M", "*", "M=2", "np.stack([{x}[:, 0], {x}[:, -1]], axis=1)"),
     ("M", "*", "M=", "np.concatenate([{x}, {x}], axis=1)"),
     ("M", "*", "A=", "np.concatenate([{x}, {x}], axis=0)"),
-    ("M", "n", "F=f", "{x}.astype(np.float64).T.copy()"),
+    ("M", "n", "Ff", "{x}.astype(np.float64).T.copy()"),
     ("F", "*", "L=", "{x}[{k}]"),
     ("F", "*", "A=", "{x}[:, 0]"),
     ("F", "*", "S=", "{x}[{k}, 0]"),
