@@ -883,7 +883,7 @@ def _waves(dst, arch) -> str:
 
 
 def _names_object(error, case) -> bool:
-    return error is not None and any(re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)",
+    return error is not None and any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)",
                                                error[1]) for name in case.names)
 
 
