@@ -80,7 +80,6 @@ from rocwmma_py.runtime import (
 FragAcc = fragment[accumulator, 16, 16, 16, float32]
 Vec4 = vector_type(np.float32, 4)
 WAVES = {"gfx942": 64, "gfx1100": 32, "gfx1201": 32}
-MODES = ("wave", "batch", "workers")
 
 # --- (a) and (b): random kernels ---------------------------------------------------------------
 
@@ -88,10 +87,12 @@ DEFAULT_KERNELS, DEFAULT_CHUNKS = 240, 8
 EXTENDED_KERNELS, EXTENDED_CHUNKS = 5000, 50
 
 
-def _check_seeds(seeds) -> None:
+def _check_seeds(seeds, header: str = "") -> None:
+    """Every kernel of `seeds` agrees on every engine; else one failure listing the seeds
+    that disagree (replay one: python tests/escape_fuzz.py SEED) and the first reports."""
     failures = [(seed, report) for seed in seeds if (report := check(seed))]
     if failures:
-        lines = [f"{len(failures)} of {len(seeds)} kernels disagree "
+        lines = [f"{header}{len(failures)} of {len(seeds)} kernels disagree "
                  f"(seeds {[s for s, _ in failures]}); first reports:"]
         lines += [report for _, report in failures[:3]]
         pytest.fail("\n\n".join(lines), pytrace=False)
@@ -122,7 +123,7 @@ def test_random_escapes_agree_extended(chunk):
     base = _run_seed()
     print(f"ESCAPE_SEED={base}: kernels {base} .. {base + EXTENDED_KERNELS - 1}")
     per = EXTENDED_KERNELS // EXTENDED_CHUNKS
-    _check_seeds(range(base + chunk * per, base + (chunk + 1) * per))
+    _check_seeds(range(base + chunk * per, base + (chunk + 1) * per), f"ESCAPE_SEED={base}: ")
 
 
 def test_generator_is_deterministic_and_varied():
