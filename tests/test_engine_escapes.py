@@ -421,7 +421,8 @@ BLOCK_FORMATTING = [
     "int(str(bid) + '7')", "len(f'{bid}')", "int(f'{bid:03d}')", "int(format(bid, '03d') + '1')",
     "zlib.crc32(repr(bid).encode())", "zlib.crc32(str(bid).encode())",
     "zlib.crc32(f'{bid!r}|{bid:>4}|{bid:x}|{bid:.2f}'.encode())",
-    "isinstance(blockIdx.x, int)", "isinstance(bid, (int, np.integer))", "type(bid) is int",
+    # not `type(bid) is int`: Python lets no object answer type() for itself (kernels guide)
+    "isinstance(blockIdx.x, int)", "isinstance(bid, (int, np.integer))",
     "hash(bid)", "hash(bid * 10 ** 20)", "{bid: 5, 1: 7}.get(bid, -1)",
     "[7, 8, 9, 10, 11, 12, 13, 14, 15, 16][bid]", "bid in {0, 2, 4}", "int('%d' % bid)",
     "int('{:x}'.format(bid * 11), 16)", "bin(bid).count('1')", "bid.bit_length()",
