@@ -79,6 +79,7 @@ class Buffer:
         self.lds = False  # LDS (Buffer.segmented): one segment per block of a batch
         self.tracker = tracker  # LDS race history (sanitizers.LdsRaceCheck)
         self.written: np.ndarray | None = None  # initcheck: LDS bytes written so far
+        self.observers: tuple | None = None  # sanitizers.watching: the last context's
         self.segments = segments
         self._bytes = array.reshape(-1).view(np.uint8)
         self.nbytes = self._bytes.size // segments  # bytes the kernel sees (one block's)

@@ -27,6 +27,7 @@ journal them on their own path, using `InitCheck` for their reads of LDS.
 
 from __future__ import annotations
 
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
@@ -281,13 +282,20 @@ _NONE: tuple[Observer, ...] = ()
 def watching(buffer: Buffer, ctx: WaveContext | None, write: bool) -> tuple[Observer, ...]:
     """The observers an access of `buffer` by the running wave(s) `ctx` (None: outside a
     kernel) must pass, in order; empty when nothing watches it (then there is nothing to
-    do). LDS outside a kernel raises NotInKernelError."""
+    do). LDS outside a kernel raises NotInKernelError.
+
+    `Observer.active` depends on the buffer and the context only, so the answer is kept on
+    the buffer for its last context (`Buffer.observers`, a weak reference to it)."""
     if ctx is None:
         if buffer.lds:
             current_context("LDS access")  # raises
         return _NONE
-    active = [o for o in (_WRITERS if write else _READERS) if o.active(buffer, ctx)]
-    return tuple(active) if active else _NONE
+    cached = buffer.observers
+    if cached is None or cached[0]() is not ctx:
+        reads = tuple(o for o in _READERS if o.active(buffer, ctx))
+        writes = tuple(o for o in _WRITERS if o.active(buffer, ctx))
+        cached = buffer.observers = (weakref.ref(ctx), reads or _NONE, writes or _NONE)
+    return cached[2] if write else cached[1]
 
 
 def before_read(observers: tuple[Observer, ...], access: Access) -> None:
