@@ -274,8 +274,6 @@ class JournalRecord(Observer):
 INITCHECK = InitCheck()
 OBSERVERS: tuple[Observer, ...] = (LdsRaceCheck(), GlobalRaceCheck(), INITCHECK,
                                    JournalRecord())
-_READERS = tuple(o for o in OBSERVERS if o.reads)
-_WRITERS = tuple(o for o in OBSERVERS if o.writes)
 _NONE: tuple[Observer, ...] = ()
 
 
@@ -292,8 +290,9 @@ def watching(buffer: Buffer, ctx: WaveContext | None, write: bool) -> tuple[Obse
         return _NONE
     cached = buffer.observers
     if cached is None or cached[0]() is not ctx:
-        reads = tuple(o for o in _READERS if o.active(buffer, ctx))
-        writes = tuple(o for o in _WRITERS if o.active(buffer, ctx))
+        active = [o for o in OBSERVERS if o.active(buffer, ctx)]
+        reads = tuple(o for o in active if o.reads)
+        writes = tuple(o for o in active if o.writes)
         cached = buffer.observers = (weakref.ref(ctx), reads or _NONE, writes or _NONE)
     return cached[2] if write else cached[1]
 
