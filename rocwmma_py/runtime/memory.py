@@ -323,8 +323,10 @@ class Pointer:
         that gather: a `where` mask in force, a wave's address differing between its
         lanes, a negative stride, or a block leaving the buffer (the gather then reports
         the error)."""
+        (height, width), (s_r, s_c) = shape, strides
         ctx = current_context_or_none()
-        if ctx is not None and ctx.active_mask() is not None:
+        if (ctx is not None and ctx.active_mask() is not None) or min(s_r, s_c) < 0 \
+                or height < 1 or width < 1:
             return None
         waves = ctx.n_waves if ctx is not None else 1
         if isinstance(self.offset, Lanes):
@@ -334,10 +336,7 @@ class Pointer:
                 return None
         else:
             base = np.full(waves, self.offset, np.int64)
-        (height, width), (s_r, s_c) = shape, strides
-        last = (height - 1) * s_r + (width - 1) * s_c
-        if height < 1 or width < 1 or s_r < 0 or s_c < 0:
-            return None
+        last = (height - 1) * s_r + (width - 1) * s_c  # the block's largest offset
         if base.min() < 0 or base.max() + last >= self.size:
             return None
         if self.buffer.segments > 1:  # each wave reads its own block's LDS segment
