@@ -389,6 +389,28 @@ def test_initcheck_through_a_dense_lds_load(engine, monkeypatch):
         in str(info.value)
 
 
+@kernel
+def lds_round_trip(cls, src, out):
+    """Each block copies its tile to LDS (one segment per block of a batch), loads the
+    fragment from there and stores it."""
+    tile = shared_array(np.float16, 256)
+    for i in range(4):
+        tile[threadIdx.x + 64 * i] = src[blockIdx.x * 256 + threadIdx.x + 64 * i]
+    frag = cls()
+    load_matrix_sync(frag, tile, 16)
+    store_matrix_sync(out + blockIdx.x * 256, frag, 16)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("cls", [FragA, FragBcol], ids=["A row", "B col"])
+def test_dense_lds_load_reads_each_blocks_segment(cls, engine):
+    src = np.random.default_rng(3).standard_normal(5 * 256).astype(np.float16)
+    out = np.zeros_like(src)
+    with use_engine(engine):
+        lds_round_trip[5, WAVE, 0, ARCH](cls, src, out)
+    assert np.array_equal(out.view(np.uint16), src.view(np.uint16))
+
+
 # --- the undo journal through fragment stores ------------------------------------------------
 
 @kernel
