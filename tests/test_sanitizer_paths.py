@@ -5,9 +5,9 @@ path (accumulators in row- and col-major memory, partial fragments, a `where` ma
 that sends a dense load back to the registers), cooperative loads and stores — in both
 orders (the fragment's block or wave first, the other access first), in global memory
 (racecheck: two blocks) and LDS (two waves of a block, no barrier); initcheck through the
-dense LDS load; the undo journal through fragment stores; and an observer added to
-`sanitizers.OBSERVERS` sees every kind of access, the dense path exactly as the gather it
-stands for."""
+LDS load; the undo journal through fragment stores; and an observer added to
+`sanitizers.OBSERVERS` sees every kind of access, a fragment load it watches taking the
+gather instead of the dense fast path."""
 
 from __future__ import annotations
 
@@ -358,7 +358,22 @@ def test_lds_race_cooperative_fragment(store, partner_first, engine):
     _expect_lds(msg, kind, elem, dtype)
 
 
-# --- initcheck through the dense LDS load ----------------------------------------------------
+# --- initcheck through an LDS fragment load --------------------------------------------------
+
+
+@pytest.fixture
+def dense_loads(monkeypatch) -> list[bool]:
+    """Whether each load_matrix_sync took the dense path."""
+    took: list[bool] = []
+    real = api._load_dense
+
+    def spy(frag, ptr, plan):
+        took.append(real(frag, ptr, plan))
+        return took[-1]
+
+    monkeypatch.setattr(api, "_load_dense", spy)
+    return took
+
 
 @kernel
 def load_lds_tile(skip, out):
@@ -374,17 +389,18 @@ def load_lds_tile(skip, out):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_initcheck_through_a_dense_lds_load(engine, monkeypatch):
-    took: list[bool] = []
-    real = api._load_dense
-    monkeypatch.setattr(api, "_load_dense",
-                        lambda *args: took.append(real(*args)) or took[-1])
+def test_initcheck_through_an_lds_fragment_load(engine, dense_loads):
+    """Unchecked, the load takes the dense path; under initcheck the observer watches LDS
+    and the load takes the gather it sees."""
     out = np.zeros(256, np.float16)
     with use_engine(engine):
+        load_lds_tile[2, WAVE, 0, ARCH](-1, out)
+        assert (out == 1).all() and dense_loads and all(dense_loads)
+        dense_loads.clear()
         load_lds_tile[2, WAVE, 0, ARCH].checked(initcheck=True)(-1, out)
-        assert (out == 1).all() and took and all(took)  # LDS loads take the dense path too
         with pytest.raises(InitCheckError) as info:
             load_lds_tile[2, WAVE, 0, ARCH].checked(initcheck=True)(ELEM, out)
+    assert dense_loads and not any(dense_loads)
     assert "initcheck: lane 1 reads LDS buffer 'lds[0]' at element offset 17 (float16)" \
         in str(info.value)
 
@@ -403,12 +419,14 @@ def lds_round_trip(cls, src, out):
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("cls", [FragA, FragBcol], ids=["A row", "B col"])
-def test_dense_lds_load_reads_each_blocks_segment(cls, engine):
+def test_dense_lds_load_reads_each_blocks_segment(cls, engine, dense_loads):
+    """Single-wave blocks: no observer watches their LDS, so the load is one copy."""
     src = np.random.default_rng(3).standard_normal(5 * 256).astype(np.float16)
     out = np.zeros_like(src)
     with use_engine(engine):
         lds_round_trip[5, WAVE, 0, ARCH](cls, src, out)
     assert np.array_equal(out.view(np.uint16), src.view(np.uint16))
+    assert dense_loads and all(dense_loads)
 
 
 # --- the undo journal through fragment stores ------------------------------------------------
@@ -506,19 +524,23 @@ def fragment_paths(cls, src, ldm, dst):
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("cls", [FragA, FragAcol, FragBrow, FragBcol],
                          ids=["A row", "A col", "B row", "B col"])
-def test_observers_see_a_dense_load_as_the_gather_it_stands_for(cls, engine, recorded,
-                                                               monkeypatch):
+def test_a_watched_fragment_load_takes_the_gather(cls, engine, dense_loads, recorded):
+    """With an observer watching global loads the dense path steps aside: the observer
+    sees every element the fragment reads, with the lane that reads it."""
     src = np.arange(16 * 40, dtype=np.float16)
-    runs = []
-    for dense in (True, False):
-        if not dense:
-            monkeypatch.setattr(api, "_load_dense", lambda *args: False)
-        recorded.clear()
-        dst = np.zeros_like(src)
-        with use_engine(engine):
-            fragment_paths[2, WAVE, 0, ARCH](cls, src, 40, dst)
-        runs.append((list(recorded), dst))
-    (dense_seen, dense_dst), (gather_seen, gather_dst) = runs
-    assert np.array_equal(dense_dst, gather_dst)
-    assert dense_seen == gather_seen
-    assert [kind for kind, *_ in dense_seen][:1] == ["read"]
+    dst = np.zeros_like(src)
+    with use_engine(engine):
+        fragment_paths[2, WAVE, 0, ARCH](cls, src, 40, dst)
+    assert dense_loads and not any(dense_loads)
+    fmap = cls.map(get_arch(ARCH))
+    offsets = fmap.offsets(40, cls.layout)  # (elements, lanes) from the fragment's pointer
+    reads = [(flat, lanes) for kind, name, flat, lanes in recorded if kind == "read"]
+    want = sorted(int(b * 16 + o) for b in (0, 1) for o in offsets.ravel())
+    assert sorted(f for flat, _ in reads for f in flat) == want
+    for i, (flat, lanes) in enumerate(reads):  # the batch's lanes, or one block's
+        for f, lane in zip(flat, lanes, strict=True):
+            block = lane // WAVE if engine == "batch" else i
+            assert f - block * 16 in offsets[:, lane % WAVE]  # a register of that lane
+    tile = np.zeros(src.size, bool)
+    tile[want] = True
+    assert np.array_equal(dst[tile], src[tile]) and not dst[~tile].any()

@@ -229,14 +229,13 @@ def _dense_strides(cls: type[fragment], arch, plan: IoPlan) -> tuple[int, int] |
 
 def _load_dense(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
     """Load an A/B fragment (not xf32) straight into its dense per-wave block (the form
-    mma_sync reads), as one strided copy per wave (`Pointer.read_blocks`, where the access
-    passes every sanitizer as the gather would); registers follow lazily when kernel code
-    looks at them (`fragment.set_values`). Only where nothing but the values can differ
-    from the register path: a whole, non-cooperative fragment on a strided grid, memory
-    able to copy every wave's block (no `where` mask, inside the buffer; else the register
-    path runs and reports the error) and no NaN (whose payload only the raw registers keep:
-    the register path then reads the same elements again, which no observer minds). True
-    when it loaded."""
+    mma_sync reads), as one strided copy per wave (`Pointer.read_blocks`); registers follow
+    lazily when kernel code looks at them (`fragment.set_values`). Only where nothing but
+    the values can differ from the register path: a whole, non-cooperative fragment on a
+    strided grid, memory able to copy every wave's block (no sanitizer or journal watching
+    the load, no `where` mask, inside the buffer; else the register path's gather runs,
+    which every observer sees and which reports the error) and no NaN (whose payload only
+    the raw registers keep). True when it loaded."""
     if frag.matrix is accumulator or frag.data_type is T.xfloat32:
         return False  # (xf32 values decode truncated: registers must keep the raw bits)
     if plan.mask is not None or plan.lanes is not None:
@@ -244,7 +243,7 @@ def _load_dense(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
     strides = _dense_strides(type(frag), frag.arch, plan)
     if strides is None:
         return False
-    blocks = ptr.read_blocks(type(frag).map(frag.arch).inverse.shape, strides, plan.offsets)
+    blocks = ptr.read_blocks(type(frag).map(frag.arch).inverse.shape, strides)
     if blocks is None:
         return False
     with np.errstate(invalid="ignore", over="ignore"):  # NaNs go the register path

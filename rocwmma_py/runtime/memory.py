@@ -311,22 +311,22 @@ class Pointer:
             )
         self.scatter(offsets, regs.T)
 
-    def read_blocks(self, shape: tuple[int, int], strides: tuple[int, int],
-                    offsets: np.ndarray) -> np.ndarray | None:
+    def read_blocks(self, shape: tuple[int, int], strides: tuple[int, int]
+                    ) -> np.ndarray | None:
         """Each running wave's block of `shape` elements at its own address, element
         (r, c) at r * strides[0] + c * strides[1] from it: (waves, *shape) values, one
-        strided copy. `offsets` are the same elements as a `gather`'s offsets (..., lanes),
-        the caller's promise: the observers see the access as that gather (in its order,
-        expanded only when one of them needs element indices).
+        strided copy (the dense form of a fragment load; the caller's `gather` reads the
+        same elements).
 
-        None, with nothing read and nothing observed, where one copy cannot stand for
-        that gather: a `where` mask in force, a wave's address differing between its
-        lanes, a negative stride, or a block leaving the buffer (the gather then reports
-        the error)."""
+        A fast path, so only for loads no observer watches (`sanitizers.watching` is
+        empty; the gather passes them all). None, with nothing read, where one copy cannot
+        stand for the gather: an observer watching, a `where` mask in force, a wave's
+        address differing between its lanes, a negative stride, or a block leaving the
+        buffer (the gather then reports the error)."""
         (height, width), (s_r, s_c) = shape, strides
         ctx = current_context_or_none()
-        if (ctx is not None and ctx.active_mask() is not None) or min(s_r, s_c) < 0 \
-                or height < 1 or width < 1:
+        if watching(self.buffer, ctx, write=False) or min(s_r, s_c) < 0 or height < 1 \
+                or width < 1 or (ctx is not None and ctx.active_mask() is not None):
             return None
         waves = ctx.n_waves if ctx is not None else 1
         if isinstance(self.offset, Lanes):
@@ -342,14 +342,6 @@ class Pointer:
         if self.buffer.segments > 1:  # each wave reads its own block's LDS segment
             stride = self.buffer.segment_bytes // self.dtype.itemsize
             base = base + ctx.block_slots * stride  # type: ignore[union-attr] # segments: ctx
-        observers = watching(self.buffer, ctx, write=False)
-        if observers:
-            def expand() -> np.ndarray:
-                addr = self._bulk_addresses(offsets, "read_blocks")
-                return self._access(addr, None, "read_blocks", (0, last))[0]
-
-            before_read(observers, Access(self.buffer, self.dtype, ctx, size=offsets.size,
-                                          expand=expand))
         typed = self.buffer.typed(self.dtype)
         item = self.dtype.itemsize
         # as_strided keeps builtin dtypes only: copy the bits, view them as the type after

@@ -7,10 +7,9 @@ scatters, vector loads and stores, LDS, and the dense block reads of `load_matri
 memory asks `watching(buffer, ctx, write)` which observers watch the access, describes it
 as an `Access` and hands it to `before_read`, or to `before_write` then (after the store)
 `after_write`. An access nobody watches gets an empty tuple and costs nothing more; that
-answer is the only way a fast path may skip work. A dense block read describes its
-elements compactly: an observer that needs element indices asks the `Access`, which expands
-them then (in register order, exactly as the equivalent gather would have them), so a
-block read costs its observers what a gather does and no more.
+answer is the only way a fast path may skip work: the dense block read runs only for loads
+nobody watches, and a watched one takes the gather, whose elements and lanes the observers
+see.
 
 An `Observer` says for which accesses it is `active` (from the buffer and the running
 wave(s)' context), and may act `read` (before a load), `write` (before a store: memory still
@@ -29,7 +28,6 @@ from __future__ import annotations
 
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
@@ -55,41 +53,18 @@ class Access:
     `addr` are the physical element indices of the whole access, lanes last (0-d: one
     address for every lane); `src` the positions of `addr.reshape(-1)` that are accessed
     (None: all of them); `flat` the accessed indices, `addr.reshape(-1)[src]` (a store:
-    one per address, the value that lands there). A dense block read gives only `size` and
-    `expand`, which returns `addr` (every position accessed) the first time an observer
-    asks. `repeats`: a store where several lanes wrote one address and only the last is
-    kept (`flat` has each address once)."""
+    one per address, the value that lands there). `repeats`: a store where several lanes
+    wrote one address and only the last is kept (`flat` has each address once)."""
 
-    __slots__ = ("buffer", "dtype", "ctx", "size", "repeats", "_addr", "_src", "_flat",
-                 "_expand")
+    __slots__ = ("buffer", "dtype", "ctx", "addr", "src", "flat", "size", "repeats")
 
     def __init__(self, buffer: Buffer, dtype: np.dtype, ctx: WaveContext | None,
-                 addr: np.ndarray | None = None, src: np.ndarray | None = None,
-                 flat: np.ndarray | None = None, *, size: int | None = None,
-                 expand: Callable[[], np.ndarray] | None = None,
+                 addr: np.ndarray, src: np.ndarray | None, flat: np.ndarray,
                  repeats: bool = False) -> None:
         self.buffer, self.dtype, self.ctx = buffer, dtype, ctx
-        self._addr, self._src, self._flat, self._expand = addr, src, flat, expand
-        self.size = int(flat.size) if size is None and flat is not None else int(size or 0)
+        self.addr, self.src, self.flat = addr, src, flat
+        self.size = flat.size
         self.repeats = repeats
-
-    @property
-    def addr(self) -> np.ndarray:
-        if self._addr is None:
-            assert self._expand is not None, "an Access needs addresses or an expansion"
-            self._addr = self._expand()
-        return self._addr
-
-    @property
-    def src(self) -> np.ndarray | None:
-        return self._src
-
-    @property
-    def flat(self) -> np.ndarray:
-        if self._flat is None:
-            addr = self.addr.reshape(-1)
-            self._flat = addr if self._src is None else addr[self._src]
-        return self._flat
 
     def context(self, what: str) -> WaveContext:
         """The running wave(s); NotInKernelError (naming `what`) outside a kernel."""
@@ -101,7 +76,7 @@ class Access:
         if ctx.n_waves == 1:
             return ctx.wave_index
         waves = ctx.position_waves(self.addr.shape)
-        return waves if self._src is None else waves[self._src]
+        return waves if self.src is None else waves[self.src]
 
     def where_in_block(self, pos: int, ctx: WaveContext) -> tuple[str, int]:
         """("lane l" or "every lane", element offset in the block's segment) of accessed
@@ -110,7 +85,7 @@ class Access:
         if addr.ndim == 0:
             lane = "every lane"
         else:
-            at = pos if self._src is None else int(self._src[pos])
+            at = pos if self.src is None else int(self.src[pos])
             lane = f"lane {at % addr.shape[-1] % ctx.wave_size}"
         segment = self.buffer.segment_bytes // self.dtype.itemsize
         return lane, int(self.flat[pos]) % segment
