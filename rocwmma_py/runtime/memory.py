@@ -7,12 +7,13 @@ segment per block: a lane's address is relative to its block's segment, so kerne
 sees its own block's LDS only. Inside `where(cond)` only the enabled lanes access memory.
 
 This module is the one door to memory: every load and store — `p[i]`, `p[i] = v`, gathers
-and scatters, vector loads and stores, the dense block reads of `load_matrix_sync`
-(`read_blocks`) — is bounds-checked and placed here and then passes the observers of
-`sanitizers.py` in one loop (the batched engine's undo journal, LDS race tracking, global
-race tracking under racecheck, initcheck). A fast path skips their work only when
-`sanitizers.watching` says nobody watches the access. Atomics apply their writes on their
-own path (`atomics.py`: not races) and use this module's bounds check and placement.
+and scatters, vector loads and stores, the fragment loads and stores — is bounds-checked
+and placed here and then passes the observers of `sanitizers.py` in one loop (the batched
+engine's undo journal, LDS race tracking, global race tracking under racecheck, initcheck).
+A fast path skips their work only when `sanitizers.watching` says nobody watches the
+access: the dense block read of `load_matrix_sync` (`read_blocks`) runs only then.
+Atomics apply their writes on their own path (`atomics.py`: not races) and use this
+module's bounds check and placement.
 
 Several lanes writing one address: the highest lane wins (for `gather`/`scatter` with
 extra leading axes, the highest lane wins and, within a lane, the last element in C order);

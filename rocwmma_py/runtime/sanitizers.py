@@ -2,14 +2,14 @@
 (racecheck) and initcheck.
 
 Every load and store goes through `memory.py` — `p[i]` and `p[i] = v`, gathers and
-scatters, vector loads and stores, LDS, and the dense block reads of `load_matrix_sync`
-(`Pointer.read_blocks`) — and every one of them passes the observers here in one loop:
-memory asks `watching(buffer, ctx, write)` which observers watch the access, describes it
-as an `Access` and hands it to `before_read`, or to `before_write` then (after the store)
-`after_write`. An access nobody watches gets an empty tuple and costs nothing more; that
-answer is the only way a fast path may skip work: the dense block read runs only for loads
-nobody watches, and a watched one takes the gather, whose elements and lanes the observers
-see.
+scatters, vector loads and stores, LDS, the fragment loads and stores — and passes the
+observers here in one loop: memory asks `watching(buffer, ctx, write)` which observers
+watch the access, describes it as an `Access` (which elements, by which lanes) and hands it
+to `before_read`, or to `before_write` then (after the store) `after_write`. An access
+nobody watches gets an empty tuple and costs nothing more. That answer is the only way a
+fast path may skip work: the dense block read of `load_matrix_sync`
+(`Pointer.read_blocks`) runs only for loads nobody watches; a watched load takes the
+gather, so the observers see its elements and lanes as always.
 
 An `Observer` says for which accesses it is `active` (from the buffer and the running
 wave(s)' context), and may act `read` (before a load), `write` (before a store: memory still
@@ -17,7 +17,7 @@ holds the old values; raising refuses the access and nothing is written) and `wr
 the store). They run in the order of `OBSERVERS`: the checks that may refuse an access
 before the journal records it. A new check is one `Observer` subclass added there.
 
-Per-access state lives where its scope is: LDS race history and initcheck's written bytes on
+The observers' state lives where its scope is: LDS race history and initcheck's written bytes on
 the LDS `Buffer` (`lds_state`, made when the buffer is), the global race history in the
 launch's `races.GlobalRaces` (`WaveContext.global_races`), the journal in
 `WaveContext.journal`. Atomics (`atomics.py`) are not races: they apply their writes and
