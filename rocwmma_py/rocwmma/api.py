@@ -232,10 +232,11 @@ def _load_dense(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
     mma_sync reads), as one strided copy per wave (`Pointer.read_blocks`); registers follow
     lazily when kernel code looks at them (`fragment.set_values`). Only where nothing but
     the values can differ from the register path: a whole, non-cooperative fragment on a
-    strided grid, memory able to copy every wave's block (no sanitizer or journal watching
-    the load, no `where` mask, inside the buffer; else the register path's gather runs,
-    which every observer sees and which reports the error) and no NaN (whose payload only
-    the raw registers keep). True when it loaded."""
+    strided grid, memory able to copy every wave's block (no observer watching the load —
+    racecheck, initcheck, the LDS of a multi-wave block —, no `where` mask, inside the
+    buffer; else the register path's gather runs, which every observer sees and which
+    reports the error) and no NaN (whose payload only the raw registers keep). True when
+    it loaded."""
     if frag.matrix is accumulator or frag.data_type is T.xfloat32:
         return False  # (xf32 values decode truncated: registers must keep the raw bits)
     if plan.mask is not None or plan.lanes is not None:
