@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from .. import types as T
 from ..arch.numerics import decode
@@ -213,10 +212,10 @@ def load_matrix_sync(frag: fragment, data: Pointer, ldm: int, layout=None) -> No
 
 
 @lru_cache(maxsize=1024)
-def _dense_strides(cls: type[fragment], arch, plan: IoPlan) -> tuple[int, int, int] | None:
-    """(row stride, column stride, largest offset) of the fragment's dense block in memory
-    when every element (r, c) sits at r * row stride + c * column stride from the pointer
-    (a whole, non-cooperative fragment: the same for every wave), else None."""
+def _dense_strides(cls: type[fragment], arch, plan: IoPlan) -> tuple[int, int] | None:
+    """(row stride, column stride) of the fragment's dense block in memory when every
+    element (r, c) sits at r * row stride + c * column stride from the pointer (a whole,
+    non-cooperative fragment: the same for every wave), else None."""
     inverse = cls.map(arch).inverse
     rel = plan.offsets[:, : cls.traits(arch).wave_size].reshape(-1)[inverse]
     height, width = rel.shape
@@ -225,46 +224,31 @@ def _dense_strides(cls: type[fragment], arch, plan: IoPlan) -> tuple[int, int, i
     grid = s_r * np.arange(height)[:, None] + s_c * np.arange(width)[None, :]
     if rel[0, 0] != 0 or s_r < 0 or s_c < 0 or not np.array_equal(rel, grid):
         return None
-    return s_r, s_c, int(rel.max())
+    return s_r, s_c
 
 
 def _load_dense(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
-    """Load an A/B fragment (not xf32) from global memory straight into its dense per-wave
-    block (the form mma_sync reads), as one strided copy per wave; registers follow lazily
-    when kernel code looks at them (`fragment.set_values`). Only where nothing but the
-    values can differ from the register path: a whole, non-cooperative fragment, no
-    `where` mask, a buffer without race tracking or initcheck, every wave's block inside
-    the buffer (else the register path runs and reports the error) and no NaN (whose
-    payload only the raw registers keep). True when it loaded."""
+    """Load an A/B fragment (not xf32) straight into its dense per-wave block (the form
+    mma_sync reads), as one strided copy per wave (`Pointer.read_blocks`); registers follow
+    lazily when kernel code looks at them (`fragment.set_values`). Only where nothing but
+    the values can differ from the register path: a whole, non-cooperative fragment on a
+    strided grid, memory able to copy every wave's block (no observer watching the load —
+    racecheck, initcheck, the LDS of a multi-wave block —, no `where` mask, inside the
+    buffer; else the register path's gather runs, which every observer sees and which
+    reports the error) and no NaN (whose payload only the raw registers keep). True when
+    it loaded."""
     if frag.matrix is accumulator or frag.data_type is T.xfloat32:
         return False  # (xf32 values decode truncated: registers must keep the raw bits)
-    buffer = ptr.buffer
-    if (plan.mask is not None or plan.lanes is not None or buffer.tracker is not None
-            or buffer.written is not None):
-        return False
-    ctx = current_context_or_none()
-    if ctx is not None and ctx.active_mask() is not None:
+    if plan.mask is not None or plan.lanes is not None:
         return False
     strides = _dense_strides(type(frag), frag.arch, plan)
     if strides is None:
         return False
-    s_r, s_c, last = strides
-    wave = frag.traits(frag.arch).wave_size
-    waves = ctx.n_waves if ctx is not None else 1
-    if isinstance(ptr.offset, Lanes):
-        base = batch_data(ptr.offset).reshape(waves, wave)[:, 0]
-    else:
-        base = np.full(waves, ptr.offset, np.int64)
-    starts = ptr.size - last  # a block starting below this ends inside the buffer
-    if starts <= 0 or base.min() < 0 or base.max() >= starts:
+    blocks = ptr.read_blocks(type(frag).map(frag.arch).inverse.shape, strides)
+    if blocks is None:
         return False
-    item = ptr.dtype.itemsize
-    raw = ptr.buffer.typed(ptr.dtype).view(f"u{item}")  # as_strided needs a builtin dtype
-    height, width = type(frag).map(frag.arch).inverse.shape
-    blocks = as_strided(raw, (starts, height, width), (item, s_r * item, s_c * item),
-                        writeable=False)
     with np.errstate(invalid="ignore", over="ignore"):  # NaNs go the register path
-        values = decode(blocks[base].view(ptr.dtype), frag.data_type)
+        values = decode(blocks, frag.data_type)
         if T.is_float(frag.data_type) and math.isnan(float(values.sum())):
             return False  # NaN payloads need the raw registers
     frag.set_values(values)

@@ -12,8 +12,11 @@ such kernels fail here as they may on a GPU:
 - racecheck: two accesses to one global-memory element, at least one a write, by different
   blocks (blocks never synchronise) or by different waves of a block between two barriers
   raise `GlobalRaceError` naming both blocks and waves, the buffer and the element offset
-  (atomics are not races: they do not pass through the tracked load/store paths). It runs
-  the launch on the per-wave engine, which orders the accesses.
+  (atomics are not races: they apply their writes on their own path). It runs the launch
+  on the per-wave engine, which orders the accesses.
+This module holds the flags. The checks of memory accesses (initcheck of LDS, racecheck,
+and the LDS race tracking that is always on) are observers in `sanitizers.py`, which every
+load and store in `memory.py` passes, the dense fragment loads included.
 All are off by default; turn them on per launch (`k[grid, block].checked(initcheck=True)`),
 for a with-block (`use_initcheck(True)`, ...) or for the process ($ROCWMMA_PY_INITCHECK=1,
 $ROCWMMA_PY_SYNCCHECK=1, $ROCWMMA_PY_RACECHECK=1): the settings of `rocwmma_py.settings`.

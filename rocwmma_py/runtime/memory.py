@@ -2,13 +2,18 @@
 
 A `Pointer` is (buffer, element offset, dtype) with C pointer arithmetic. The offset is an
 int (same address in every lane) or `Lanes` (one address per lane). Every access is
-bounds-checked before anything is written; LDS buffers are also race-checked. An LDS buffer
-of a batch of blocks has one segment per block: a lane's address is relative to its block's
-segment, so kernel code sees its own block's LDS only. Inside `where(cond)` only the enabled
-lanes access memory. While the batched engine may still undo a batch, global writes are
-journaled first (`ctx.journal`), so a rerun never sees them twice. Under racecheck
-(`ctx.global_races`) every global load and store here is race-tracked too; atomics write
-through their own path and are not.
+bounds-checked before anything is written. An LDS buffer of a batch of blocks has one
+segment per block: a lane's address is relative to its block's segment, so kernel code
+sees its own block's LDS only. Inside `where(cond)` only the enabled lanes access memory.
+
+This module is the one door to memory: every load and store — `p[i]`, `p[i] = v`, gathers
+and scatters, vector loads and stores, the fragment loads and stores — is bounds-checked
+and placed here and then passes the observers of `sanitizers.py` in one loop (the batched
+engine's undo journal, LDS race tracking, global race tracking under racecheck, initcheck).
+A fast path skips their work only when `sanitizers.watching` says nobody watches the
+access: the dense block read of `load_matrix_sync` (`read_blocks`) runs only then.
+Atomics apply their writes on their own path (`atomics.py`: not races) and use this
+module's bounds check and placement.
 
 Several lanes writing one address: the highest lane wins (for `gather`/`scatter` with
 extra leading axes, the highest lane wins and, within a lane, the last element in C order);
@@ -21,15 +26,24 @@ import operator
 from typing import Any
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 from numpy.typing import DTypeLike
 
 from ..errors import AccessError, PointerTypeError
 from ..types import cxx_type
-from .errors import GlobalRaceError, InitCheckError, LdsRaceError, OutOfBoundsError
+from .errors import OutOfBoundsError
 from .lanes import Lanes, as_lanes, batch_data
-from .races import EpochClock, EpochLog, RaceTracker, split_units
+from .races import EpochClock, EpochLog, RaceTracker
+from .sanitizers import (
+    INITCHECK,
+    Access,
+    after_write,
+    before_read,
+    before_write,
+    lds_state,
+    watching,
+)
 from .state import (
-    NeedsPerWave,
     WaveContext,
     current_context,
     current_context_or_none,
@@ -65,8 +79,10 @@ class Buffer:
         self.name = name
         self.array = array
         self.dtype = array.dtype
-        self.tracker = tracker
-        self.written: np.ndarray | None = None  # initcheck: bytes written so far
+        self.lds = False  # LDS (Buffer.segmented): one segment per block of a batch
+        self.tracker = tracker  # LDS race history (sanitizers.LdsRaceCheck)
+        self.written: np.ndarray | None = None  # initcheck: LDS bytes written so far
+        self.observers: tuple | None = None  # sanitizers.watching: the last context's
         self.segments = segments
         self._bytes = array.reshape(-1).view(np.uint8)
         self.nbytes = self._bytes.size // segments  # bytes the kernel sees (one block's)
@@ -76,15 +92,14 @@ class Buffer:
     def segmented(cls, name: str, nbytes: int, segments: int, clock: EpochClock,
                   dtype: np.dtype = _BYTE, initcheck: bool = False,
                   deferred: bool = False) -> Buffer:
-        """Zeroed, race-checked LDS buffer: `segments` blocks of `nbytes` each; with
-        `initcheck`, also which bytes have been written; `deferred`: checked per epoch."""
+        """Zeroed LDS buffer: `segments` blocks of `nbytes` each, with the observers' state
+        (`sanitizers.lds_state`: race history, checked per epoch when `deferred`; with
+        `initcheck`, which bytes have been written)."""
         stride = -(-nbytes // _SEGMENT_ALIGN) * _SEGMENT_ALIGN
         storage = np.zeros(stride * segments, np.uint8)
-        tracker = EpochLog(storage.size) if deferred else RaceTracker(storage.size, clock)
+        tracker, written = lds_state(storage.size, clock, initcheck, deferred)
         buffer = cls(name, storage, tracker, segments)
-        buffer.nbytes, buffer.dtype = nbytes, dtype
-        if initcheck:
-            buffer.written = np.zeros(storage.size, bool)
+        buffer.nbytes, buffer.dtype, buffer.lds, buffer.written = nbytes, dtype, True, written
         return buffer
 
     @property
@@ -345,10 +360,9 @@ class Pointer:
         addr = self.offset + _as_offset(i, "pointer index")
         ctx = current_context_or_none()
         if not isinstance(addr, Lanes):
-            same_everywhere = ctx is None or self.buffer.tracker is None or ctx.n_waves == 1
-            if same_everywhere and (ctx is None or ctx.active_mask() is None):
+            if ctx is None or (ctx.active_mask() is None and not self._per_lane(ctx)):
                 return self._read(np.asarray(addr, np.int64), None, "read")
-            addr = np.full(ctx.lanes, addr, np.int64)  # type: ignore[union-attr] # ctx set
+            addr = np.full(ctx.lanes, addr, np.int64)  # ctx is set here
         values = self._read(self._lane_addresses(addr, ctx), None, "read")
         if one_per_wave and ctx is not None and ctx.active_mask() is None:
             return uniform(list(values[::ctx.wave_size]))
@@ -404,6 +418,45 @@ class Pointer:
                 f"got shape {regs.shape}"
             )
         self.scatter(offsets, regs.T)
+
+    def read_blocks(self, shape: tuple[int, int], strides: tuple[int, int]
+                    ) -> np.ndarray | None:
+        """Each running wave's block of `shape` elements at its own address, element
+        (r, c) at r * strides[0] + c * strides[1] from it: (waves, *shape) values, one
+        strided copy (the dense form of a fragment load; the caller's `gather` reads the
+        same elements).
+
+        A fast path, so only for loads no observer watches (`sanitizers.watching` is
+        empty; the gather passes them all). None, with nothing read, where one copy cannot
+        stand for the gather: an observer watching, a `where` mask in force, a wave's
+        address differing between its lanes, a negative stride, or a block leaving the
+        buffer (the gather then reports the error)."""
+        (height, width), (s_r, s_c) = shape, strides
+        ctx = current_context_or_none()
+        if watching(self.buffer, ctx, write=False) or min(s_r, s_c) < 0 or height < 1 \
+                or width < 1 or (ctx is not None and ctx.active_mask() is not None):
+            return None
+        waves = ctx.n_waves if ctx is not None else 1
+        if isinstance(self.offset, Lanes):
+            per_wave = batch_data(self.offset).reshape(waves, -1)
+            base = per_wave[:, 0]
+            if (per_wave != base[:, None]).any():
+                return None
+        else:
+            base = np.full(waves, self.offset, np.int64)
+        last = (height - 1) * s_r + (width - 1) * s_c  # the block's largest offset
+        if base.min() < 0 or base.max() + last >= self.size:
+            return None
+        if self.buffer.segments > 1:  # each wave reads its own block's LDS segment
+            stride = self.buffer.segment_bytes // self.dtype.itemsize
+            base = base + ctx.block_slots * stride  # type: ignore[union-attr] # segments: ctx
+        typed = self.buffer.typed(self.dtype)
+        item = self.dtype.itemsize
+        # as_strided keeps builtin dtypes only: copy the bits, view them as the type after
+        raw = typed.view(f"u{item}" if item in (1, 2, 4, 8) else f"V{item}")
+        blocks = as_strided(raw, (typed.size - last, height, width),
+                            (item, s_r * item, s_c * item), writeable=False)
+        return blocks[base].view(self.dtype)
 
     # -- internals ------------------------------------------------------------------------
 
@@ -490,16 +543,17 @@ class Pointer:
               span: tuple[int, int] | None = None):
         addr, mask = self._access(addr, mask, action, span)
         typed = self.buffer.typed(self.dtype)
+        ctx = current_context_or_none()
+        observers = watching(self.buffer, ctx, write=False)
         if mask is None:
-            self._track(addr.reshape(-1), None, addr, write=False)
-            self._track_global(addr.reshape(-1), None, addr, write=False)
-            self._check_written(addr.reshape(-1), None, addr)
+            if observers:
+                before_read(observers, Access(self.buffer, self.dtype, ctx, addr, None,
+                                              addr.reshape(-1)))
             return typed[addr]
         src = np.flatnonzero(mask)
         sel = addr.reshape(-1)[src]
-        self._track(sel, src, addr, write=False)
-        self._track_global(sel, src, addr, write=False)
-        self._check_written(sel, src, addr)
+        if observers:
+            before_read(observers, Access(self.buffer, self.dtype, ctx, addr, src, sel))
         out = np.zeros(addr.shape, self.dtype)
         out.reshape(-1)[src] = typed[sel]
         return out
@@ -522,11 +576,8 @@ class Pointer:
         if mask is not None:
             src = np.flatnonzero(mask)
             flat = flat[src]
-        if not self._waves_cannot_meet(distinct) and _repeats(flat):
-            # keep the last write per address in lane-major order
-            ctx = current_context_or_none()
-            if self.buffer.tracker is not None and ctx is not None and ctx.n_waves > 1:
-                raise NeedsPerWave  # maybe an LDS race between waves: check wave by wave
+        repeats = not self._waves_cannot_meet(distinct) and _repeats(flat)
+        if repeats:  # keep the last write per address in lane-major order
             order: np.ndarray = np.arange(addr.size).reshape(addr.shape)
             order = np.moveaxis(order, -1, 0).reshape(-1) if addr.ndim > 1 else order.reshape(-1)
             if mask is not None:
@@ -536,71 +587,38 @@ class Pointer:
             keep = np.sort(flat.size - 1 - first_from_end)
             src, flat = order[keep], flat[keep]
         vals = values.reshape(-1) if src is None else values.reshape(-1)[src]
-        self._track(flat, src, addr, write=True)
-        self._track_global(flat, src, addr, write=True)
         typed = self.buffer.typed(self.dtype)
         ctx = current_context_or_none()
-        if ctx is not None and ctx.journal is not None and self.buffer.tracker is None:
-            ctx.journal.record(typed, flat, typed[flat])
+        observers = watching(self.buffer, ctx, write=True)
+        if not observers:
+            typed[flat] = vals
+            return
+        access = Access(self.buffer, self.dtype, ctx, addr, src, flat, repeats=repeats)
+        before_write(observers, access)
         typed[flat] = vals
-        if self._races_possible():
-            self.buffer.tracker.record_write(  # type: ignore[union-attr] # set: _races_possible
-                flat, self.dtype.itemsize, self._waves_of(src, addr))
-        if self.buffer.written is not None:
-            self.buffer.written[split_units(flat, self.dtype.itemsize)] = True
+        after_write(observers, access)
 
-    def _where_in_block(self, pos: int, src: np.ndarray | None, flat: np.ndarray,
-                        addr: np.ndarray, ctx: WaveContext) -> tuple[str, int]:
-        """("lane l" or "every lane", element offset in the block's segment) of position
-        `pos` of an LDS access, for messages."""
-        if addr.ndim == 0:
-            lane = "every lane"
-        else:
-            at = pos if src is None else int(src[pos])
-            lane = f"lane {at % addr.shape[-1] % ctx.wave_size}"
-        segment = self.buffer.segment_bytes // self.dtype.itemsize
-        return lane, int(flat[pos]) % segment
+    def _per_lane(self, ctx: WaveContext) -> bool:
+        """Whether a batch's read of one address needs it per lane: each block reads its own
+        LDS segment, or an observer tells the waves apart."""
+        if ctx.n_waves == 1:
+            return False
+        return self.buffer.segments > 1 or bool(watching(self.buffer, ctx, write=False))
 
     def _check_written(self, flat: np.ndarray, src: np.ndarray | None, addr: np.ndarray) -> None:
-        """initcheck: every byte read must have been written by some wave of the block."""
-        written = self.buffer.written
-        if written is None or flat.size == 0:
-            return
-        size = self.dtype.itemsize
-        unwritten = ~written[split_units(flat, size)].reshape(flat.size, size).all(axis=1)
-        if not unwritten.any():
-            return
-        pos = int(np.argmax(unwritten))
-        lane, offset = self._where_in_block(pos, src, flat, addr, current_context("LDS access"))
-        raise InitCheckError(
-            f"initcheck: {lane} reads LDS buffer '{self.buffer.name}' at element offset "
-            f"{offset} ({self.dtype}), which no wave of the block has "
-            f"written{where_text()}; LDS starts undefined on hardware"
-        )
+        """initcheck of an atomic's reads of LDS (`atomics.py`; its writes are its own)."""
+        ctx = current_context_or_none()
+        if self.buffer.written is not None and flat.size:
+            INITCHECK.read(Access(self.buffer, self.dtype, ctx, addr, src, flat))
 
     def _waves_cannot_meet(self, distinct: bool) -> bool:
         """Whether a write whose waves' offsets are `distinct` can skip the repeated-address
-        check: one wave, or a batch's LDS, where waves meeting is a race its epoch check
-        reports."""
+        check: one wave, or a batch's LDS, where waves of different blocks write different
+        segments and waves of one block meeting is a race (`sanitizers.LdsRaceCheck`)."""
         if not distinct:
             return False
         ctx = current_context_or_none()
-        return ctx is None or ctx.n_waves == 1 or isinstance(self.buffer.tracker, EpochLog)
-
-    def _races_possible(self) -> bool:
-        """LDS of a block with more than one wave (a lone wave cannot race with itself)."""
-        if self.buffer.tracker is None:
-            return False
-        return current_context("LDS access").waves_per_block > 1
-
-    def _waves_of(self, src: np.ndarray | None, addr: np.ndarray) -> np.ndarray | int:
-        """Wave (within its block) of every element of an access, for race checks;
-        `src` are the accessed positions in `addr` (lanes last), None for all of them."""
-        ctx = current_context("LDS access")
-        if ctx.n_waves == 1:
-            return ctx.wave_index
-        waves = ctx.position_waves(addr.shape)
-        return waves if src is None else waves[src]
+        return ctx is None or ctx.n_waves == 1 or self.buffer.lds
 
     def _check_bounds(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
                       span: tuple[int, int] | None = None) -> None:
@@ -634,78 +652,6 @@ class Pointer:
             f"{action} of buffer '{self.buffer.name}' ({size} x {self.dtype}) {at}{where_text()} "
             f"is out of bounds [0, {size})"
         )
-
-    def _track(
-        self, flat: np.ndarray, src: np.ndarray | None, addr: np.ndarray, *, write: bool
-    ) -> None:
-        """Race-check an LDS access (no-op for global memory); reads are recorded here."""
-        tracker = self.buffer.tracker
-        if flat.size == 0 or not self._races_possible():
-            return
-        waves = self._waves_of(src, addr)
-        # _races_possible() above: the tracker is set
-        check = tracker.check_write if write else tracker.check_read  # type: ignore[union-attr]
-        conflict = check(flat, self.dtype.itemsize, waves)
-        if conflict is None:
-            return
-        lane, offset = self._where_in_block(conflict.position, src, flat, addr,
-                                            current_context("LDS access"))
-        verb, other_verb = {
-            "read-after-write": ("reads", "wrote"),
-            "write-after-read": ("writes", "read"),
-            "write-after-write": ("writes", "wrote"),
-        }[conflict.kind]
-        raise LdsRaceError(
-            f"LDS race ({conflict.kind}){where_text()}: wave {conflict.wave} ({lane}) {verb} "
-            f"buffer '{self.buffer.name}' at element offset {offset} "
-            f"({self.dtype}), which wave {conflict.other_wave} {other_verb} since the last "
-            "barrier; missing synchronize_workgroup()?"
-        )
-
-    def _track_global(
-        self, flat: np.ndarray, src: np.ndarray | None, addr: np.ndarray, *, write: bool
-    ) -> None:
-        """racecheck: a global access conflicting with one by another block, or by another
-        wave of this block since the last barrier, raises GlobalRaceError (no-op otherwise)."""
-        ctx = current_context_or_none()
-        if ctx is None or ctx.global_races is None or self.buffer.tracker is not None or \
-                flat.size == 0:
-            return
-        races = ctx.global_races
-        tracker = races.tracker(self.buffer, self.buffer.nbytes)
-        block, wave = int(ctx.block_ids[0]), ctx.wave_index
-        check = tracker.check_write if write else tracker.check_read
-        conflict = check(flat, self.dtype.itemsize, wave, block)
-        if conflict is None:
-            if write:
-                tracker.record_write(flat, self.dtype.itemsize, wave, block)
-            return
-        lane, offset = self._where_in_block(conflict.position, src, flat, addr, ctx)
-        verb, other_verb = {
-            "read-after-write": ("reads", "wrote"),
-            "write-after-read": ("writes", "read"),
-            "write-after-write": ("writes", "wrote"),
-        }[conflict.kind]
-        other = f"block {_block_text(ctx, conflict.other_block)}"
-        if conflict.other_wave >= 0:
-            other += f" wave {conflict.other_wave}"
-        if conflict.other_block == block:
-            when = "since the last barrier of the block; missing synchronize_workgroup()?"
-        else:
-            when = ("(blocks never synchronise: give each block its own elements or use "
-                    "atomics)")
-        raise GlobalRaceError(
-            f"global memory race ({conflict.kind}) in kernel '{ctx.kernel_name}': block "
-            f"{_block_text(ctx, block)} wave {wave} ({lane}) {verb} buffer "
-            f"'{self.buffer.name}' at element offset {offset} ({self.dtype}), which "
-            f"{other} {other_verb} {when}"
-        )
-
-
-def _block_text(ctx: WaveContext, block: int) -> str:
-    """"(x,y,z)" of a linear block index (x fastest)."""
-    gx, gy = ctx.grid_dim.x, ctx.grid_dim.y
-    return f"({block % gx},{block // gx % gy},{block // (gx * gy)})"
 
 
 def _repeats(flat: np.ndarray) -> bool:

@@ -1,4 +1,5 @@
-"""Race detection: per byte, who last wrote/read it and in which barrier interval.
+"""Race detection: per byte, who last wrote/read it and in which barrier interval (the
+histories; `sanitizers.py` feeds them every access and words the reports).
 
 A block's barrier epoch advances at every barrier release. Two different waves touching
 the same byte in the same epoch, at least one of them writing, is a race on hardware (the
