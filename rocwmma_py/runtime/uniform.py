@@ -74,17 +74,19 @@ class Uniform:
         codes = [keys.setdefault(_key(v), len(keys)) for v in self._values]
         raise BatchSplit(np.array(codes))
 
+    # what every scalar has (a Uniform has no __len__, __iter__, __getitem__: as an int has
+    # none, len() or indexing raises, and the error reruns the blocks per wave)
     __bool__ = __int__ = __float__ = __complex__ = __index__ = __hash__ = _split
-    __str__ = __repr__ = __format__ = __len__ = __iter__ = __contains__ = _split
-    __getitem__ = __setitem__ = __trunc__ = __floor__ = __ceil__ = __reduce__ = _split
+    __str__ = __repr__ = __format__ = __trunc__ = __floor__ = __ceil__ = __reduce__ = _split
     __copy__ = __deepcopy__ = _split
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         return self._split()
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            return object.__getattribute__(self, name)
+        """Attributes are the scalar's (`bit_length`, numpy's `__getitem__`): split."""
+        if name.startswith("__") and not all(hasattr(v, name) for v in self._values):
+            return object.__getattribute__(self, name)  # AttributeError, as for the scalar
         return self._split()
 
     @property  # type: ignore[misc] # isinstance(blockIdx.x, int) as per wave
