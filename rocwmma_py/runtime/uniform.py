@@ -53,10 +53,13 @@ def _key(value: object) -> object:
 def uniform(values: list) -> Any:
     """Each running wave's scalar as one value: the scalar itself where all waves have the
     same one, else a Uniform."""
-    if values.count(values[0]) == len(values):  # equal (1 == 1.0 == True, 0.0 == -0.0) ...
-        first = _key(values[0])
-        if all(_key(v) == first for v in values[1:]):  # ... and bit for bit the same
-            return values[0]
+    first = values[0]
+    if values.count(first) == len(values):  # equal (1 == 1.0 == True, 0.0 == -0.0) ...
+        if type(first) is int and all(type(v) is int for v in values):
+            return first  # ... ints of equal value are the same int
+        key = _key(first)
+        if all(_key(v) == key for v in values):  # ... bit for bit the same
+            return first
     return Uniform(values)
 
 
