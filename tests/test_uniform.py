@@ -46,11 +46,14 @@ def test_uniform_collapses_only_to_a_bit_identical_scalar():
 
 def test_every_way_out_splits_by_the_waves_values():
     u = uniform([5, 7, 5, 9])
-    for escape in (str, repr, hash, bool, int, float, len, iter, np.asarray,
+    for escape in (str, repr, hash, bool, int, float, np.asarray,
                    lambda x: f"{x}", lambda x: [1, 2, 3][x], lambda x: x.bit_length()):
         with pytest.raises(BatchSplit) as split:
             escape(u)
         assert split.value.values.tolist() == [0, 1, 0, 2]
+    for as_int_does in (len, iter, lambda x: x[0]):  # TypeError: the batch reruns per wave
+        with pytest.raises(TypeError):
+            as_int_does(u)
     assert isinstance(u, int) and not isinstance(u, float)
     with pytest.raises(BatchSplit):
         isinstance(uniform([5, 2.5]), int)  # noqa: B015 - the check is what splits
