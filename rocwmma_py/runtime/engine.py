@@ -202,20 +202,20 @@ class Grid:
         return tid % block.x, tid // block.x % block.y, tid // (block.x * block.y)
 
 
-def run(grid: Grid, per_wave: bool = False) -> None:
-    """Run every block of the launch on the selected engine (per wave when asked: the kernel
-    reaches Python containers; racecheck always runs per wave)."""
+def run(grid: Grid, per_wave: str = "") -> None:
+    """Run every block of the launch on the selected engine (per wave, blocks in order, when
+    `per_wave` gives a cause: the kernel may change Python state, see reach.py; racecheck
+    always runs per wave)."""
     stats = LaunchStats()
     _local.stats = stats
     progress = Progress(grid.blocks, grid.kernel_name)
     token = step_listener.set(progress.step)
     try:
         with signal_exceptions_marked():
-            wave_engine = per_wave or grid.checks.racecheck or engine_name() == "wave"
+            wave_engine = bool(per_wave) or grid.checks.racecheck or engine_name() == "wave"
             launch = _Launch(grid, stats, progress, wave_engine)
             if per_wave:
-                stats.fallbacks.append(Fallback("per wave", 0, grid.blocks,
-                                                "the kernel reaches a Python list/dict/set"))
+                stats.fallbacks.append(Fallback("per wave", 0, grid.blocks, per_wave))
             if grid.checks.racecheck:
                 stats.fallbacks.append(Fallback("per wave", 0, grid.blocks, "racecheck"))
             run_on_workers(launch, _only_serial(grid, per_wave))
@@ -456,10 +456,10 @@ class _Launch:
                                                                                  grid.body)
 
 
-def _only_serial(grid: Grid, per_wave: bool) -> str:
+def _only_serial(grid: Grid, per_wave: str) -> str:
     """Why the launch must run in this process, block after block ("" if it need not)."""
     if per_wave:
-        return "the kernel reaches a Python list/dict/set"
+        return per_wave
     checks = grid.checks
     names = [n for n in ("initcheck", "synccheck", "racecheck") if getattr(checks, n)]
     return f"{'/'.join(names)} reports in block order" if names else ""
