@@ -128,7 +128,7 @@ class _Unit:
         self._collect(root, {})
         self.locals: dict[tuple, frozenset] = {}
         self.cells: dict[tuple, frozenset] = {}
-        self.events: set[tuple] = set()
+        self.events = _Sites()
         self.changed = False
         for name in _parameters(root):
             self._bind(root, name, frozenset({(("p", name),)}))
@@ -142,14 +142,19 @@ class _Unit:
             if isinstance(const, types.CodeType):
                 self._collect(const, mapping)
 
-    def run(self) -> frozenset:
+    def run(self) -> list[tuple]:
+        """[(event, only on the way to an exception, inside a try or with block)]."""
         for _ in range(_MAX_ROUNDS):
             self.changed = False
             for code in self.codes:
                 self._flow(code)
             if not self.changed:
                 break
-        return frozenset(self.events)
+        raising = _must_raise(self.root)
+        covered = _covered(self.root)
+        return [(event, all(c is self.root and i in raising for c, i in sites),
+                 any(c is not self.root or i in covered for c, i in sites))
+                for event, sites in self.events.items()]
 
     # -- state shared by every pass -------------------------------------------------------
 
@@ -192,6 +197,7 @@ class _Unit:
                 entry = stack[:depth] + ((_E,) if lasti else ()) + (_E,)
                 self._merge(states, work, index[target], entry)
             ins = instrs[i]
+            self.events.site = (code, i)
             fall, jump = self._step(code, instrs, i, list(stack))
             if fall is not None and i + 1 < len(instrs):
                 self._merge(states, work, i + 1, tuple(fall))
@@ -216,7 +222,7 @@ class _Unit:
               st: list) -> tuple[list | None, list | None]:
         """(stack after falling through, stack at the jump target) of instruction i."""
         ins = instrs[i]
-        name, arg = ins.opname, ins.arg
+        name = ins.opname
         jump = None
         if ins.opcode in _JUMPS:
             jump = _generic(st, ins, jump=True)
@@ -245,7 +251,7 @@ class _Unit:
             st[-arg] = st[-arg] | _box(value if name in ("LIST_APPEND", "SET_ADD")
                                        else _item(value))
         elif name in _TO_VALUE:
-            _pop(st, arg if _TO_VALUE[name] is None else _TO_VALUE[name])
+            _pop(st, int(arg if _TO_VALUE[name] is None else _TO_VALUE[name]))
             st.append(_E)
         elif name.startswith(("BINARY_", "INPLACE_")) and name not in ("BINARY_SUBSCR",
                                                                          "BINARY_SLICE"):
@@ -644,16 +650,77 @@ def _instructions(code: types.CodeType) -> tuple[list, dict, list]:
     return instrs, index, handlers
 
 
+class _Sites:
+    """Events -> the instructions, (code, index), that produce them."""
+
+    def __init__(self) -> None:
+        self.site: tuple = ()
+        self.sites: dict[tuple, set[tuple]] = {}
+
+    def add(self, event: tuple) -> None:
+        self.sites.setdefault(event, set()).add(self.site)
+
+    def update(self, events: Iterable[tuple]) -> None:
+        for event in events:
+            self.add(event)
+
+    def items(self) -> Iterable[tuple[tuple, set[tuple]]]:
+        return self.sites.items()
+
+
+def _must_raise(code: types.CodeType) -> set[int]:
+    """Instructions from which every path ends in an exception no handler of `code` can
+    catch (an `assert`'s message, a `raise` and what leads only to it)."""
+    instrs, index, handlers = _instructions(code)
+    if _has_blocks(instrs):
+        return set()
+    edges = []
+    for i, ins in enumerate(instrs):
+        nexts = [] if ins.opname in _TERMINAL or ins.opname in _UNCONDITIONAL else [i + 1]
+        if ins.opcode in _JUMPS and ins.argval in index:
+            nexts.append(index[ins.argval])
+        edges.append(([j for j in nexts if j < len(instrs)], [index[t] for t, _, _ in
+                                                              handlers[i]]))
+    raising = [False] * len(instrs)
+    changed = True
+    while changed:
+        changed = False
+        for i in reversed(range(len(instrs))):
+            nexts, catches = edges[i]
+            name = instrs[i].opname
+            ends = name in ("RAISE_VARARGS", "RERAISE") or (
+                name not in _TERMINAL and bool(nexts) and all(raising[j] for j in nexts))
+            if not raising[i] and ends and all(raising[j] for j in catches):
+                raising[i] = changed = True
+    return {i for i, r in enumerate(raising) if r}
+
+
+def _covered(code: types.CodeType) -> set[int]:
+    """Instructions inside a try or with block (an exception there may be caught)."""
+    instrs, _, handlers = _instructions(code)
+    if _has_blocks(instrs):
+        return set(range(len(instrs)))
+    return {i for i, h in enumerate(handlers) if h}
+
+
+def _has_blocks(instrs: list) -> bool:
+    """Python 3.10's try/with blocks (no exception table to say what they cover)."""
+    return any(ins.opname in ("SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH")
+               for ins in instrs)
+
+
 @functools.lru_cache(maxsize=1024)
 def code_facts(code: types.CodeType) -> tuple:
-    """What `code` (and code nested in it) does with values from outside its locals:
-    ("rebind", "global"|"closure", name), ("store", path, step), ("inplace", path, op),
-    ("iter", path), ("call", targets, positional, keywords, star), ("load", path); writes
-    first, so the cause a launch names is the most direct one."""
+    """What `code` (and code nested in it) does with values from outside its locals, as
+    (event, only on the way to an exception, inside a try/with block): ("rebind",
+    "global"|"closure", name), ("store", path, step), ("inplace", path, op), ("iter", path),
+    ("call", targets, positional, keywords, star), ("load", path); writes first, so the cause
+    a launch names is the most direct one."""
     return tuple(sorted(_Unit(code).run(), key=_event_order))
 
 
-def _event_order(event: tuple) -> tuple:
+def _event_order(fact: tuple) -> tuple:
+    event = fact[0]
     return ("rebind", "store", "inplace", "iter", "call", "load").index(event[0]), repr(event)
 
 
@@ -683,7 +750,7 @@ class _Val:
 
     __slots__ = ("obj", "name", "origin")
 
-    def __init__(self, obj: object, name: str, origin: str) -> None:
+    def __init__(self, obj: Any, name: str, origin: str) -> None:
         self.obj, self.name, self.origin = obj, name, origin
 
     def label(self) -> str:
@@ -722,8 +789,9 @@ def _kind(obj: object) -> str:
         return "trusted" if _is_trusted_module(_module_name(obj)) else "function"
     if isinstance(obj, types.MethodType) and isinstance(obj.__func__, types.FunctionType):
         return "trusted" if _is_trusted_module(_module_name(obj.__func__)) else "method"
-    if _is_own_object(obj):
-        return "trusted"
+    if _is_own_object(obj) or any(obj is stream for stream in (
+            sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)):
+        return "trusted"  # the standard streams: output (workers forward it in block order)
     receiver = getattr(obj, "__self__", _UNKNOWN) if callable(obj) else _UNKNOWN
     if receiver is not _UNKNOWN and not isinstance(obj, type):
         if receiver is None or isinstance(receiver, types.ModuleType):
@@ -798,7 +866,9 @@ class _Found(Exception):  # noqa: N818 - the first state found ends the search
 class _Env:
     """A function being checked: where its globals, closure and parameters come from."""
 
-    def __init__(self, fn: types.FunctionType, params: dict[str, list[_Val]], who: str) -> None:
+    def __init__(self, fn: Any, params: dict[str, list[_Val]], who: str,
+                 escapes: bool = False) -> None:
+        self.escapes = escapes
         self.fn = fn
         self.globals = fn.__globals__
         builtins = self.globals.get("__builtins__", __builtins__)
@@ -954,16 +1024,22 @@ class _Check:
     # -- events -------------------------------------------------------------------------
 
     def function(self, fn: types.FunctionType, params: dict[str, list[_Val]], who: str,
-                 depth: int) -> None:
-        key = (fn, tuple(sorted((k, tuple(id(v.obj) for v in vs)) for k, vs in params.items())))
+                 depth: int, escapes: bool = False) -> None:
+        """Check `fn`'s code with these parameters; `escapes`: an exception it raises ends
+        the launch (no handler on the way), so what it does only on the way to raising one
+        is not checked (the launch fails on both engines; like printing, such effects may
+        then happen once more)."""
+        key = (fn, escapes, tuple(sorted((k, tuple(id(v.obj) for v in vs))
+                                         for k, vs in params.items())))
         if key in self.done or depth > _MAX_DEPTH:
             return
         self.done.add(key)
-        env = _Env(fn, params, who)
-        for event in code_facts(fn.__code__):
-            getattr(self, "_" + event[0])(event, env, depth)
+        env = _Env(fn, params, who, escapes)
+        for event, raising, covered in code_facts(fn.__code__):
+            if not (raising and escapes):
+                getattr(self, "_" + event[0])(event, env, depth, escapes and not covered)
 
-    def _rebind(self, event: tuple, env: _Env, depth: int) -> None:
+    def _rebind(self, event: tuple, env: _Env, depth: int, escapes: bool) -> None:
         _, kind, name = event
         if kind == "global":
             value = env.globals.get(name, _UNKNOWN)
@@ -978,7 +1054,7 @@ class _Check:
         raise _Found(f"the kernel reaches mutable Python state: closure '{name}' "
                      f"({_what(value)}, rebound by {env.who})")
 
-    def _store(self, event: tuple, env: _Env, depth: int) -> None:
+    def _store(self, event: tuple, env: _Env, depth: int, escapes: bool) -> None:
         _, path, step = event
         for v in self.resolve(path, env):
             kind = _kind(v.obj)
@@ -993,7 +1069,7 @@ class _Check:
                              f"({what}, assigned by {env.who})")
             self.found(v, "an item assigned", env)
 
-    def _inplace(self, event: tuple, env: _Env, depth: int) -> None:
+    def _inplace(self, event: tuple, env: _Env, depth: int, escapes: bool) -> None:
         """`x += y` changes x in place only when x's type has the in-place method; else it
         makes a new object (rebinding x, which the stores are checked for)."""
         _, path, dunder = event
@@ -1003,18 +1079,18 @@ class _Check:
                                                                                 dunder):
                 self.found(v, f"changed in place by {dunder}", env)
 
-    def _iter(self, event: tuple, env: _Env, depth: int) -> None:
+    def _iter(self, event: tuple, env: _Env, depth: int, escapes: bool) -> None:
         for v in self.resolve(event[1], env):
             kind = _kind(v.obj)
             if kind == "unknown" or kind == "mutable" and hasattr(type(v.obj), "__next__"):
                 self.found(v, "iterated, which advances it,", env)
 
-    def _load(self, event: tuple, env: _Env, depth: int) -> None:
+    def _load(self, event: tuple, env: _Env, depth: int, escapes: bool) -> None:
         for v in self.resolve(event[1], env):
             if _kind(v.obj) in ("function", "method"):
                 self.call(v, [], (), [], env, depth)  # reached: may be called from anywhere
 
-    def _call(self, event: tuple, env: _Env, depth: int) -> None:
+    def _call(self, event: tuple, env: _Env, depth: int, escapes: bool) -> None:
         _, targets, positional, keywords, star = event
         args = [self.values(a, env) for a in positional]
         kwargs = tuple((name, self.values(items, env)) for name, items in keywords)
@@ -1022,33 +1098,34 @@ class _Check:
         for target in targets:
             if target[0] == "meth":
                 for receiver in self.resolve(target[1], env):
-                    self.method(receiver, target[2], args, kwargs, extra, env, depth)
+                    self.method(receiver, target[2], args, kwargs, extra, env, depth, escapes)
             else:
                 for callee in self.resolve(target, env):
-                    self.call(callee, [], kwargs, extra, env, depth, args)
+                    self.call(callee, [], kwargs, extra, env, depth, args, escapes)
 
     def method(self, receiver: _Val, name: str, args: list, kwargs: tuple, extra: list,
-               env: _Env, depth: int) -> None:
-        """`receiver.name(...)`."""
+               env: _Env, depth: int, escapes: bool = False) -> None:
+        """`receiver.name(...)`: the attribute, called (a method of a mutable object that
+        the launch cannot read — C code, or no attribute it can name — changes it)."""
         kind = _kind(receiver.obj)
         if kind in ("array", "trusted"):
             return
         if kind == "unknown":
             self.found(receiver, f"its method '{name}' called", env)
         for method in self._attribute(receiver, name, kind, env):
-            found = method.obj
-            if isinstance(found, types.MethodType) and found.__self__ is receiver.obj \
-                    and isinstance(found.__func__, types.FunctionType):
-                self.call(method.derived(found.__func__, method.name), [receiver], kwargs,
-                          extra, env, depth, args)
-            elif kind in ("module", "class", "value") or _kind(found) in ("method",
-                                                                          "function"):
-                self.call(method, [], kwargs, extra, env, depth, args)
-            else:
+            found, found_kind = method.obj, _kind(method.obj)
+            bound = getattr(found, "__self__", None) is receiver.obj
+            if found_kind == "cmethod" and bound or found_kind == "unknown" and kind not in (
+                    "module", "class", "value"):
                 self.found(receiver, f"its method '{name}' called", env)
+            elif found_kind == "method" and bound:
+                self.call(method.derived(found.__func__, method.name), [receiver], kwargs,
+                          extra, env, depth, args, escapes)
+            else:
+                self.call(method, [], kwargs, extra, env, depth, args, escapes)
 
     def call(self, callee: _Val, bound: list[_Val], kwargs: tuple, extra: list, env: _Env,
-             depth: int, args: list[list[_Val]] | None = None) -> None:
+             depth: int, args: list[list[_Val]] | None = None, escapes: bool = False) -> None:
         """Calling `callee` with positional `args` (each a list of candidates; `bound`: an
         object bound to its first parameter), keyword `kwargs`, `*`/`**` contents `extra`."""
         args = ([[b] for b in bound] if bound else []) + (args or [])
@@ -1057,12 +1134,12 @@ class _Check:
             return
         if kind == "function":
             params = _bind(obj, args, kwargs, extra, callee)
-            self.function(obj, params, f"{obj.__qualname__}()", depth + 1)
+            self.function(obj, params, f"{obj.__qualname__}()", depth + 1, escapes)
             return
         if kind == "method":
             owner = callee.derived(obj.__self__, f"{callee.name}.__self__")
             self.call(callee.derived(obj.__func__, callee.name), [owner], kwargs, extra, env,
-                      depth, args)
+                      depth, args, escapes)
             return
         if kind == "cmethod":
             self.found(callee, "called", env)
@@ -1073,7 +1150,7 @@ class _Check:
             return
         if kind in ("mutable", "value"):
             wrapped = getattr(obj, "__wrapped__", None) if kind == "mutable" else None
-            handler = getattr(type(obj), "__call__", None)
+            handler = inspect.getattr_static(type(obj), "__call__", None)
             if isinstance(wrapped, types.FunctionType):  # functools.wraps' convention
                 self.call(callee.derived(wrapped, callee.name), [], kwargs, extra, env, depth,
                           args)
@@ -1116,7 +1193,8 @@ class _Check:
             kind = _kind(v.obj)
             if kind in ("function", "method"):
                 self.call(v, [], (), [], env, depth)
-            elif kind in ("mutable", "unknown", "cmethod", "module"):
+            elif kind in ("mutable", "unknown", "cmethod") or kind == "module" and not (
+                    _is_trusted_module(v.obj.__name__)):
                 name = getattr(callee.obj, "__name__", None) or callee.name
                 self.found(v, f"passed to {name}()", env)
 
@@ -1165,7 +1243,7 @@ def kernel_state(fn: Callable[..., Any], args: tuple, kwargs: dict,
     try:
         if isinstance(fn, types.FunctionType):
             params = _launch_params(fn, args, kwargs)
-            check.function(fn, params, "the kernel", 0)
+            check.function(fn, params, "the kernel", 0, escapes=True)
         else:
             env = _Env(_kernel_stub, {}, "the kernel")
             check.call(root, [], tuple((k, [_Val(v, k, "argument")]) for k, v in
