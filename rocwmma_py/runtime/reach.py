@@ -73,10 +73,10 @@ _INPLACE.update({f"INPLACE_{op}": f"__i{name}__" for op, name in (  # Python 3.1
     ("FLOOR_DIVIDE", "floordiv"), ("MODULO", "mod"), ("POWER", "pow"), ("LSHIFT", "lshift"),
     ("RSHIFT", "rshift"), ("AND", "and"), ("OR", "or"), ("XOR", "xor"),
     ("MATRIX_MULTIPLY", "matmul"))})
-_TO_VALUE = {"UNARY_POSITIVE": 1, "UNARY_NEGATIVE": 1, "UNARY_NOT": 1, "UNARY_INVERT": 1,
-             "COMPARE_OP": 2, "IS_OP": 2, "CONTAINS_OP": 2, "TO_BOOL": 1, "FORMAT_SIMPLE": 1,
-             "FORMAT_WITH_SPEC": 2, "CONVERT_VALUE": 1, "BUILD_STRING": None,
-             "BUILD_SLICE": None}
+_TO_VALUE: dict[str, int] = {  # operands popped (-1: the argument), a new value pushed
+    "UNARY_POSITIVE": 1, "UNARY_NEGATIVE": 1, "UNARY_NOT": 1, "UNARY_INVERT": 1,
+    "COMPARE_OP": 2, "IS_OP": 2, "CONTAINS_OP": 2, "TO_BOOL": 1, "FORMAT_SIMPLE": 1,
+    "FORMAT_WITH_SPEC": 2, "CONVERT_VALUE": 1, "BUILD_STRING": -1, "BUILD_SLICE": -1}
 
 
 # -- code facts: what a code object does with values from outside its locals ----------------
@@ -251,7 +251,7 @@ class _Unit:
             st[-arg] = st[-arg] | _box(value if name in ("LIST_APPEND", "SET_ADD")
                                        else _item(value))
         elif name in _TO_VALUE:
-            _pop(st, int(arg if _TO_VALUE[name] is None else _TO_VALUE[name]))
+            _pop(st, arg if _TO_VALUE[name] < 0 else _TO_VALUE[name])
             st.append(_E)
         elif name.startswith(("BINARY_", "INPLACE_")) and name not in ("BINARY_SUBSCR",
                                                                          "BINARY_SLICE"):
@@ -512,7 +512,7 @@ class _Unit:
         st.append(_E)
 
     def _op_CALL(self, code, instrs, i, st):  # noqa: N802
-        names: tuple = ()
+        names = ()
         for back in (1, 2):  # 3.11/3.12: KW_NAMES (and PRECALL) before CALL
             if i >= back and instrs[i - back].opname == "KW_NAMES":
                 names = code.co_consts[instrs[i - back].arg]
