@@ -338,9 +338,9 @@ class _Launch:
         except NeedsPerWave as err:
             journal.undo()
             self._note("per wave", blocks, blocks, err,
-                       "a construct only per-wave execution defines (current_wave(), lanes "
-                       "by position or reduced, divergence inside a wave, two lanes writing "
-                       "one LDS element)")
+                       str(err) or "a construct only per-wave execution defines "
+                       "(current_wave(), lanes by position or reduced, divergence inside a "
+                       "wave, two lanes writing one LDS element)")
             for block in blocks:
                 self.block_per_wave(int(block), parent)
             return

@@ -183,6 +183,9 @@ class Pointer:
     """
 
     __slots__ = ("buffer", "offset", "dtype")
+    buffer: Buffer
+    offset: int | Lanes
+    dtype: np.dtype
 
     def __init__(self, buffer: Buffer, offset: int | np.ndarray = 0,
                  dtype: DTypeLike | None = None) -> None:
