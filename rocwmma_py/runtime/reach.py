@@ -721,7 +721,16 @@ def code_facts(code: types.CodeType) -> tuple:
 
 def _event_order(fact: tuple) -> tuple:
     event = fact[0]
-    return ("rebind", "store", "inplace", "iter", "call", "load").index(event[0]), repr(event)
+    return ("rebind", "store", "inplace", "iter", "call", "load").index(event[0]), _canon(event)
+
+
+def _canon(x: object) -> str:
+    """A repr independent of set order (string hashes vary between runs)."""
+    if isinstance(x, (set, frozenset)):
+        return "{" + ",".join(sorted(_canon(v) for v in x)) + "}"
+    if isinstance(x, tuple):
+        return "(" + ",".join(_canon(v) for v in x) + ")"
+    return repr(x)
 
 
 # -- objects: what a value reached at launch is -------------------------------------------
@@ -1014,7 +1023,7 @@ class _Check:
         """What these origins are at launch (a container made by the code: a bag of what it
         holds)."""
         out = []
-        for x in items:
+        for x in sorted(items, key=_canon):  # a stable order: the cause named
             if _is_path(x):
                 out.extend(self.resolve(x, env))
             elif x[0] == "box":
@@ -1095,7 +1104,7 @@ class _Check:
         args = [self.values(a, env) for a in positional]
         kwargs = tuple((name, self.values(items, env)) for name, items in keywords)
         extra = self.values(star, env)
-        for target in targets:
+        for target in sorted(targets, key=_canon):
             if target[0] == "meth":
                 for receiver in self.resolve(target[1], env):
                     self.method(receiver, target[2], args, kwargs, extra, env, depth, escapes)
