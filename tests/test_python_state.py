@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 
+from rocwmma_py import PointerTypeError
 from rocwmma_py.runtime import (
     blockIdx,
     kernel,
@@ -238,7 +239,7 @@ def test_pointer_arithmetic_rebinds_and_stays_batched():
 def test_pointer_fields_cannot_change_in_place():
     errors = []
     for mode in MODES:
-        with pytest.raises(AttributeError, match="pointers are immutable values") as info:
+        with pytest.raises(PointerTypeError, match="pointers are immutable values") as info:
             launch(shifts_a_shared_pointer, mode)
         errors.append(str(info.value))
         stats = last_launch_stats()

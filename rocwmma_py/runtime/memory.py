@@ -202,11 +202,11 @@ class Pointer:
         if not hasattr(self, name):  # not set yet: a copy being made, a subclass's field
             object.__setattr__(self, name, value)
             return
-        raise AttributeError(f"cannot assign {type(self).__name__}.{name}: pointers are "
+        raise PointerTypeError(f"cannot assign {type(self).__name__}.{name}: pointers are "
                              f"immutable values; move one with p = p + n (or p += n)")
 
     def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete {type(self).__name__}.{name}: pointers are "
+        raise PointerTypeError(f"cannot delete {type(self).__name__}.{name}: pointers are "
                              "immutable values")
 
     @classmethod
