@@ -423,7 +423,9 @@ class _Unit:
 
     @staticmethod
     def _rotate(st: list, n: int) -> None:
-        st.insert(len(st) - n + 1, st.pop())
+        """Python 3.10's ROT_n: the top moves down to the n-th place."""
+        top = st.pop()
+        st.insert(len(st) - (n - 1), top)
 
     # -- iteration, unpacking, imports, functions ----------------------------------------
 
