@@ -673,42 +673,61 @@ class _Sites:
 def _must_raise(code: types.CodeType) -> set[int]:
     """Instructions from which every path ends in an exception no handler of `code` can
     catch (an `assert`'s message, a `raise` and what leads only to it)."""
-    instrs, index, handlers = _instructions(code)
-    if _has_blocks(instrs):
-        return set()
+    instrs, index, _ = _instructions(code)
+    catches = _catches(code)
     edges = []
     for i, ins in enumerate(instrs):
         nexts = [] if ins.opname in _TERMINAL or ins.opname in _UNCONDITIONAL else [i + 1]
         if ins.opcode in _JUMPS and ins.argval in index:
             nexts.append(index[ins.argval])
-        edges.append(([j for j in nexts if j < len(instrs)], [index[t] for t, _, _ in
-                                                              handlers[i]]))
+        edges.append([j for j in nexts if j < len(instrs)])
     raising = [False] * len(instrs)
     changed = True
     while changed:
         changed = False
         for i in reversed(range(len(instrs))):
-            nexts, catches = edges[i]
             name = instrs[i].opname
             ends = name in ("RAISE_VARARGS", "RERAISE") or (
-                name not in _TERMINAL and bool(nexts) and all(raising[j] for j in nexts))
-            if not raising[i] and ends and all(raising[j] for j in catches):
+                name not in _TERMINAL and bool(edges[i]) and all(raising[j] for j in edges[i]))
+            if not raising[i] and ends and all(raising[j] for j in catches[i]):
                 raising[i] = changed = True
     return {i for i, r in enumerate(raising) if r}
 
 
 def _covered(code: types.CodeType) -> set[int]:
     """Instructions inside a try or with block (an exception there may be caught)."""
-    instrs, _, handlers = _instructions(code)
-    if _has_blocks(instrs):
-        return set(range(len(instrs)))
-    return {i for i, h in enumerate(handlers) if h}
+    return {i for i, c in enumerate(_catches(code)) if c}
 
 
-def _has_blocks(instrs: list) -> bool:
-    """Python 3.10's try/with blocks (no exception table to say what they cover)."""
-    return any(ins.opname in ("SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH")
-               for ins in instrs)
+@functools.lru_cache(maxsize=2048)
+def _catches(code: types.CodeType) -> list[list[int]]:
+    """Per instruction, the handlers (instruction indices) an exception there goes to: the
+    exception table (3.11+), or Python 3.10's try/with blocks, followed from SETUP_* to
+    POP_BLOCK."""
+    instrs, index, handlers = _instructions(code)
+    if sys.version_info >= (3, 11):
+        return [[index[t] for t, _, _ in h] for h in handlers]
+    blocks: dict[int, tuple] = {0: ()}
+    work = [0]
+    while work:
+        i = work.pop()
+        ins, around = instrs[i], blocks[i]
+        nexts = []
+        if ins.opname in ("SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH"):
+            nexts.append((i + 1, around + (index.get(ins.argval, i),)))
+            nexts.append((index.get(ins.argval, i), around))
+        elif ins.opname == "POP_BLOCK":
+            nexts.append((i + 1, around[:-1]))
+        else:
+            if ins.opname not in _TERMINAL and ins.opname not in _UNCONDITIONAL:
+                nexts.append((i + 1, around))
+            if ins.opcode in _JUMPS and ins.argval in index:
+                nexts.append((index[ins.argval], around))
+        for j, inside in nexts:
+            if j < len(instrs) and j not in blocks:
+                blocks[j] = inside
+                work.append(j)
+    return [list(blocks.get(i, ())) for i in range(len(instrs))]
 
 
 @functools.lru_cache(maxsize=1024)
