@@ -30,8 +30,8 @@ per-wave engine's results:
   BaseException, or an exception raised by a Python signal handler): the running batch is
   undone and the exception propagates at once, so memory is what the per-wave engine left
   after the blocks before the batch.
-Python side effects of kernel code other than memory writes (appending to a list, print)
-may therefore happen more than once.
+Python side effects of kernel code other than memory writes (printing) may therefore happen
+more than once; kernels that change other Python state run per wave (`reach.py`).
 """
 
 from __future__ import annotations
