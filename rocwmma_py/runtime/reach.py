@@ -86,7 +86,9 @@ _TO_VALUE: dict[str, int] = {  # operands popped (-1: the argument), a new value
 # an import; steps ("a", name) an attribute, ("i",) an item, ("it",) an iterator over it,
 # ("?",) something deeper. A stack slot holds a frozenset of paths and markers:
 # ("meth", path, name) a method loaded for a call, ("code", code) a function made here,
-# ("k", constant) a constant the interpreter needs (keyword names, code, None).
+# ("box", item) a container made here holding item (a path or a box), ("null",) the NULL
+# of a call's callable slot, ("k", constant) a constant the interpreter needs (keyword
+# names, code, None, ints).
 
 def _is_path(item: tuple) -> bool:
     return isinstance(item[0], tuple)
@@ -106,8 +108,8 @@ def _extend(items: frozenset, step: tuple) -> frozenset:
 
 def _box(items: frozenset) -> frozenset:
     """A container made here holding these values: ("box", value), nested at most thrice."""
-    return frozenset(("box", x) for x in items
-                     if _is_path(x) or x[0] == "box" and len(repr(x).split("'box'")) < 5)
+    return frozenset(("box", x) for x in items if _is_path(x) or x[0] == "box" and (
+        x[1][0] != "box" or x[1][1][0] != "box"))
 
 
 def _item(items: frozenset) -> frozenset:
@@ -845,7 +847,8 @@ def _is_own_object(obj: object) -> bool:
 def _is_value(obj: object, depth: int = 0) -> bool:
     """Immutable: None and the other singletons, objects hashable by value (Python's data
     model asks mutable objects not to be) whose contents are values too, enum members."""
-    if obj is None or obj is Ellipsis or obj is NotImplemented or isinstance(obj, enum.Enum):
+    if obj is None or obj is Ellipsis or obj is NotImplemented or isinstance(
+            obj, (enum.Enum, type)):  # (a class in a tuple: `isinstance(x, (A, B))`)
         return True
     kind = type(obj)
     hashing = getattr(kind, "__hash__", None)
@@ -1281,6 +1284,9 @@ def kernel_state(fn: Callable[..., Any], args: tuple, kwargs: dict,
                        [[_Val(a, f"argument {i}", "argument")] for i, a in enumerate(args)])
     except _Found as found:
         return str(found), []
+    except Exception as err:  # noqa: BLE001 - a gap in the analysis must not fail the launch
+        return (f"the launch could not read the kernel's code for the Python state it may "
+                f"change ({type(err).__name__}: {err})"), []
     return "", list(check.arrays.values())
 
 
