@@ -517,9 +517,9 @@ class _Unit:
 
     def _op_CALL(self, code, instrs, i, st):  # noqa: N802
         names = ()
-        for back in (1, 2):  # 3.11/3.12: KW_NAMES (and PRECALL) before CALL
-            if i >= back and instrs[i - back].opname == "KW_NAMES":
-                names = code.co_consts[instrs[i - back].arg]
+        back = 2 if i and instrs[i - 1].opname == "PRECALL" else 1  # 3.11: KW_NAMES, PRECALL
+        if i >= back and instrs[i - back].opname == "KW_NAMES":  # 3.11, 3.12
+            names = code.co_consts[instrs[i - back].arg]
         popped = _pop(st, instrs[i].arg + 2)
         self._call(code, popped[:2], popped[2:], names)
         st.append(_E)
@@ -554,6 +554,7 @@ class _Unit:
         if len(pair) == 2 and not _V313:  # 3.11, 3.12: [NULL, callable] or [callable, self]
             pair = pair[::-1] if ("null",) in pair[0] else pair
         callee = pair[0] if pair else _E
+        names = names[len(names) - len(args):] if len(names) > len(args) else names
         positional = args[:len(args) - len(names)]
         if len(pair) == 2 and ("null",) not in pair[1] and not any(
                 x[0] == "meth" for x in callee):
