@@ -383,6 +383,35 @@ def test_followed_through_containers_helpers_and_closures(k, cause):
     assert cause in stats.fallbacks[0].cause, stats.fallbacks[0].cause
 
 
+@kernel
+def appends_to_its_argument(dst, log):
+    log.append(int(blockIdx.x))
+    dst[where()] = len(log)
+
+
+@kernel
+def reads_its_argument(dst, table):
+    dst[where()] = table[0] + table[-1]
+
+
+def test_python_arguments_changed_run_per_wave_and_read_stay_batched():
+    results = {}
+    for mode in MODES:
+        log: list = []
+        dst = np.zeros(GRID * THREADS)
+        with use_engine(mode[0]), use_workers(mode[1]):
+            appends_to_its_argument[GRID, THREADS, 0, ARCH](dst, log)
+        results[mode] = (dst.tobytes(), log)
+        if mode[0] == "batch":
+            assert "argument 'log' (list, its method 'append' called by the kernel)" in \
+                   last_launch_stats().fallbacks[0].cause
+    assert results[MODES[1]] == results[MODES[0]] == results[MODES[2]]
+    assert results[MODES[0]][1] == np.repeat(np.arange(GRID), WAVES).tolist()
+    dst = np.zeros(GRID * THREADS)
+    reads_its_argument[GRID, THREADS, 0, ARCH](dst, [3, 4])
+    assert (dst == 7).all() and last_launch_stats().per_wave_blocks == 0
+
+
 # -- the bytecode model ---------------------------------------------------------------------------
 
 def test_the_stack_model_fits_real_code(monkeypatch):
