@@ -627,8 +627,8 @@ def _constant_names(slot: frozenset) -> tuple:
 
 
 def _generic(st: list, ins: dis.Instruction, jump: bool) -> list:
-    """An instruction whose origins do not matter: its net stack effect, results unknown
-    values (a slot it leaves keeps its origins, which can only make the check stricter)."""
+    """An instruction that moves no value the check follows (jumps, POP_TOP, exception
+    bookkeeping, ...): its net stack effect as dis gives it, new slots unknown values."""
     try:
         effect = dis.stack_effect(ins.opcode, ins.arg, jump=jump)
     except ValueError:  # an opcode dis cannot size (none known): assume it keeps the depth
