@@ -131,7 +131,9 @@ class _Unit:
         self.locals: dict[tuple, frozenset] = {}
         self.cells: dict[tuple, frozenset] = {}
         self.events = _Sites()
-        self.changed = False
+        self.readers: dict[tuple, set[tuple]] = {}  # a local or cell -> (code, i) loading it
+        self.changed = False  # another pass needed: what code already passed read changed
+        self._flowing: tuple = ()  # (code, states, work) of the pass under way
         for name in _parameters(root):
             self._bind(root, name, frozenset({(("p", name),)}))
 
@@ -161,10 +163,22 @@ class _Unit:
     # -- state shared by every pass -------------------------------------------------------
 
     def _union(self, table: dict, key: tuple, items: frozenset) -> None:
+        """Add origins to a local or cell; the instructions that loaded it are revisited
+        (in this pass when they are this code's, else in another pass)."""
         old = table.get(key, _E)
-        if not items <= old:
-            table[key] = old | items
-            self.changed = True
+        if items <= old:
+            return
+        table[key] = old | items
+        current, states, work = self._flowing or (None, {}, [])
+        for code, i in self.readers.get((table is self.cells, *key), ()):
+            if code is current and i in states:
+                work.append(i)
+            else:
+                self.changed = True
+
+    def _read(self, table: dict, key: tuple) -> frozenset:
+        self.readers.setdefault((table is self.cells, *key), set()).add(self.events.site)
+        return table.get(key, _E)
 
     def _bind(self, code: types.CodeType, name: str, items: frozenset) -> None:
         self._union(self.locals, (code, name), items)
@@ -177,7 +191,7 @@ class _Unit:
             path = (("f", name),)
             self.events.add(("load", path))
             return frozenset({path})
-        return self.cells.get((where[1], name), _E)
+        return self._read(self.cells, (where[1], name))
 
     def _store_deref(self, code: types.CodeType, name: str, items: frozenset) -> None:
         where = self.derefs[code].get(name, ("free",))
@@ -192,6 +206,7 @@ class _Unit:
         instrs, index, handlers = _instructions(code)
         states: dict[int, tuple] = {0: ()}
         work = [0]
+        self._flowing = (code, states, work)
         while work:
             i = work.pop()
             stack = states[i]
@@ -277,14 +292,14 @@ class _Unit:
         st.append(frozenset({("k", value)}) if keep else _E)
 
     def _op_LOAD_FAST(self, code, instrs, i, st):  # noqa: N802
-        st.append(self.locals.get((code, instrs[i].argval), _E))
+        st.append(self._read(self.locals, (code, instrs[i].argval)))
 
     _op_LOAD_FAST_CHECK = _op_LOAD_FAST
     _op_LOAD_FAST_AND_CLEAR = _op_LOAD_FAST
 
     def _op_LOAD_FAST_LOAD_FAST(self, code, instrs, i, st):  # noqa: N802
         for name in instrs[i].argval:
-            st.append(self.locals.get((code, name), _E))
+            st.append(self._read(self.locals, (code, name)))
 
     def _op_STORE_FAST(self, code, instrs, i, st):  # noqa: N802
         self._bind(code, instrs[i].argval, st.pop())
@@ -296,7 +311,7 @@ class _Unit:
     def _op_STORE_FAST_LOAD_FAST(self, code, instrs, i, st):  # noqa: N802
         store, load = instrs[i].argval
         self._bind(code, store, st.pop())
-        st.append(self.locals.get((code, load), _E))
+        st.append(self._read(self.locals, (code, load)))
 
     def _op_LOAD_GLOBAL(self, code, instrs, i, st):  # noqa: N802
         path = (("g", instrs[i].argval),)
