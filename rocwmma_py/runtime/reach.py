@@ -52,6 +52,7 @@ import numpy as np
 _E: frozenset = frozenset()
 _NULL = frozenset({("null",)})  # the NULL a call's callable slot may hold
 _MAX_STEPS = 6  # attribute/item steps kept on a path; deeper ones become unknown
+_MAX_ORIGINS = 24  # origins kept for one local or cell; more are widened (`_widen`)
 _MAX_ITEMS = 256  # container items looked at when resolving an item of a reached container
 _MAX_DEPTH = 24  # nested calls followed from the kernel
 _MAX_ROUNDS = 24  # passes over a code unit until the locals' origins settle
@@ -102,8 +103,23 @@ def _extend(items: frozenset, step: tuple) -> frozenset:
     out = set()
     for p in items:
         if _is_path(p):
-            out.add(p + (step,) if len(p) <= _MAX_STEPS else p[:-1] + (("?",),))
+            deep = len(p) > _MAX_STEPS or p[-1] == ("?",)  # "?" absorbs further steps
+            out.add(p[:-1] + (("?",),) if deep else p + (step,))
     return frozenset(out)
+
+
+def _widen(items: frozenset) -> frozenset:
+    """Too many origins for one value (`x = x.parent` in a loop): keep each root, the
+    steps after it unknown."""
+    if len(items) <= _MAX_ORIGINS:
+        return items
+
+    def wide(x: tuple) -> tuple:
+        if _is_path(x):
+            return (x[0], ("?",))
+        return ("box", wide(x[1])) if x[0] == "box" else x
+
+    return frozenset(wide(x) for x in items)
 
 
 def _box(items: frozenset) -> frozenset:
@@ -168,7 +184,9 @@ class _Unit:
         old = table.get(key, _E)
         if items <= old:
             return
-        table[key] = old | items
+        table[key] = _widen(old | items)
+        if table[key] == old:
+            return
         current, states, work = self._flowing or (None, {}, [])
         for code, i in self.readers.get((table is self.cells, *key), ()):
             if code is current and i in states:
