@@ -173,10 +173,6 @@ class SettingOverride(Generic[T]):
         self.setting, self.value, self.call = setting, value, call
         self._tokens: list[Token[T | None]] = []  # one per entry not yet exited
         self._entered = False
-        frame = sys._getframe(1)
-        while frame.f_back is not None and frame.f_globals.get("__name__") == __name__:
-            frame = frame.f_back
-        self._site = (frame.f_code.co_filename, frame.f_lineno)  # the caller's line
 
     def __enter__(self) -> T:
         self._entered = True
@@ -187,10 +183,11 @@ class SettingOverride(Generic[T]):
         self.setting.override.reset(self._tokens.pop())
 
     def __del__(self) -> None:
+        # A bare `use_x(...)` statement drops the override as soon as it returns, so the
+        # frame running when it is collected (stacklevel 2) is the caller's line.
         if not self._entered:
-            warnings.warn_explicit(
-                f"{self.call} was never entered, so it changed nothing; "
-                f"use `with {self.call}:`", SettingNotEnteredWarning, *self._site)
+            warnings.warn(f"{self.call} was never entered, so it changed nothing; "
+                          f"use `with {self.call}:`", SettingNotEnteredWarning, stacklevel=2)
 
 
 def default_workers() -> int:

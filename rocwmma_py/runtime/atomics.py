@@ -11,13 +11,18 @@ apply in lane order, waves and blocks in the per-wave engine's order (blocks one
 another, the waves of a block in index order between barriers). Floats round after every
 operation in the element type.
 
-Batched engine: a call applies the lanes of the whole batch sorted by (address, wave, lane),
-which is that order as long as no address gets atomics from two waves in different calls of
-the batch (for LDS: between two barriers); a per-batch owner record checks this, else the
-batch reruns wave by wave (`NeedsPerWave`). After a batch split, groups of blocks run one
-after another; an address reached by a lower block after a higher one undoes the top-level
-batch and reruns it in block order (`NeedsBlockOrder`). Atomics are exempt from race checks;
-global results go through the batch's journal, so a batch can be undone.
+Batched engine: a call applies the lanes of its context sorted by (address, wave, lane),
+which is the per-wave order within the call. Across calls of a batch — later calls, and the
+wave groups of a batch whose waves took different branches (all contexts share one record)
+— each address keeps the per-wave rank of the last wave that applied an atomic to it: for
+global memory (block, barrier epoch, wave), the per-wave engine's order; for LDS (one block's
+segment) the wave, within the barrier epoch. A call whose first lane on an address ranks
+below that record would apply out of the per-wave order: the batch reruns wave by wave
+(`NeedsPerWave`, its cause saying so), so no rerun reorders atomics between waves or blocks.
+After a batch split, groups of blocks run one after another; an address reached by a lower
+block after a higher one undoes the top-level batch and reruns it in block order
+(`NeedsBlockOrder`). Atomics are exempt from race checks; global results go through the
+batch's journal, so a batch can be undone.
 """
 
 from __future__ import annotations
@@ -78,7 +83,8 @@ HALF_ADD_ARCHS: dict[tuple[str, str], tuple[str, ...]] = {
 }
 
 _LONG_RUN = 64  # lanes on one address above which a scannable op runs as one accumulate
-_UNTOUCHED, _SHARED = -1, -2  # owner record: no atomic yet / atomics of several waves
+_UNTOUCHED = -1  # order records: no atomic on this element yet
+_EPOCH_BITS, _WAVE_BITS = 26, 6  # a global rank: block << 32 | epoch << 6 | wave
 
 
 @dataclass(frozen=True)
@@ -264,8 +270,8 @@ def _atomic(name: str, address: object, value: object, compare: object = None):
     order = np.lexsort((lane * k + src // lanes, flat))  # by address, then lane, then half
     run = _Runs(flat[order])
     waves = lane[order] // ctx.wave_size
-    if ctx.n_waves > 1:
-        _check_batch_owners(ctx, buffer, dtype.itemsize, run, waves, lds)
+    if ctx.batched:
+        _check_batch_order(ctx, buffer, dtype.itemsize, run, waves, lds)
     if ctx.journal is not None and not lds:
         _check_block_order(ctx, buffer, dtype.itemsize, run, ctx.block_ids[waves])
     if buffer.written is not None:  # initcheck (LDS)
@@ -340,14 +346,14 @@ def _apply_in_order(op: _Op, initial: np.ndarray, vals: np.ndarray, cmps: np.nda
 @dataclass
 class _Record:
     """Per buffer: the element size atomics used, the barrier epoch (LDS) and, per element,
-    a wave or block number (-1: not touched)."""
+    a per-wave rank or block number (-1: not touched)."""
 
     itemsize: int
     epoch: int
     marks: np.ndarray
 
 
-_batch_owners: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # ctx -> {buffer: rec}
+_batch_order: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # batch LDS -> {..}
 _block_order: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # root journal -> {..}
 
 
@@ -363,20 +369,43 @@ def _record(table: weakref.WeakKeyDictionary, key: object, buffer: Buffer, items
     return rec if rec.itemsize == itemsize else None
 
 
-def _check_batch_owners(ctx: WaveContext, buffer: Buffer, itemsize: int, run: _Runs,
-                        waves: np.ndarray, lds: bool) -> None:
-    """A batch applies a call's lanes in (wave, lane) order per address; that is the
-    per-wave order only if no other call of the batch (LDS: of the barrier epoch) touched
-    those addresses, or only the same single wave did. Otherwise rerun wave by wave."""
-    rec = _record(_batch_owners, ctx, buffer, itemsize, ctx.lds.epoch if lds else 0, np.int32)
+def _check_batch_order(ctx: WaveContext, buffer: Buffer, itemsize: int, run: _Runs,
+                       waves: np.ndarray, lds: bool) -> None:
+    """Keep a batch's atomics in the per-wave order: a call applies each address's lanes in
+    (wave, lane) order, and the batch's earlier calls (of any of its wave groups: the record
+    is shared through the batch's LDS) must have applied only lower-ranked waves there. A
+    wave's rank is (block, barrier epoch, wave) for global memory, the wave within the epoch
+    for LDS (one block per segment). Otherwise the batch reruns wave by wave."""
+    rec = _record(_batch_order, ctx.lds, buffer, itemsize, ctx.lds.epoch if lds else 0,
+                  np.int64)
     if rec is None:
-        raise NeedsPerWave
-    first, last = waves[run.starts], waves[run.ends - 1]
-    single = first == last
-    owner = rec.marks[run.addresses]
-    if ((owner != _UNTOUCHED) & ~(single & (owner == first))).any():
-        raise NeedsPerWave
-    rec.marks[run.addresses] = np.where(single, first, _SHARED)
+        raise NeedsPerWave(f"atomics of different element sizes on buffer '{buffer.name}' "
+                           "in one batch (their elements may overlap)")
+    rank = ctx.wave_ids[waves].astype(np.int64)
+    if not lds:
+        epoch = ctx.lds.epoch
+        if epoch >= 1 << _EPOCH_BITS:
+            raise NeedsPerWave(f"atomics after {epoch} barriers (beyond the order record)")
+        rank += (ctx.block_ids[waves].astype(np.int64) << 32) + (epoch << _WAVE_BITS)
+    first, last = rank[run.starts], rank[run.ends - 1]
+    before = rec.marks[run.addresses]
+    late = np.flatnonzero(before > first)
+    if late.size:
+        raise NeedsPerWave(_order_cause(buffer, lds, int(before[late[0]]), int(first[late[0]])))
+    rec.marks[run.addresses] = last
+
+
+def _order_cause(buffer: Buffer, lds: bool, earlier: int, later: int) -> str:
+    """Why a batch's atomic could not keep the per-wave order, for the launch statistics."""
+
+    def who(rank: int) -> str:
+        if lds:
+            return f"wave {rank}"
+        epoch = (rank >> _WAVE_BITS) & ((1 << _EPOCH_BITS) - 1)
+        return f"block {rank >> 32} wave {rank & ((1 << _WAVE_BITS) - 1)} (epoch {epoch})"
+
+    return (f"atomics on one address of '{buffer.name}' out of the per-wave order (blocks in "
+            f"order, then waves): {who(later)} would apply after {who(earlier)}")
 
 
 def _check_block_order(ctx: WaveContext, buffer: Buffer, itemsize: int, run: _Runs,
@@ -387,10 +416,11 @@ def _check_block_order(ctx: WaveContext, buffer: Buffer, itemsize: int, run: _Ru
     journal = ctx.journal
     rec = _record(_block_order, journal.root, buffer, itemsize, 0, np.int64)
     if rec is None:
-        raise NeedsBlockOrder
+        raise NeedsBlockOrder(f"atomics of different element sizes on buffer '{buffer.name}'")
     highest = rec.marks[run.addresses]
     if (highest > blocks[run.starts]).any():
-        raise NeedsBlockOrder
+        raise NeedsBlockOrder(f"an atomic on '{buffer.name}' reached an address from a lower "
+                              "block after a higher one (blocks of a split batch out of order)")
     new = np.maximum(highest, blocks[run.ends - 1])
     changed = new != highest
     if changed.any():

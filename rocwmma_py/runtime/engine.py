@@ -30,8 +30,8 @@ per-wave engine's results:
   BaseException, or an exception raised by a Python signal handler): the running batch is
   undone and the exception propagates at once, so memory is what the per-wave engine left
   after the blocks before the batch.
-Python side effects of kernel code other than memory writes (appending to a list, print)
-may therefore happen more than once.
+Python side effects of kernel code other than memory writes (printing) may therefore happen
+more than once; kernels that change other Python state run per wave (`reach.py`).
 """
 
 from __future__ import annotations
@@ -98,20 +98,20 @@ class Grid:
         return tid % block.x, tid // block.x % block.y, tid // (block.x * block.y)
 
 
-def run(grid: Grid, per_wave: bool = False) -> None:
-    """Run every block of the launch on the selected engine (per wave when asked: the kernel
-    reaches Python containers; racecheck always runs per wave)."""
+def run(grid: Grid, per_wave: str = "") -> None:
+    """Run every block of the launch on the selected engine (per wave, blocks in order, when
+    `per_wave` gives a cause: the kernel may change Python state, see reach.py; racecheck
+    always runs per wave)."""
     stats = LaunchStats()
     publish(stats)
     progress = Progress(grid.blocks, grid.kernel_name)
     token = step_listener.set(progress.step)
     try:
         with signal_exceptions_marked():
-            wave_engine = per_wave or grid.checks.racecheck or engine_name() == "wave"
+            wave_engine = bool(per_wave) or grid.checks.racecheck or engine_name() == "wave"
             launch = _Launch(grid, stats, progress, wave_engine)
             if per_wave:
-                stats.fallbacks.append(Fallback("per wave", 0, grid.blocks,
-                                                "the kernel reaches a Python list/dict/set"))
+                stats.fallbacks.append(Fallback("per wave", 0, grid.blocks, per_wave))
             if grid.checks.racecheck:
                 stats.fallbacks.append(Fallback("per wave", 0, grid.blocks, "racecheck"))
             run_on_workers(launch, _only_serial(grid, per_wave))
@@ -234,9 +234,9 @@ class _Launch:
         except NeedsPerWave as err:
             journal.undo()
             self._note("per wave", blocks, blocks, err,
-                       "a construct only per-wave execution defines (current_wave(), lanes "
-                       "by position or reduced, divergence inside a wave, two lanes writing "
-                       "one LDS element)")
+                       str(err) or "a construct only per-wave execution defines "
+                       "(current_wave(), lanes by position or reduced, divergence inside a "
+                       "wave, two lanes writing one LDS element)")
             for block in blocks:
                 self.block_per_wave(int(block), parent)
             return
@@ -352,10 +352,10 @@ class _Launch:
                                                                                  grid.body)
 
 
-def _only_serial(grid: Grid, per_wave: bool) -> str:
+def _only_serial(grid: Grid, per_wave: str) -> str:
     """Why the launch must run in this process, block after block ("" if it need not)."""
     if per_wave:
-        return "the kernel reaches a Python list/dict/set"
+        return per_wave
     checks = grid.checks
     names = [n for n in ("initcheck", "synccheck", "racecheck") if getattr(checks, n)]
     return f"{'/'.join(names)} reports in block order" if names else ""

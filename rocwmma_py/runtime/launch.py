@@ -14,13 +14,10 @@ arrays. `engine.py` runs the blocks: in batches of many waves (the default) or w
 
 from __future__ import annotations
 
-import ast
 import functools
 import inspect
 import operator
 import sys
-import textwrap
-import types
 from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any, Generic, NoReturn, ParamSpec
@@ -39,6 +36,7 @@ from .engine import Grid, run
 from .lanes import Lanes
 from .lds import check_lds_budget
 from .memory import Pointer
+from .reach import kernel_state
 from .state import guard_host_arrays
 from .tracebacks import trim_kernel_traceback
 
@@ -219,7 +217,7 @@ class Launch(Generic[P]):
 
         launch_arrays = [p.buffer.array for p in (*dev_args, *dev_kwargs.values())
                          if isinstance(p, Pointer)]
-        per_wave, host_arrays = _reachable_state(fn, dev_args, dev_kwargs, launch_arrays)
+        per_wave, host_arrays = kernel_state(fn, dev_args, dev_kwargs, launch_arrays)
         checks = Checks.resolve(self.initcheck, self.synccheck, self.racecheck)
         grid = Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves, checks)
         try:
@@ -304,120 +302,6 @@ def waves_per_block(block: Dim3, arch: Arch) -> int:
         )
     n_waves = threads // wave
     return n_waves
-
-
-_CONTAINERS = (list, dict, set)
-_OWN_PACKAGES = ("rocwmma_py", "numpy", "ml_dtypes", "builtins", "math", "tqdm")
-_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "update", "add",
-                       "setdefault", "discard", "sort", "reverse", "popitem", "__setitem__",
-                       "__delitem__", "__iadd__", "__ior__"})
-
-
-def _reachable_state(fn: Callable[..., Any], args: tuple, kwargs: dict,
-                     launch_arrays: list[np.ndarray]) -> tuple[bool, list[np.ndarray]]:
-    """What kernel code can change besides its pointers: (whether it may change a Python
-    list/dict/set, the host arrays it reaches). Followed: the arguments, closure variables
-    and the module globals the code names (also attributes of global modules, classes and
-    objects it names), through the functions found there. Changing a list per wave is
-    per-wave behaviour, so such kernels run on the per-wave engine: any container given as
-    an argument or closure variable counts, one reached through globals when the code that
-    names it may change it (`_may_change`). The host arrays (other than launch arguments)
-    are read-only while a batch runs (`guard_host_arrays`)."""
-    pending: list = [(v, None) for v in (fn, *args, *kwargs.values())]
-    seen, arrays = set(), []
-    while pending:
-        value, named_by = pending.pop()
-        if isinstance(value, _CONTAINERS):
-            if named_by is None or _may_change(*named_by):
-                return True, []
-            continue
-        if id(value) in seen:
-            continue
-        seen.add(id(value))
-        if isinstance(value, np.ndarray):
-            if not any(np.may_share_memory(value, a) for a in launch_arrays):
-                arrays.append(value)
-            continue
-        for cell in getattr(value, "__closure__", None) or ():
-            try:
-                pending.append((cell.cell_contents, None))
-            except ValueError:  # a closure variable not assigned yet
-                continue
-        code = getattr(value, "__code__", None)
-        if isinstance(code, types.CodeType) and not _is_own(getattr(value, "__module__", "")):
-            pending.extend((found, (value, name)) for name, found in
-                           _globals_named(code, getattr(value, "__globals__", {})))
-    return False, arrays
-
-
-def _globals_named(code: types.CodeType, namespace: dict) -> list[tuple[str, object]]:
-    """(name, value) of the globals `code` (and code nested in it) names, and of the
-    attributes it names on those globals (user modules, classes and objects; not numpy's or
-    ours)."""
-    names = _names(code)
-    found = []
-    for name in names & namespace.keys():
-        value = namespace[name]
-        found.append((name, value))
-        if callable(value) and not isinstance(value, type):
-            continue
-        owner = value.__name__ if isinstance(value, types.ModuleType) else getattr(
-            value if isinstance(value, type) else type(value), "__module__", "")
-        if _is_own(owner):
-            continue
-        for attr in names:
-            try:
-                found.append((attr, inspect.getattr_static(value, attr)))
-            except AttributeError:
-                continue
-    return found
-
-
-def _may_change(fn: Callable[..., Any], name: str) -> bool:
-    """Whether `fn` may change a container it reaches as global (or attribute) `name`: its
-    code calls a method that changes containers, or assigns, deletes or augments an item of
-    an expression naming `name`; without its source, assume so."""
-    return _code_may_change(fn.__code__, name)
-
-
-@functools.lru_cache(maxsize=1024)
-def _code_may_change(code: types.CodeType, name: str) -> bool:
-    if _names(code) & _MUTATORS:
-        return True
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(code)))
-    except (OSError, TypeError, SyntaxError):
-        return True
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.Delete)):
-            targets = node.targets
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            targets = [node.target]
-        else:
-            continue
-        for target in targets:
-            for item in ast.walk(target):
-                if isinstance(item, ast.Subscript) and name in _expression_names(item.value):
-                    return True
-    return False
-
-
-def _expression_names(node: ast.AST) -> set[str]:
-    return {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node)
-            if isinstance(n, (ast.Name, ast.Attribute))}
-
-
-def _is_own(module: object) -> bool:
-    """Whether `module` (a name) is numpy's, ours or the standard library's basics."""
-    return str(module).split(".", 1)[0] in _OWN_PACKAGES
-
-
-def _names(code: types.CodeType) -> set[str]:
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _names(const)
-    return names
 
 
 def _scalar_annotations(fn: Callable[..., Any], sig: inspect.Signature) -> dict[str, type]:

@@ -206,12 +206,31 @@ class Pointer:
     """
 
     __slots__ = ("buffer", "offset", "dtype")
+    buffer: Buffer
+    offset: int | Lanes
+    dtype: np.dtype
 
     def __init__(self, buffer: Buffer, offset: int | np.ndarray | Lanes = 0,
                  dtype: DTypeLike | None = None) -> None:
-        self.buffer = buffer
-        self.offset = _as_offset(offset, "Pointer offset")
-        self.dtype = np.dtype(buffer.dtype if dtype is None else dtype)
+        setter = object.__setattr__  # the fields are set here only (see __setattr__)
+        setter(self, "buffer", buffer)
+        setter(self, "offset", _as_offset(offset, "Pointer offset"))
+        setter(self, "dtype", np.dtype(buffer.dtype if dtype is None else dtype))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        """A pointer is a value, as in C: `p += n` and `p = p + n` make a new pointer and
+        move the kernel's own name. Changing `p.offset` in place would move the pointer every
+        wave shares (an argument is one object for the whole launch): once per wave on one
+        engine, once per batch on the other. Fields of subclasses are set once."""
+        if not hasattr(self, name):  # not set yet: a copy being made, a subclass's field
+            object.__setattr__(self, name, value)
+            return
+        raise PointerTypeError(f"cannot assign {type(self).__name__}.{name}: pointers are "
+                             f"immutable values; move one with p = p + n (or p += n)")
+
+    def __delattr__(self, name: str) -> None:
+        raise PointerTypeError(f"cannot delete {type(self).__name__}.{name}: pointers are "
+                             "immutable values")
 
     @classmethod
     def from_array(cls, array: np.ndarray, name: str, what: str = "array") -> Pointer:
