@@ -830,12 +830,16 @@ def _numpy_array_in_place():
     return k
 
 
-def _pointer_mutated():
-    cursor_ptr = _holder["cursor_ptr"] = Pointer.from_array(np.zeros(64), "cursor")
+def _pointer_moved():
+    """A Pointer is an immutable value (assigning its offset raises); moving one the kernel
+    shares is rebinding a closure variable."""
+    cursor_ptr = Pointer.from_array(np.zeros(64), "cursor")
+    _holder["cursor_offset"] = lambda: int(cursor_ptr.offset)
 
     @kernel
     def k(dst):
-        cursor_ptr.offset = cursor_ptr.offset + 1
+        nonlocal cursor_ptr
+        cursor_ptr = cursor_ptr + 1
         dst[blockIdx.x * blockDim.x + threadIdx.x] = cursor_ptr.offset
 
     return k
@@ -866,7 +870,7 @@ STATE_CASES = [
               ("tally_array", "array.array"), lambda g, w: [w] * g + [0] * (8 - g)),
     StateCase("numpy array", _numpy_array_in_place, lambda: _holder["host_hits"].tolist(),
               ("host_hits",), lambda g, w: [float(w)] * g + [0.0] * (8 - g)),
-    StateCase("Pointer", _pointer_mutated, lambda: int(_holder["cursor_ptr"].offset),
+    StateCase("Pointer", _pointer_moved, lambda: _holder["cursor_offset"](),
               ("cursor_ptr", "'cursor'"), lambda g, w: g * w),
 ]
 STATE_LAUNCHES = [("gfx942", 2, 2), ("gfx1100", 1, 4), ("gfx1201", 3, 2)]
