@@ -302,9 +302,9 @@ class _Launch:
             return
         self.stats.fallbacks.append(Fallback("smaller batches", int(blocks[0]), blocks.size,
                                              cause))
-        self.per_batch = max(1, blocks.size // 2)
-        for start in range(0, blocks.size, self.per_batch):
-            self.top_batch(blocks[start:start + self.per_batch])
+        half = self.per_batch = max(1, blocks.size // 2)  # a half may shrink it further
+        for start in range(0, blocks.size, half):
+            self.top_batch(blocks[start:start + half])
 
     def batch(self, blocks: np.ndarray, parent: Journal, groups: list[np.ndarray]) -> None:
         """Run `blocks` as one batch in wave groups `groups`; on a split, rerun refined."""
