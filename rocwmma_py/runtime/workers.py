@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import WorkerCountError
-from .journal import WriteLog
+from .journal import Journal, WriteLog
 from .memory import Buffer, Pointer
 from .progress import step_listener
 from .state import current_context_or_none, order_sensitive_ops
@@ -244,14 +244,13 @@ class _Spread:
                 return False
             usable = memory.size - memory.size % values.itemsize
             targets.append((memory[:usable].view(values.dtype), values_flat, values))
-        done = []
+        applying = Journal()
         try:
             for view, flat, values in targets:
-                done.append((view, flat, view[flat]))
+                applying.record(view, flat, view[flat])
                 view[flat] = values
-        except BaseException:  # an interrupt: this piece is not applied at all
-            for view, flat, old in reversed(done):
-                view[flat] = old
+        except BaseException:  # an interrupt: nothing of this piece stays (see Journal)
+            applying.undo()
             raise
         start, stop = self.pieces[index]
         _merge(self.launch.stats, stats)
