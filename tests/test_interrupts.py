@@ -38,7 +38,7 @@ import numpy as np
 import pytest
 
 from rocwmma_py import kernel, use_workers
-from rocwmma_py.runtime import blockIdx, journal, memory, threadIdx, workers
+from rocwmma_py.runtime import blockIdx, engine, journal, memory, threadIdx, workers
 
 BLOCKS = 128
 REGION = 8  # rows of 64 elements per block
@@ -202,9 +202,12 @@ def test_signals_leave_a_block_order_prefix_many(case, how, interruptible, monke
 
 # --- an interrupt before a chosen line -----------------------------------------------------------
 
-TRACED = {workers._Spread._apply.__code__, memory.Pointer._write.__code__}  # and journal.py
+TRACED = {f.__code__ for f in (engine._Launch.top_batch, engine._Launch.batch,
+                                engine._Launch._split, engine._Launch._shrink,
+                                memory.Pointer._write, workers._Spread._apply)}  # + journal.py
 LINE_CASES = ("batch", "small journal", "workers")  # the tiny journal runs the same lines
-UNDO_MACHINERY = ("compact", "_swap", "absorb", "_add", "undo", "_restore", "_apply")
+UNDO_MACHINERY = ("compact", "_swap", "absorb", "_add", "undo", "_restore", "top_batch",
+                  "_apply")
 
 
 class LineTrap:

@@ -269,20 +269,21 @@ class _Launch:
         memory); an asynchronous exception undoes it and propagates."""
         journal = Journal(self.budget)
         try:
-            self.batch(blocks, journal, self.groups)
-            if self.record is not None:
-                self.record.absorb(journal)
-            return
-        except JournalFull:
-            journal.undo()
-            shrink = True
-        except (Exception, NeedsBlockOrder) as err:  # an atomic met blocks out of order
-            journal.undo()
-            if is_asynchronous(err):
-                raise
-            self._note("per wave", blocks, blocks, err, f"{type(err).__name__}: {err}")
-            shrink = False
-        except BaseException:
+            try:
+                self.batch(blocks, journal, self.groups)
+                if self.record is not None:
+                    self.record.absorb(journal)
+                return
+            except JournalFull:
+                journal.undo()
+                shrink = True
+            except (Exception, NeedsBlockOrder) as err:  # an atomic met blocks out of order
+                journal.undo()
+                if is_asynchronous(err):
+                    raise
+                self._note("per wave", blocks, blocks, err, f"{type(err).__name__}: {err}")
+                shrink = False
+        except BaseException:  # also an interrupt in a handler above before its undo began
             journal.undo()
             raise
         # rerun outside the except clauses: the rerun's error is the one the user sees, not
