@@ -17,12 +17,12 @@ Two ways to interrupt:
   signals in turn) from a fixed seed; `-m extended` draws 40 per case and signal from a new
   seed (printed on failure).
 - line by line: a trace function raises KeyboardInterrupt before one chosen line of the
-  journal, of a global store or of a worker piece's apply (signal handlers run between
-  bytecodes: every line boundary is such a point, reached deterministically). The default
-  run tries every line of compaction, absorb and undo in one batch, and a fixed sample of
-  them (and of apply) under a small journal budget and with workers; `-m extended` tries
-  every traced line that runs, in every case. Each line is tried at a random one of its
-  executions.
+  journal, of the engine's batch handling, of a global store or of a worker piece's apply
+  (signal handlers run between bytecodes: every line boundary is such a point, reached
+  deterministically). The default run tries every line of compaction, absorb, undo and
+  `top_batch` in one batch, and a fixed sample of them (and of apply) under a small journal
+  budget and with workers; `-m extended` tries every traced line that runs, in every case.
+  Each line is tried at a random one of its executions.
 """
 
 from __future__ import annotations
