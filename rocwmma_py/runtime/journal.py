@@ -85,8 +85,8 @@ class Journal:
 
     def undo(self) -> None:
         """Restore every recorded address to its oldest recorded value; the journal empties.
-        An exception raised meanwhile (a signal handler's) propagates once the undo is done:
-        an interrupt never leaves a batch half undone."""
+        An exception raised inside (a signal handler's) propagates once the undo is done, so
+        an interrupt does not leave the batch half undone."""
         try:
             self._restore()
         except BaseException:
