@@ -80,6 +80,7 @@ class Journal:
         Until they are ours, `undo` reaches them through `_child`."""
         self._ranges.update(child._ranges)
         self._ordered = self._ordered or child._ordered  # before entries that need it
+        self._compacted += child._compacted  # as compacted as the child kept them
         self._add(child._chunks)
         self._child = None
 
