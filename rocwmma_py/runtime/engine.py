@@ -59,8 +59,8 @@ from .state import (
     NeedsBlockOrder,
     NeedsPerWave,
     WaveContext,
-    enter_wave,
     note_where,
+    running,
 )
 from .stats import Fallback, LaunchStats, publish
 from .uniform import uniform
@@ -165,20 +165,21 @@ class _Launch:
         memory); an asynchronous exception undoes it and propagates."""
         journal = Journal(self.budget)
         try:
-            self.batch(blocks, journal, self.groups)
-            if self.record is not None:
-                self.record.absorb(journal)
-            return
-        except JournalFull:
-            journal.undo()
-            shrink = True
-        except (Exception, NeedsBlockOrder) as err:  # an atomic met blocks out of order
-            journal.undo()
-            if is_asynchronous(err):
-                raise
-            self._note("per wave", blocks, blocks, err, f"{type(err).__name__}: {err}")
-            shrink = False
-        except BaseException:
+            try:
+                self.batch(blocks, journal, self.groups)
+                if self.record is not None:
+                    self.record.absorb(journal)
+                return
+            except JournalFull:
+                journal.undo()
+                shrink = True
+            except (Exception, NeedsBlockOrder) as err:  # an atomic met blocks out of order
+                journal.undo()
+                if is_asynchronous(err):
+                    raise
+                self._note("per wave", blocks, blocks, err, f"{type(err).__name__}: {err}")
+                shrink = False
+        except BaseException:  # also an interrupt in a handler above before its undo began
             journal.undo()
             raise
         # rerun outside the except clauses: the rerun's error is the one the user sees, not
@@ -198,9 +199,9 @@ class _Launch:
             return
         self.stats.fallbacks.append(Fallback("smaller batches", int(blocks[0]), blocks.size,
                                              cause))
-        self.per_batch = max(1, blocks.size // 2)
-        for start in range(0, blocks.size, self.per_batch):
-            self.top_batch(blocks[start:start + self.per_batch])
+        half = self.per_batch = max(1, blocks.size // 2)  # a half may shrink it further
+        for start in range(0, blocks.size, half):
+            self.top_batch(blocks[start:start + half])
 
     def batch(self, blocks: np.ndarray, parent: Journal, groups: list[np.ndarray]) -> None:
         """Run `blocks` as one batch in wave groups `groups`; on a split, rerun refined."""
@@ -212,11 +213,8 @@ class _Launch:
         scheduler = None
         try:
             if len(contexts) == 1:
-                previous = enter_wave(contexts[0])
-                try:
+                with running(contexts[0]):
                     grid.body()
-                finally:
-                    enter_wave(previous)
                 contexts[0].raise_if_tainted()  # kernel code caught an error or a signal
             else:
                 labels = [_label(g) for g in groups]
@@ -339,14 +337,12 @@ class _Launch:
         ]
         if len(contexts) == 1:
             ctx = contexts[0]
-            previous = enter_wave(ctx)
-            try:
-                grid.body()
-            except BaseException as err:
-                note_where(err, ctx)
-                raise
-            finally:
-                enter_wave(previous)
+            with running(ctx):
+                try:
+                    grid.body()
+                except BaseException as err:
+                    note_where(err, ctx)
+                    raise
             return
         WaveScheduler(len(contexts), lds.next_epoch, grid.checks.synccheck).run(contexts,
                                                                                  grid.body)

@@ -11,6 +11,15 @@ Entries are kept per (address of the buffer's data, element size) in unsigned vi
 same bytes, so float32 and int32 writes to one buffer compact together. A batch that writes
 overlapping memory through views of different element sizes (or overlapping arguments) keeps
 its entries in write order and uncompacted: undoing newest-first is then the only exact order.
+
+A signal handler's exception (Ctrl-C, a timeout) can arrive between any two bytecodes, so the
+entries that `undo` reads are always complete: each write's old values are recorded before
+the write, and the entry list changes only by one C-level list operation (append, extend,
+pop) or by one assignment of a list built aside (compaction). Undoing newest first restores
+the oldest recorded values from any memory state, so an entry undone twice does no harm: a
+parent undoes its open child too (`absorb` may be cut short), and an interrupted undo
+finishes before the interrupt propagates. The byte and entry counts only steer the budget
+and compaction, so they may lag an interrupt.
 """
 
 from __future__ import annotations
@@ -42,11 +51,13 @@ class Journal:
         self.nbytes = 0
         self._entries = 0
         self._compacted = 0
+        self._child: Journal | None = None  # the attempt running on top of this journal
         self.root: Journal = self if parent is None else parent.root  # the top-level batch's
         if parent is not None:
             budget = None if parent.budget is None else parent.budget - parent.nbytes
             self._ordered = parent._ordered
             self._ranges = dict(parent._ranges)
+            parent._child = self  # its writes are undone with the parent's until absorbed
         self.budget: int | None = budget
 
     def record(self, typed: np.ndarray, flat: np.ndarray, old: np.ndarray) -> None:
@@ -57,25 +68,41 @@ class Journal:
         if key not in self._ranges:
             self._add_range(key, typed.nbytes)
         old = np.asarray(old).reshape(-1)
-        self._append((key, view, np.asarray(flat, np.int64).reshape(-1),
-                      old.view(view.dtype) if unsigned is not None else old.copy()))
+        self._add([(key, view, np.asarray(flat, np.int64).reshape(-1),
+                    old.view(view.dtype) if unsigned is not None else old.copy())])
         if self.budget is not None and self.nbytes > self.budget:
             self.compact()
             if self.nbytes > self.budget:
                 raise JournalFull
 
     def absorb(self, child: Journal) -> None:
-        """Keep a finished child's entries (newer than ours) so the batch can still be undone."""
+        """Keep a finished child's entries (newer than ours) so the batch can still be undone.
+        Until they are ours, `undo` reaches them through `_child`."""
         self._ranges.update(child._ranges)
-        self._ordered = self._ordered or child._ordered
-        for chunk in child._chunks:
-            self._append(chunk)
+        self._ordered = self._ordered or child._ordered  # before entries that need it
+        self._compacted += child._compacted  # as compacted as the child kept them
+        self._add(child._chunks)
+        self._child = None
 
     def undo(self) -> None:
-        """Restore every recorded address to its oldest recorded value; the journal empties."""
+        """Restore every recorded address to its oldest recorded value; the journal empties.
+        An exception raised inside (a signal handler's) propagates once the undo is done, so
+        an interrupt does not leave the batch half undone."""
+        try:
+            self._restore()
+        except BaseException:
+            self._restore()
+            raise
+
+    def _restore(self) -> None:
+        """Undo newest first: the open child's entries, then ours. An entry is dropped after
+        its write, so a restore cut short can be run again."""
+        if self._child is not None:
+            self._child._restore()
         while self._chunks:
-            _, view, flat, old = self._chunks.pop()
+            _, view, flat, old = self._chunks[-1]
             view[flat] = old
+            self._chunks.pop()
         self.nbytes = self._entries = self._compacted = 0
 
     def written(self) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -102,23 +129,29 @@ class Journal:
             by_key.setdefault(key, [view, [], []])
             by_key[key][1].append(flat)
             by_key[key][2].append(old)
-        self._chunks, self.nbytes, self._entries = [], 0, 0
+        chunks = []
         for key, (view, flats, olds) in by_key.items():
             flat, old = flats[0], olds[0]
             if len(flats) > 1:
                 flat, first = np.unique(np.concatenate(flats), return_index=True)
                 old = np.concatenate(olds)[first]  # the first occurrence: the oldest
-            self._chunks.append((key, view, flat, old))
+            chunks.append((key, view, flat, old))
+        self._swap(chunks)
+
+    def _add(self, chunks: list) -> None:
+        """Append entries (one list operation), count them, compact when they have doubled."""
+        self._chunks.extend(chunks)
+        for _, _, flat, old in chunks:
             self.nbytes += flat.nbytes + old.nbytes
             self._entries += flat.size
-        self._compacted = self._entries
-
-    def _append(self, chunk) -> None:
-        self._chunks.append(chunk)
-        self.nbytes += chunk[2].nbytes + chunk[3].nbytes
-        self._entries += chunk[2].size
         if self._entries > 2 * self._compacted + _COMPACT_MIN:
             self.compact()
+
+    def _swap(self, chunks: list) -> None:
+        """Replace the entries by compacted ones, built aside: one assignment."""
+        self._chunks = chunks
+        self.nbytes = sum(flat.nbytes + old.nbytes for _, _, flat, old in chunks)
+        self._entries = self._compacted = sum(flat.size for _, _, flat, _ in chunks)
 
     def _add_range(self, key: tuple[int, int], nbytes: int) -> None:
         start = key[0]
@@ -133,15 +166,12 @@ class WriteLog(Journal):
     record of its blocks (it reports them with the new values, read from memory). Never
     undone, so it always compacts to one entry per element."""
 
-    def _append(self, chunk) -> None:
-        super()._append((*chunk[:3], _NO_VALUES))
+    def _add(self, chunks: list) -> None:
+        super()._add([(key, view, flat, _NO_VALUES) for key, view, flat, _ in chunks])
 
     def compact(self) -> None:
-        self._chunks = [(key, view, _distinct(view, flat), _NO_VALUES)
-                        for key, (view, flat) in self._flats().items()]
-        self._entries = sum(chunk[2].size for chunk in self._chunks)
-        self.nbytes = sum(chunk[2].nbytes for chunk in self._chunks)
-        self._compacted = self._entries
+        self._swap([(key, view, _distinct(view, flat), _NO_VALUES)
+                    for key, (view, flat) in self._flats().items()])
 
 
 def _distinct(view: np.ndarray, flat: np.ndarray) -> np.ndarray:

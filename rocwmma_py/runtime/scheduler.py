@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from .errors import BarrierError
 from .interrupts import stop_thread
 from .progress import note_step
-from .state import WaveContext, current_context, enter_wave, note_where
+from .state import WaveContext, current_context, note_where, running
 
 _POLL_S = 0.05  # the launching thread's wait slice: signals are handled within this time
 
@@ -118,20 +118,18 @@ class WaveScheduler:
             return
 
     def _wave_main(self, slot: int, ctx: WaveContext, body: Callable[[], None]) -> None:
-        enter_wave(ctx)
-        try:
-            with self._cond:
-                self._wait_turn(slot)
-            body()
-        except _Abort:
-            return
-        except BaseException as err:
-            note_where(err, ctx)
-            with self._cond:
-                self._fail(err, slot)
-            return
-        finally:
-            enter_wave(None)
+        with running(ctx):
+            try:
+                with self._cond:
+                    self._wait_turn(slot)
+                body()
+            except _Abort:
+                return
+            except BaseException as err:
+                note_where(err, ctx)
+                with self._cond:
+                    self._fail(err, slot)
+                return
         with self._cond:
             self._finished.add(slot)
             if not self._aborted:

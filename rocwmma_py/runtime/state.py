@@ -173,37 +173,53 @@ def where_text() -> str:
     return f" in {ctx.where()}" if ctx is not None else ""
 
 
-def enter_wave(ctx: WaveContext | None) -> WaveContext | None:
-    """Make `ctx` this thread's running wave(s); returns the previous one for `enter_wave(prev)`.
-    While code that may still be undone runs in any thread (a batch, or waves rerun inside a
-    batch's attempt), the launch's guarded host arrays are read-only."""
-    global _undoable_running
+@contextmanager
+def running(ctx: WaveContext) -> Iterator[None]:
+    """`ctx` is this thread's running wave(s) inside the with-block, the previous one again
+    after it. Switching is idempotent and happens inside the block's try, so an interrupt at
+    any point (a signal handler's exception) leaves the previous wave(s) running. While code
+    that may still be undone runs in any thread (a batch, or waves rerun inside a batch's
+    attempt), the launch's guarded host arrays are read-only."""
     previous = getattr(_local, "wave", None)
+    try:
+        _switch(ctx)
+        yield
+    finally:
+        _switch(previous)
+
+
+def _switch(ctx: WaveContext | None) -> None:
+    """Make `ctx` the running wave(s); every step can be repeated, so a switch cut short is
+    finished by the next one."""
     _local.wave = ctx
-    change = _undoable(ctx) - _undoable(previous)
-    if change:
-        with _guard_lock:
-            _undoable_running += change
-            for array, writeable in _guarded:
-                if writeable:
-                    array.flags.writeable = _undoable_running == 0
-    return previous
+    me = threading.get_ident()
+    with _guard_lock:
+        if ctx is not None and (ctx.batched or ctx.journal is not None):
+            _undoable_threads.add(me)
+        else:
+            _undoable_threads.discard(me)
+        for array, writeable in _guarded:
+            if writeable:
+                array.flags.writeable = not _undoable_threads
 
 
-def _undoable(ctx: WaveContext | None) -> int:
-    return int(ctx is not None and (ctx.batched or ctx.journal is not None))
+def running_stale() -> bool:
+    """Whether this thread still has a running wave, or counts as running undoable code,
+    outside every kernel (what an interrupt must never leave behind)."""
+    return (getattr(_local, "wave", None) is not None
+            or threading.get_ident() in _undoable_threads)
 
 
 _guarded: list[tuple[np.ndarray, bool]] = []  # (array, was writeable) of the running launch
 _guard_lock = threading.Lock()
-_undoable_running = 0  # threads whose running wave(s) may still be undone
+_undoable_threads: set[int] = set()  # threads whose running wave(s) may still be undone
 
 
 @contextmanager
 def guard_host_arrays(arrays: list[np.ndarray]) -> Iterator[None]:
     """Make `arrays` (host arrays a kernel reaches through globals or closures, not through
     a pointer argument) read-only whenever code runs that the engine may still undo (see
-    `enter_wave`): writing one there fails, the engine undoes the batch and reruns its blocks
+    `running`): writing one there fails, the engine undoes the batch and reruns its blocks
     wave by wave, where the arrays are writable, so they see exactly the per-wave writes."""
     previous = list(_guarded)
     _guarded[:] = [(a, bool(a.flags.writeable)) for a in arrays]

@@ -228,14 +228,13 @@ class _Spread:
                 return False
             usable = memory.size - memory.size % values.itemsize
             targets.append((memory[:usable].view(values.dtype), values_flat, values))
-        done = []
+        applying = Journal()
         try:
             for view, flat, values in targets:
-                done.append((view, flat, view[flat]))
+                applying.record(view, flat, view[flat])
                 view[flat] = values
-        except BaseException:  # an interrupt: this piece is not applied at all
-            for view, flat, old in reversed(done):
-                view[flat] = old
+        except BaseException:  # an interrupt: nothing of this piece stays (see Journal)
+            applying.undo()
             raise
         start, stop = self.pieces[index]
         _merge(self.launch.stats, stats)
