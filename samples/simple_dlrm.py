@@ -117,9 +117,11 @@ def dlrm_dot_fwd(input, output, acc, m, k, b, input_batch_offset, output_batch_o
             global_row_idx = get[0](matrix_coord_c) + frag_row_idx
             with where(global_row_idx > global_col_idx):
                 output_offset = k + ((global_row_idx * (global_row_idx - 1)) >> 1)
+                # (float16_t)acc[...]: one RNE per lane (a numpy scalar type called on
+                # per-lane values would rerun the block per wave; astype is lane-wise)
                 output[output_batch_offset * blockIdx.z + output_offset + global_col_idx] = \
-                    float16_t(acc[acc_batch_offset * blockIdx.z + global_row_idx * m
-                                  + global_col_idx])
+                    acc[acc_batch_offset * blockIdx.z + global_row_idx * m
+                        + global_col_idx].astype(float16_t)
 
 
 @kernel
