@@ -18,7 +18,7 @@ import inspect
 
 import numpy as np
 
-from .arch import ARCH_NAMES, get_arch
+from .arch import ARCH_NAMES, get_arch, targets_with
 from .arch.execute import execute
 from .arch.instructions import Instruction
 from .arch.models import numerics_model
@@ -135,10 +135,10 @@ def global_load_tr_b128_v8i16(ptr: Pointer) -> np.ndarray:
     lane loads 8 x 16-bit from its own address,
     then every group of 8 lanes transposes its 8x8 block: out[8q+i][e] = in[8q+e][i]."""
     arch = current_arch()
-    if arch.family != "gfx12":
+    if not arch.transpose_load:
         raise UnsupportedInstructionError(
             f"__builtin_amdgcn_global_load_tr_b128_v8i16 is not available on {arch.name}; "
-            "it exists on gfx1200, gfx1201"
+            f"it exists on {', '.join(targets_with('transpose_load'))}"
         )
     rows = batch_data(ptr.cast(np.int16).load(8))  # (lanes, 8)
     lanes = rows.shape[0]

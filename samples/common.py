@@ -136,7 +136,7 @@ def is_gfx12(arch: str) -> bool:
 
 
 def is_f64_supported(arch: str) -> bool:
-    return arch in ("gfx90a", "gfx942", "gfx950")
+    return types.float64 in get_arch(arch).fragment_types
 
 
 def is_f32_supported(arch: str) -> bool:

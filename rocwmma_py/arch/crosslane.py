@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import CrossLaneError, UnsupportedInstructionError
+from . import ARCH_NAMES, targets_with
 
 ROW = 16  # DPP row: 16 lanes; a bank is 4 lanes of a row
 
@@ -36,10 +37,11 @@ class DppControl:
     targets: tuple[str, ...]
 
 
-_GFX9 = ("gfx908", "gfx90a", "gfx942", "gfx950")
-_GFX90A_PLUS = ("gfx90a", "gfx942", "gfx950")
-_GFX11_PLUS = ("gfx1100", "gfx1101", "gfx1102", "gfx1200", "gfx1201")
-_ALL = _GFX9 + _GFX11_PLUS
+# which targets have which control: the `Arch` DPP columns
+_GFX9 = targets_with("dpp_wave_shifts")
+_GFX90A_PLUS = targets_with("dpp_row_newbcast")
+_GFX11_PLUS = targets_with("dpp_row_share")
+_ALL = ARCH_NAMES
 
 DPP_CONTROLS: tuple[DppControl, ...] = (
     DppControl("quad_perm", 0x000, 0x0FF, _ALL),

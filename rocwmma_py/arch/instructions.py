@@ -136,11 +136,10 @@ _MFMA = [
 ]
 # fp8/bf8 (gfx942: NANOO/fnuz encodings; gfx950: OCP), four A x B combinations.
 _FP8_NAMES = {"fp8": (T.float8_fnuz, T.float8), "bf8": (T.bfloat8_fnuz, T.bfloat8)}
-_GENERATIONS = {"gfx908": 1, "gfx90a": 2, "gfx942": 3, "gfx950": 4}
 
 
 def _mfma_table(arch) -> dict[str, Instruction]:
-    gen = _GENERATIONS[arch.name]
+    gen = arch.mfma_generation
     table = {}
     for builtin, isa3, m, n, k, blocks, ab, c, cyc12, cyc3, first in _MFMA:
         if gen < first or (gen >= 3 and not isa3) or (ab is T.xfloat32 and gen != 3):
@@ -210,4 +209,4 @@ def _wmma_table(arch) -> dict[str, Instruction]:
 
 def instructions_for(arch) -> dict[str, Instruction]:
     """The instruction table of one `Arch`, keyed by builtin name."""
-    return _mfma_table(arch) if arch.family == "gfx9" else _wmma_table(arch)
+    return _mfma_table(arch) if arch.mfma_generation else _wmma_table(arch)

@@ -64,7 +64,7 @@ SHAPES = {T.float16: _SQUARE_AND_SKINNY, T.bfloat16: _SQUARE_AND_SKINNY,
 ACCUMULATORS = {T.float16: (T.float32, T.float16), T.bfloat16: (T.float32,),
                 T.int8: (T.int32,), T.uint8: (T.int32,), T.xfloat32: (T.float32,),
                 T.float64: (T.float64,)}
-_UNSIGNED_FAMILIES = ("gfx11", "gfx12")  # iu8 WMMA sign flags give unsigned int8
+_UNSIGNED = "wmma_unsigned_i8"  # the Arch column: iu8 WMMA sign flags give unsigned int8
 
 
 def type_name(t) -> str:
@@ -100,7 +100,7 @@ def targets_for(dtype, acc=None) -> tuple[str, ...]:
         if dtype not in supported_types(arch) or acc not in supported_types(arch):
             continue
         try:
-            select_instruction(arch, dtype, dtype, acc, 16, _UNSIGNED_FAMILIES)
+            select_instruction(arch, dtype, dtype, acc, 16, _UNSIGNED)
         except FragmentError:
             continue
         found.append(name)
@@ -216,7 +216,7 @@ def mma_sync(d: WmmaFragment, a: WmmaFragment, b: WmmaFragment, c: WmmaFragment,
         _mixed_mma(d, a, b, c, satf)
         return
     integer = not T.is_float(c.data_type)
-    _mma(d, a, b, c, clamp=bool(satf) and integer, unsigned_families=_UNSIGNED_FAMILIES)
+    _mma(d, a, b, c, clamp=bool(satf) and integer, unsigned=_UNSIGNED)
     if satf and not integer:
         _saturate_to_finite(d)
 

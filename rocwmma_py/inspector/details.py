@@ -5,6 +5,7 @@ operand takes per lane."""
 from __future__ import annotations
 
 from .. import types as T
+from ..arch import get_arch
 from ..arch.instructions import Instruction
 from . import names
 
@@ -55,7 +56,7 @@ def instruction_details(name: str, arch: str, wave: int | None = None) -> dict:
 def details_text(d: dict) -> str:
     """`instruction_details` as an indented block like the calculator's."""
     ops = "Ops" if d["integer"] else "FLOPs"
-    unit = "CU" if d["family"] == "gfx9" else "WGP"
+    unit = get_arch(d["arch"]).compute_unit
     lines = [
         f"{d['isa']} on {d['arch']} (wave{d['wave']})",
         f"    builtin: __builtin_amdgcn_{d['builtin']}({', '.join(d['args'])})",

@@ -35,13 +35,7 @@ _COMMON_TYPES = (T.float16, T.bfloat16, T.float32, T.int8, T.uint8, T.int32, T.u
 
 def supported_types(arch: Arch) -> tuple:
     """Data types a fragment may hold on `arch`."""
-    extra = {
-        "gfx908": (),
-        "gfx90a": (T.float64,),
-        "gfx942": (T.float64, T.xfloat32, T.float8_fnuz, T.bfloat8_fnuz),
-        "gfx950": (T.float64, T.float8, T.bfloat8),
-    }.get(arch.name, (T.float8, T.bfloat8) if arch.family == "gfx12" else ())
-    return _COMMON_TYPES + extra
+    return _COMMON_TYPES + arch.fragment_types
 
 
 @dataclass(frozen=True)
@@ -52,7 +46,7 @@ class Traits:
     wave_size: int
     wave_count: int
     num_elements: int
-    family: str
+    acc_layout: str  # the arch's native accumulator layout for this data type (`NATIVE_ACC`)
 
 
 def _check_params(matrix, m, n, k, dtype, layout, scheduler) -> None:
@@ -140,7 +134,7 @@ class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
         tr = cls.traits(arch)
         g = tr.geometry
         return fragment_map(cls.matrix, g.block_m, g.block_n, g.block_k, cls.data_type,
-                            cls.layout, tr.family, tr.wave_size, tr.wave_count, share)
+                            cls.layout, tr.acc_layout, tr.wave_size, tr.wave_count, share)
 
     @classmethod
     def height(cls) -> int:
@@ -329,7 +323,8 @@ def _traits(cls: type[fragment], arch: Arch) -> Traits:
             f"registers per lane, more than the {REGISTER_BUDGET} a wave can hold (gfx9: 256 "
             "VGPRs + 256 AGPRs); split the tile into smaller fragments"
         )
-    return Traits(geom, wave, count, elements // (wave * count), arch.family)
+    acc_layout = arch.acc_layout_f64 if T.bits(cls.data_type) == 64 else arch.acc_layout
+    return Traits(geom, wave, count, elements // (wave * count), acc_layout)
 
 
 REGISTER_BUDGET = 512  # 32-bit registers per lane: the largest register file of any AMD wave

@@ -145,16 +145,17 @@ def input_map(geom: Geometry, layout: type, wave: int, wave_count: int, share: i
     return FragmentMap(row, col, geom.height, geom.width)
 
 
-# Native 16x16 accumulator position (i, j) of register r in lane (h, c), §2.6.
-_NATIVE_ACC = {
-    "gfx9": lambda h, c, r: (4 * h + r, c),
-    "gfx9-f64": lambda h, c, r: (h + 4 * r, c),
-    "gfx11": lambda h, c, r: (2 * r + h, c),
-    "gfx12": lambda h, c, r: (8 * h + r, c),
+# Native 16x16 accumulator position (i, j) of register r in lane (h, c), §2.6, per layout
+# (an `Arch`'s `acc_layout` / `acc_layout_f64` column names one).
+NATIVE_ACC = {
+    "mfma": lambda h, c, r: (4 * h + r, c),
+    "mfma-f64": lambda h, c, r: (h + 4 * r, c),
+    "wmma11": lambda h, c, r: (2 * r + h, c),
+    "wmma12": lambda h, c, r: (8 * h + r, c),
 }
 
 
-def accumulator_map(geom: Geometry, family: str, dtype, wave: int) -> FragmentMap:
+def accumulator_map(geom: Geometry, acc_layout: str, wave: int) -> FragmentMap:
     """ACC_INT_A_MAJOR (§2.6): e = (bm*BlocksN + bn)*R + r; row = i*BlocksM + bm."""
     m, n = geom.block_m, geom.block_n
     if m % 16 or n % 16:
@@ -163,26 +164,25 @@ def accumulator_map(geom: Geometry, family: str, dtype, wave: int) -> FragmentMa
                "compile)" if m < 16 else "")
         raise LayoutError(f"accumulator {m}x{n} is not a multiple of 16x16{why}")
     blocks_m, blocks_n, regs = m // 16, n // 16, 256 // wave
-    key = "gfx9-f64" if family == "gfx9" and T.bits(dtype) == 64 else family
     lane = np.arange(wave)
     c, h = lane % 16, lane // 16
     bm, bn, r = np.meshgrid(np.arange(blocks_m), np.arange(blocks_n), np.arange(regs),
                             indexing="ij")
-    i, j = _NATIVE_ACC[key](h[None, :], c[None, :], r.reshape(-1, 1))
+    i, j = NATIVE_ACC[acc_layout](h[None, :], c[None, :], r.reshape(-1, 1))
     row = i * blocks_m + bm.reshape(-1, 1)
     col = j * blocks_n + bn.reshape(-1, 1)
     return FragmentMap(row, col, m, n)
 
 
 @cache
-def fragment_map(matrix, m, n, k, dtype, layout, family, wave, wave_count=1, share=0):
+def fragment_map(matrix, m, n, k, dtype, layout, acc_layout, wave, wave_count=1, share=0):
     """The (cached) map of one wave's share of a fragment."""
     geom = Geometry(matrix, m, n, k)
     nbytes = max(1, T.bits(dtype) // 8)
     if matrix is accumulator and wave_count == 1:
         if n < 16:
             return narrow_accumulator_map(geom, layout, wave, nbytes)
-        return accumulator_map(geom, family, dtype, wave)
+        return accumulator_map(geom, acc_layout, wave)
     return input_map(geom, layout or row_major, wave, wave_count, share, nbytes)
 
 

@@ -44,12 +44,12 @@ def _instr_types(arch: Arch, ta, tb, tc):
     a = T.int8 if ta is T.uint8 else ta
     b = T.int8 if tb is T.uint8 else tb
     c = tc
-    if arch.family == "gfx9" and T.bits(tc) == 16:
+    if arch.acc16_in_f32 and T.bits(tc) == 16:
         c = T.float32  # MFMA accumulates in 32 bits only (§3.4)
     return a, b, c, signed
 
 
-def _candidates(arch: Arch, ta, tb, tc, unsigned_families) -> list[Instruction]:
+def _candidates(arch: Arch, ta, tb, tc, unsigned: str) -> list[Instruction]:
     """The arch's 16x16 single-block instructions for fragment types ta/tb -> tc, by K."""
     if (ta is T.uint8) != (tb is T.uint8):
         return []
@@ -58,23 +58,24 @@ def _candidates(arch: Arch, ta, tb, tc, unsigned_families) -> list[Instruction]:
         (i for i in arch.instructions.values()
          if i.m == i.n == 16 and i.blocks == 1 and i.wave == arch.wave_size
          and (i.a_type, i.b_type, i.c_type) == (a, b, c)
-         and (signed or ("sgn_a" in i.args and arch.family in unsigned_families))),
+         and (signed or ("sgn_a" in i.args and getattr(arch, unsigned)))),
         key=lambda i: i.k,
     )
 
 
 def select_instruction(arch: Arch, ta, tb, tc, block_k: int,
-                       unsigned_families: tuple[str, ...] = ("gfx12",)) -> Instruction:
+                       unsigned: str = "rocwmma_unsigned_i8") -> Instruction:
     """Largest 16x16 instruction K <= BlockK for these types; else the smallest (padded).
 
-    uint8 inputs run on an iu8 instruction's sign flags in `unsigned_families` (rocWMMA
-    uses them on gfx12 only; gfx11's iu8 has the same flags, which the wmma facade uses).
+    uint8 inputs run on an iu8 instruction's sign flags where the `Arch` column named by
+    `unsigned` says so: rocWMMA's `rocwmma_unsigned_i8` (gfx12 only; gfx11's iu8 has the
+    same flags, which the wmma facade uses: `wmma_unsigned_i8`).
     """
-    found = _candidates(arch, ta, tb, tc, unsigned_families)
+    found = _candidates(arch, ta, tb, tc, unsigned)
     if not found:
         names = "/".join(T.short_name(t) for t in (ta, tb, tc))
         others = [n for n in ARCH_NAMES
-                  if _candidates(get_arch(n), ta, tb, tc, unsigned_families)]
+                  if _candidates(get_arch(n), ta, tb, tc, unsigned)]
         where = f"; it runs on {', '.join(others)}" if others else "; no target has it"
         raise FragmentError(f"mma_sync: {names} (A/B/accumulator) is not supported on "
                             f"{arch.name}{where}")
@@ -93,7 +94,7 @@ def _k_subsets(block_k: int, instr_k: int, wave: int) -> tuple[slice | np.ndarra
 
 @cache
 def plan(arch: Arch, fa: type[fragment], fb: type[fragment], fc: type[fragment],
-         fd: type[fragment], unsigned_families: tuple[str, ...] = ("gfx12",)) -> MmaPlan:
+         fd: type[fragment], unsigned: str = "rocwmma_unsigned_i8") -> MmaPlan:
     """Validate a mma_sync(d, a, b, c) combination (§1.3) and plan it."""
     roles = ((fa, matrix_a, "a"), (fb, matrix_b, "b"), (fc, accumulator, "c"),
              (fd, accumulator, "d"))
@@ -118,29 +119,29 @@ def plan(arch: Arch, fa: type[fragment], fb: type[fragment], fc: type[fragment],
     if geom.block_k & (geom.block_k - 1):
         raise FragmentError(f"mma_sync: the padded FragK ({geom.block_k}) must be a power of two")
     instr = select_instruction(arch, fa.data_type, fb.data_type, fc.data_type, geom.block_k,
-                               unsigned_families)
+                               unsigned)
     return MmaPlan(
         instruction=instr,
         k_subsets=_k_subsets(geom.block_k, instr.k, arch.wave_size),
-        clamp=arch.family != "gfx9" and fa.data_type is T.int8,
+        clamp=arch.int8_clamp and fa.data_type is T.int8,
         round_to_acc=instr.c_type is not fc.data_type,
     )
 
 
 def mma(d: fragment, a: fragment, b: fragment, c: fragment, *, clamp: bool | None = None,
-        unsigned_families: tuple[str, ...] = ("gfx12",)) -> None:
+        unsigned: str = "rocwmma_unsigned_i8") -> None:
     """D = A*B + C, instruction by instruction, as the target arch computes it under the
     numerics model that applies (`numerics_model`), for every wave of the batch at once.
 
-    `clamp` overrides rocWMMA's int32 saturation choice (CUDA's satf); `unsigned_families`
-    see `select_instruction`.
+    `clamp` overrides rocWMMA's int32 saturation choice (CUDA's satf); `unsigned`: see
+    `select_instruction`.
     """
     arch = current_arch()
     for frag in (a, b, c, d):
         check_arch(frag, arch, "mma_sync")
     for frag, role in ((a, "a"), (b, "b"), (c, "c")):
         check_filled(frag, role, "mma_sync")
-    p = plan(arch, type(a), type(b), type(c), type(d), unsigned_families)
+    p = plan(arch, type(a), type(b), type(c), type(d), unsigned)
     clamp = p.clamp if clamp is None else clamp
     a_mat = a.values(partial(decode, t=a.data_type))
     b_mat = b.values(partial(decode, t=b.data_type))

@@ -35,7 +35,7 @@ import ml_dtypes
 import numpy as np
 
 from .. import types
-from ..arch import Arch
+from ..arch import ARCH_NAMES, Arch, get_arch
 from ..errors import UnsupportedInstructionError
 from .errors import AtomicError, AtomicTypeError
 from .lanes import Lanes, batch_data, per_lane
@@ -75,11 +75,11 @@ ATOMIC_TYPES: dict[str, tuple[np.dtype, ...]] = {
 # Targets whose f16/bf16 packed atomic add returns the old value (LLVM AMDGPU feature sets:
 # atomic-buffer-global-pk-add-f16-insts, atomic-global-pk-add-bf16-inst,
 # atomic-ds-pk-add-16-insts). gfx908 has only the non-returning global f16 form, gfx11 none.
+# The `Arch.half_atomic_add` column, by (type, space).
 HALF_ADD_ARCHS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("float16", "global"): ("gfx90a", "gfx942", "gfx950", "gfx1200", "gfx1201"),
-    ("float16", "LDS"): ("gfx942", "gfx950", "gfx1200", "gfx1201"),
-    ("bfloat16", "global"): ("gfx942", "gfx950", "gfx1200", "gfx1201"),
-    ("bfloat16", "LDS"): ("gfx942", "gfx950", "gfx1200", "gfx1201"),
+    key: tuple(n for n in ARCH_NAMES if key in get_arch(n).half_atomic_add)
+    for key in (("float16", "global"), ("float16", "LDS"), ("bfloat16", "global"),
+                ("bfloat16", "LDS"))
 }
 
 _LONG_RUN = 64  # lanes on one address above which a scannable op runs as one accumulate

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ..arch import ARCH_NAMES, get_arch
 from ..arch import crosslane as patterns
+from ..arch import targets_with
 from ..errors import CrossLaneError, UnsupportedInstructionError
 from .lanes import Lanes, batch_data
 from .state import current_context_or_none
@@ -148,8 +148,8 @@ def require(builtin: str, targets: tuple[str, ...]) -> None:
         )
 
 
-GFX11_PLUS = tuple(a for a in ARCH_NAMES if get_arch(a).family in ("gfx11", "gfx12"))
-GFX950 = ("gfx950",)
+GFX11_PLUS = targets_with("permlane16")  # the Arch columns
+GFX950 = targets_with("permlane_swap")
 
 
 def _flag(value: object, what: str) -> bool:
