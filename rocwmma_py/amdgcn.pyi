@@ -1687,7 +1687,7 @@ def wmma_bf16_16x16x16_bf16_w32(
     """__builtin_amdgcn_wmma_bf16_16x16x16_bf16_w32(a, b, c, opsel).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1100, gfx1101, gfx1102.
+    Targets: gfx1100, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1153.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 16) bfloat16
@@ -1741,7 +1741,7 @@ def wmma_bf16_16x16x16_bf16_w64(
     """__builtin_amdgcn_wmma_bf16_16x16x16_bf16_w64(a, b, c, opsel).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1100, gfx1101, gfx1102.
+    Targets: gfx1100, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1153.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 16) bfloat16
@@ -1795,7 +1795,7 @@ def wmma_f16_16x16x16_f16_w32(
     """__builtin_amdgcn_wmma_f16_16x16x16_f16_w32(a, b, c, opsel).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1100, gfx1101, gfx1102.
+    Targets: gfx1100, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1153.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 16) float16
@@ -1849,7 +1849,7 @@ def wmma_f16_16x16x16_f16_w64(
     """__builtin_amdgcn_wmma_f16_16x16x16_f16_w64(a, b, c, opsel).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1100, gfx1101, gfx1102.
+    Targets: gfx1100, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1153.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 16) float16
@@ -1902,7 +1902,7 @@ def wmma_f32_16x16x16_bf16_w32(
     """__builtin_amdgcn_wmma_f32_16x16x16_bf16_w32(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1100, gfx1101, gfx1102.
+    Targets: gfx1100, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1153.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 16) bfloat16
@@ -1952,7 +1952,7 @@ def wmma_f32_16x16x16_bf16_w64(
     """__builtin_amdgcn_wmma_f32_16x16x16_bf16_w64(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1100, gfx1101, gfx1102.
+    Targets: gfx1100, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1153.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 16) bfloat16
@@ -2102,7 +2102,7 @@ def wmma_f32_16x16x16_f16_w32(
     """__builtin_amdgcn_wmma_f32_16x16x16_f16_w32(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1100, gfx1101, gfx1102.
+    Targets: gfx1100, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1153.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 16) float16
@@ -2152,7 +2152,7 @@ def wmma_f32_16x16x16_f16_w64(
     """__builtin_amdgcn_wmma_f32_16x16x16_f16_w64(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1100, gfx1101, gfx1102.
+    Targets: gfx1100, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1153.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 16) float16
@@ -2305,7 +2305,7 @@ def wmma_i32_16x16x16_iu4_w32(
     """__builtin_amdgcn_wmma_i32_16x16x16_iu4_w32(sgn_a, a, sgn_b, b, c, clamp).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1100, gfx1101, gfx1102.
+    Targets: gfx1100, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1153.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 16) int4 (the same bytes as (32, 2) int32 words)
@@ -2371,7 +2371,7 @@ def wmma_i32_16x16x16_iu4_w64(
     """__builtin_amdgcn_wmma_i32_16x16x16_iu4_w64(sgn_a, a, sgn_b, b, c, clamp).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1100, gfx1101, gfx1102.
+    Targets: gfx1100, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1153.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 16) int4 (the same bytes as (64, 2) int32 words)
@@ -2437,7 +2437,7 @@ def wmma_i32_16x16x16_iu8_w32(
     """__builtin_amdgcn_wmma_i32_16x16x16_iu8_w32(sgn_a, a, sgn_b, b, c, clamp).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1100, gfx1101, gfx1102.
+    Targets: gfx1100, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1153.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 16) int8 (the same bytes as (32, 4) int32 words)
@@ -2503,7 +2503,7 @@ def wmma_i32_16x16x16_iu8_w64(
     """__builtin_amdgcn_wmma_i32_16x16x16_iu8_w64(sgn_a, a, sgn_b, b, c, clamp).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1100, gfx1101, gfx1102.
+    Targets: gfx1100, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1153.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 16) int8 (the same bytes as (64, 4) int32 words)

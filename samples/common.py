@@ -281,6 +281,11 @@ DEVICES: dict[str, Device] = {
     "gfx1100": Device("RX 7900 XTX", 96, 2, 2.5),
     "gfx1101": Device("RX 7800 XT", 60, 2, 2.43),
     "gfx1102": Device("RX 7600", 32, 2, 2.655),
+    "gfx1103": Device("Radeon 780M", 12, 2, 2.7),
+    "gfx1150": Device("Radeon 890M", 16, 2, 2.9),
+    "gfx1151": Device("Radeon 8060S", 40, 2, 2.9),
+    "gfx1152": Device("Radeon 860M", 8, 2, 3.0),
+    "gfx1153": Device("Radeon 820M", 4, 2, 2.8),
     "gfx1200": Device("RX 9060 XT", 32, 2, 3.13),
     "gfx1201": Device("RX 9070 XT", 64, 2, 2.97),
 }

@@ -87,7 +87,8 @@ def acc_positions(m: int, n: int, wave: int, family: str, f64: bool = False):
 # --- §2.1/§3/§8 facts: wave size and fragment data types per architecture ---------------
 
 WAVE = {"gfx908": 64, "gfx90a": 64, "gfx942": 64, "gfx950": 64, "gfx1100": 32,
-        "gfx1101": 32, "gfx1102": 32, "gfx1200": 32, "gfx1201": 32}  # fmt: skip
+        "gfx1101": 32, "gfx1102": 32, "gfx1103": 32, "gfx1150": 32, "gfx1151": 32,
+        "gfx1152": 32, "gfx1153": 32, "gfx1200": 32, "gfx1201": 32}  # fmt: skip
 FAMILY = {a: "gfx9" if WAVE[a] == 64 else a[:5] for a in WAVE}  # gfx9 / gfx11 / gfx12
 TYPES = {
     "f16": (float16, 2, np.float16), "bf16": (bfloat16, 2, ml_dtypes.bfloat16),
@@ -104,5 +105,7 @@ ARCH_TYPES = {
     "gfx942": COMMON_TYPES + ["f64", "xf32", "f8_fnuz", "bf8_fnuz"],
     "gfx950": COMMON_TYPES + ["f64", "f8", "bf8"],
     "gfx1100": COMMON_TYPES, "gfx1101": COMMON_TYPES, "gfx1102": COMMON_TYPES,
+    "gfx1103": COMMON_TYPES, "gfx1150": COMMON_TYPES, "gfx1151": COMMON_TYPES,
+    "gfx1152": COMMON_TYPES, "gfx1153": COMMON_TYPES,
     "gfx1200": COMMON_TYPES + ["f8", "bf8"], "gfx1201": COMMON_TYPES + ["f8", "bf8"],
 }  # fmt: skip

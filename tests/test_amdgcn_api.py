@@ -25,7 +25,7 @@ from rocwmma_py.runtime import Lanes, use_arch
 pytestmark = pytest.mark.smoke
 
 GFX9 = ["gfx908", "gfx90a", "gfx942", "gfx950"]
-GFX11 = ["gfx1100", "gfx1101", "gfx1102"]
+GFX11 = ["gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150", "gfx1151", "gfx1152", "gfx1153"]
 GFX12 = ["gfx1200", "gfx1201"]
 
 

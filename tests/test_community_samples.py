@@ -6,6 +6,7 @@ unsupported targets and sizes print the original's refusal and exit 2."""
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -109,10 +110,13 @@ def test_entry_points_from_elsewhere(how, tmp_path):
         "runner": ([sys.executable, "-m", "rocwmma_py.samples", sample], tmp_path),
         "repository": ([sys.executable, "-m", f"samples.{sample}"], ROOT),
     }[how]
+    # this checkout's package, not whichever one the interpreter has installed
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
     ok = subprocess.run([*cmd, "-m", "64", "-n", "128", "-k", "32"], cwd=cwd,
-                        capture_output=True, text=True, timeout=120)
+                        capture_output=True, text=True, timeout=120, env=env)
     assert ok.returncode == 0 and "PASSED" in ok.stdout, ok.stdout + ok.stderr
     bad = subprocess.run([*cmd, "--arch", "gfx000"], cwd=cwd, capture_output=True, text=True,
-                         timeout=120)
+                         timeout=120, env=env)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert all(a in bad.stderr for a in ARCH_NAMES)

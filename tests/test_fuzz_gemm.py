@@ -76,7 +76,8 @@ COMBOS = {
     "gfx90a": _MFMA + _F64,
     "gfx942": _MFMA + _F64 + [("xf32", "xf32", "f32")] + _fp8("_fnuz"),
     "gfx950": _MFMA + _F64 + _fp8(""),
-    **{a: _WMMA for a in ("gfx1100", "gfx1101", "gfx1102")},
+    **{a: _WMMA for a in ("gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150", "gfx1151",
+                          "gfx1152", "gfx1153")},
     **{a: _WMMA + [("u8", "u8", "i32")] + _fp8("") for a in ("gfx1200", "gfx1201")},
 }
 

@@ -76,7 +76,7 @@ MISUSE = [
     (["--instr", "v_nope", "--arch", "gfx1100"], ["gfx1100 has no instruction 'v_nope'",
                                                   "--list-instructions --arch gfx1100"]),
     (FRAG + ["--dtype", "fp16"], ["unknown element type 'fp16' (did you mean f16"]),
-    (FRAG + ["--arch", "gfx1110"], ["unknown architecture 'gfx1110' (did you mean gfx110"]),
+    (FRAG + ["--arch", "gfx1110"], ["unknown architecture 'gfx1110' (did you mean gfx11"]),
     (FRAG + ["--shape", "16x16"], ["shape must look like MxNxK"]),
     (FRAG + ["--dtype", "f64", "--arch", "gfx1100", "--shape", "16x16x4"],
      ["data type f64 is not supported on gfx1100"]),

@@ -125,6 +125,13 @@ _ROWS: list[tuple[str, str, int, int, str | None, dict]] = [
     ("gfx1100", "gfx11", 0x1100, LDS_BYTES, None, {}),
     ("gfx1101", "gfx11", 0x1101, LDS_BYTES, None, {}),
     ("gfx1102", "gfx11", 0x1102, LDS_BYTES, None, {}),
+    # RDNA3 APU (Phoenix) and RDNA 3.5 (Strix Point, Strix Halo, Krackan Point, ...): the
+    # gfx1100 matrix cores (same WMMA builtins, layouts and numerics)
+    ("gfx1103", "gfx11", 0x1103, LDS_BYTES, None, {}),
+    ("gfx1150", "gfx11", 0x1150, LDS_BYTES, None, {}),
+    ("gfx1151", "gfx11", 0x1151, LDS_BYTES, None, {}),
+    ("gfx1152", "gfx11", 0x1152, LDS_BYTES, None, {}),
+    ("gfx1153", "gfx11", 0x1153, LDS_BYTES, None, {}),
     ("gfx1200", "gfx12", 0x1200, LDS_BYTES, None, {}),
     ("gfx1201", "gfx12", 0x1201, LDS_BYTES, None, {}),
 ]
