@@ -68,20 +68,23 @@ class Instruction:
         return self._build_c_layout(0), self._build_c_layout(1)
 
     def _build_c_layout(self, opsel: int) -> L.OperandLayout:
-        bits = T.bits(self.c_type)
-        if self.family == "gfx9":
-            return L.mfma_acc(self.m, self.n, self.blocks, bits)
-        if self.family == "gfx11":
-            return L.wmma11_acc(self.wave, bits, opsel)
-        return L.wmma12_acc(self.wave, bits)
+        return OPERAND_LAYOUTS[self.family][1](self, T.bits(self.c_type), opsel)
 
     def _input_layout(self, is_b: bool) -> L.OperandLayout:
         bits = T.bits(self.b_type if is_b else self.a_type)
-        if self.family == "gfx9":
-            return L.mfma_input(self.n if is_b else self.m, self.k, self.blocks, bits, is_b)
-        if self.family == "gfx11":
-            return L.wmma11_input(self.wave, bits, is_b)
-        return L.wmma12_input(self.wave, self.k, bits, is_b)
+        return OPERAND_LAYOUTS[self.family][0](self, bits, is_b)
+
+
+# Operand layouts per instruction family: (A/B layout(instr, bits, is_b),
+# C/D layout(instr, bits, opsel)); a new family is one entry (and its layout functions).
+OPERAND_LAYOUTS = {
+    "gfx9": (lambda i, bits, is_b: L.mfma_input(i.n if is_b else i.m, i.k, i.blocks, bits, is_b),
+             lambda i, bits, opsel: L.mfma_acc(i.m, i.n, i.blocks, bits)),
+    "gfx11": (lambda i, bits, is_b: L.wmma11_input(i.wave, bits, is_b),
+              lambda i, bits, opsel: L.wmma11_acc(i.wave, bits, opsel)),
+    "gfx12": (lambda i, bits, is_b: L.wmma12_input(i.wave, i.k, bits, is_b),
+              lambda i, bits, opsel: L.wmma12_acc(i.wave, bits)),
+}
 
 
 F16, BF16, F32, F64 = T.float16, T.bfloat16, T.float32, T.float64
