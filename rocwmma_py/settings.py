@@ -32,7 +32,7 @@ from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, SupportsIndex, TypeVar
 
-from .arch import Arch, get_arch
+from .arch import DEFAULT_ARCH, Arch, get_arch
 from .errors import ArchError, ConfigError, NumericsError, WorkerCountError
 
 T = TypeVar("T")
@@ -198,7 +198,7 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-ARCH = Setting("arch", "ROCWMMA_PY_ARCH", Target(), lambda: get_arch("gfx942"), ArchError)
+ARCH = Setting("arch", "ROCWMMA_PY_ARCH", Target(), lambda: get_arch(DEFAULT_ARCH), ArchError)
 ENGINE = Setting("engine", "ROCWMMA_PY_ENGINE", Choice("engine", "batch", "wave"),
                  lambda: "batch")
 WORKERS = Setting("workers", "ROCWMMA_PY_WORKERS",

@@ -144,6 +144,7 @@ def _make(name: str, family: str, arch_id: int, lds: int, model: str | None,
 
 
 ARCH_NAMES: tuple[str, ...] = tuple(r[0] for r in _ROWS)
+DEFAULT_ARCH = "gfx942"  # the target of launches that name none (MI300)
 
 
 _ARCHS: dict[str, Arch] = {row[0]: _make(*row) for row in _ROWS}
