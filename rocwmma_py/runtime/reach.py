@@ -532,36 +532,33 @@ class _Unit:
 
     # -- calls ------------------------------------------------------------------------------
 
-    def _op_CALL_FUNCTION(self, code, instrs, i, st):  # noqa: N802 - Python 3.10
-        popped = _pop(st, instrs[i].arg + 1)
-        self._call(code, popped[:1], popped[1:], ())
+    def _call_op(self, code, st, args: int, callee: int, names: tuple) -> None:
+        """A call: `callee` stack entries name it (function, or method and self), `args`
+        arguments follow; the result is a new object."""
+        popped = _pop(st, args + callee)
+        self._call(code, popped[:callee], popped[callee:], names)
         st.append(_E)
 
+    def _op_CALL_FUNCTION(self, code, instrs, i, st):  # noqa: N802 - Python 3.10
+        self._call_op(code, st, instrs[i].arg, 1, ())
+
     def _op_CALL_METHOD(self, code, instrs, i, st):  # noqa: N802 - Python 3.10
-        popped = _pop(st, instrs[i].arg + 2)
-        self._call(code, popped[:2], popped[2:], ())
-        st.append(_E)
+        self._call_op(code, st, instrs[i].arg, 2, ())
 
     def _op_CALL_FUNCTION_KW(self, code, instrs, i, st):  # noqa: N802 - Python 3.10
         names = _constant_names(st.pop())
-        popped = _pop(st, instrs[i].arg + 1)
-        self._call(code, popped[:1], popped[1:], names)
-        st.append(_E)
+        self._call_op(code, st, instrs[i].arg, 1, names)
 
     def _op_CALL(self, code, instrs, i, st):  # noqa: N802
         names = ()
         back = 2 if i and instrs[i - 1].opname == "PRECALL" else 1  # 3.11: KW_NAMES, PRECALL
         if i >= back and instrs[i - back].opname == "KW_NAMES":  # 3.11, 3.12
             names = code.co_consts[instrs[i - back].arg]
-        popped = _pop(st, instrs[i].arg + 2)
-        self._call(code, popped[:2], popped[2:], names)
-        st.append(_E)
+        self._call_op(code, st, instrs[i].arg, 2, names)
 
     def _op_CALL_KW(self, code, instrs, i, st):  # noqa: N802 - Python 3.13
         names = _constant_names(st.pop())
-        popped = _pop(st, instrs[i].arg + 2)
-        self._call(code, popped[:2], popped[2:], names)
-        st.append(_E)
+        self._call_op(code, st, instrs[i].arg, 2, names)
 
     def _op_CALL_FUNCTION_EX(self, code, instrs, i, st):  # noqa: N802
         ins = instrs[i]
