@@ -6,7 +6,7 @@
 
 from typing import TYPE_CHECKING
 
-from . import amdgcn, types
+from . import amdgcn, sparse, types
 from ._version import __version__
 from .arch import ARCH_NAMES, Arch, get_arch
 from .arch.models import numerics_model
@@ -49,6 +49,7 @@ from .errors import (
     PointerTypeError,
     RocwmmaError,
     SharedTypeError,
+    SparsityError,
     UnsupportedInstructionError,
     WorkerCountError,
 )
@@ -229,8 +230,8 @@ __all__ = [
     "NumericsError", "OperandShapeError", "OperandTypeError", "OptionalDependencyError",
     "orthogonal_layout_t", "OutOfBoundsError", "PackingError", "Permute", "PermuteImpl", "Pointer",
     "PointerTypeError", "RocwmmaError", "row_major", "select", "SettingNotEnteredWarning",
-    "shared_array", "SharedTypeError",
-    "single", "store_matrix_sync", "swap", "Swizzle", "SwizzleImpl", "synchronize_workgroup",
+    "shared_array", "SharedTypeError", "single", "sparse", "SparsityError",
+    "store_matrix_sync", "swap", "Swizzle", "SwizzleImpl", "synchronize_workgroup",
     "syncthreads", "threadIdx", "to_register_file", "types", "uint32", "uint32_t", "uint8",
     "uint8_t", "UnsupportedInstructionError", "use_arch", "use_engine", "use_numerics",
     "use_workers", "vector_type", "wave_size", "where", "WorkerCountError", "xfloat32",

@@ -104,6 +104,8 @@ def _make(builtin: str, args: tuple[str, ...], targets: list[str], no_opsel: boo
         instr = instruction(builtin, arch)
         c = bound["c"]
         a, b, c_regs = (_registers(bound.pop(x), instr.wave) for x in "abc")
+        if "index" in bound:  # the sparse index word of each lane
+            bound["index"] = _registers(bound["index"], instr.wave)
         return _like(c, execute(instr, a, b, c_regs, waves=_waves(), hip_types=True,
                                 model=numerics_model(arch), **bound))
 

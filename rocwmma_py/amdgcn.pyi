@@ -84,6 +84,56 @@ __all__ = [
     "permlanex16",
     "readfirstlane",
     "readlane",
+    "smfmac_f32_16x16x128_bf8_bf8",
+    "smfmac_f32_16x16x128_bf8_fp8",
+    "smfmac_f32_16x16x128_fp8_bf8",
+    "smfmac_f32_16x16x128_fp8_fp8",
+    "smfmac_f32_16x16x32_bf16",
+    "smfmac_f32_16x16x32_f16",
+    "smfmac_f32_16x16x64_bf16",
+    "smfmac_f32_16x16x64_bf8_bf8",
+    "smfmac_f32_16x16x64_bf8_fp8",
+    "smfmac_f32_16x16x64_f16",
+    "smfmac_f32_16x16x64_fp8_bf8",
+    "smfmac_f32_16x16x64_fp8_fp8",
+    "smfmac_f32_32x32x16_bf16",
+    "smfmac_f32_32x32x16_f16",
+    "smfmac_f32_32x32x32_bf16",
+    "smfmac_f32_32x32x32_bf8_bf8",
+    "smfmac_f32_32x32x32_bf8_fp8",
+    "smfmac_f32_32x32x32_f16",
+    "smfmac_f32_32x32x32_fp8_bf8",
+    "smfmac_f32_32x32x32_fp8_fp8",
+    "smfmac_f32_32x32x64_bf8_bf8",
+    "smfmac_f32_32x32x64_bf8_fp8",
+    "smfmac_f32_32x32x64_fp8_bf8",
+    "smfmac_f32_32x32x64_fp8_fp8",
+    "smfmac_i32_16x16x128_i8",
+    "smfmac_i32_16x16x64_i8",
+    "smfmac_i32_32x32x32_i8",
+    "smfmac_i32_32x32x64_i8",
+    "swmmac_bf16_16x16x32_bf16_w32",
+    "swmmac_bf16_16x16x32_bf16_w64",
+    "swmmac_f16_16x16x32_f16_w32",
+    "swmmac_f16_16x16x32_f16_w64",
+    "swmmac_f32_16x16x32_bf16_w32",
+    "swmmac_f32_16x16x32_bf16_w64",
+    "swmmac_f32_16x16x32_bf8_bf8_w32",
+    "swmmac_f32_16x16x32_bf8_bf8_w64",
+    "swmmac_f32_16x16x32_bf8_fp8_w32",
+    "swmmac_f32_16x16x32_bf8_fp8_w64",
+    "swmmac_f32_16x16x32_f16_w32",
+    "swmmac_f32_16x16x32_f16_w64",
+    "swmmac_f32_16x16x32_fp8_bf8_w32",
+    "swmmac_f32_16x16x32_fp8_bf8_w64",
+    "swmmac_f32_16x16x32_fp8_fp8_w32",
+    "swmmac_f32_16x16x32_fp8_fp8_w64",
+    "swmmac_i32_16x16x32_iu4_w32",
+    "swmmac_i32_16x16x32_iu4_w64",
+    "swmmac_i32_16x16x32_iu8_w32",
+    "swmmac_i32_16x16x32_iu8_w64",
+    "swmmac_i32_16x16x64_iu4_w32",
+    "swmmac_i32_16x16x64_iu4_w64",
     "update_dpp",
     "wmma_bf16_16x16x16_bf16_w32",
     "wmma_bf16_16x16x16_bf16_w32_gfx12",
@@ -1671,6 +1721,1688 @@ def mfma_i32_4x4x4i8(
     ISA and cycles:
         v_mfma_i32_4x4x4i8, 8 cycles on gfx908, gfx90a
         v_mfma_i32_4x4x4_16b_i8, 8 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_16x16x128_bf8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_16x16x128_bf8_bf8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 16x16x128, one wave of 64 lanes.
+    A is 4:2 sparse: 64 stored values of each row's 128, 1 index set(s) per index word.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) float8_e5m2
+        b: (64, 32) float8_e5m2
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_16x16x128_bf8_bf8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_16x16x128_bf8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_16x16x128_bf8_fp8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 16x16x128, one wave of 64 lanes.
+    A is 4:2 sparse: 64 stored values of each row's 128, 1 index set(s) per index word.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) float8_e5m2
+        b: (64, 32) float8_e4m3fn
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_16x16x128_bf8_fp8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_16x16x128_fp8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_16x16x128_fp8_bf8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 16x16x128, one wave of 64 lanes.
+    A is 4:2 sparse: 64 stored values of each row's 128, 1 index set(s) per index word.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) float8_e4m3fn
+        b: (64, 32) float8_e5m2
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_16x16x128_fp8_bf8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_16x16x128_fp8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_16x16x128_fp8_fp8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 16x16x128, one wave of 64 lanes.
+    A is 4:2 sparse: 64 stored values of each row's 128, 1 index set(s) per index word.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) float8_e4m3fn
+        b: (64, 32) float8_e4m3fn
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_16x16x128_fp8_fp8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_16x16x32_bf16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_16x16x32_bf16(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) bfloat16
+        b: (64, 8) bfloat16
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_16x16x32_bf16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_16x16x32_f16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_16x16x32_f16(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float16
+        b: (64, 8) float16
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_16x16x32_f16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_16x16x64_bf16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_16x16x64_bf16(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 16x16x64, one wave of 64 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 2 index set(s) per index word.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) bfloat16
+        b: (64, 16) bfloat16
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_16x16x64_bf16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_16x16x64_bf8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_16x16x64_bf8_bf8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 16x16x64, one wave of 64 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 2 index set(s) per index word.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e5m2fnuz on gfx942
+        a: (64, 8) float8_e5m2 on gfx950
+        b: (64, 16) float8_e5m2fnuz on gfx942
+        b: (64, 16) float8_e5m2 on gfx950
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_16x16x64_bf8_bf8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_16x16x64_bf8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_16x16x64_bf8_fp8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 16x16x64, one wave of 64 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 2 index set(s) per index word.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e5m2fnuz on gfx942
+        a: (64, 8) float8_e5m2 on gfx950
+        b: (64, 16) float8_e4m3fnuz on gfx942
+        b: (64, 16) float8_e4m3fn on gfx950
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_16x16x64_bf8_fp8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_16x16x64_f16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_16x16x64_f16(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 16x16x64, one wave of 64 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 2 index set(s) per index word.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float16
+        b: (64, 16) float16
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_16x16x64_f16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_16x16x64_fp8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_16x16x64_fp8_bf8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 16x16x64, one wave of 64 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 2 index set(s) per index word.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e4m3fnuz on gfx942
+        a: (64, 8) float8_e4m3fn on gfx950
+        b: (64, 16) float8_e5m2fnuz on gfx942
+        b: (64, 16) float8_e5m2 on gfx950
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_16x16x64_fp8_bf8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_16x16x64_fp8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_16x16x64_fp8_fp8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 16x16x64, one wave of 64 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 2 index set(s) per index word.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e4m3fnuz on gfx942
+        a: (64, 8) float8_e4m3fn on gfx950
+        b: (64, 16) float8_e4m3fnuz on gfx942
+        b: (64, 16) float8_e4m3fn on gfx950
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_16x16x64_fp8_fp8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_32x32x16_bf16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_32x32x16_bf16(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 32x32x16, one wave of 64 lanes.
+    A is 4:2 sparse: 8 stored values of each row's 16, 4 index set(s) per index word.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) bfloat16
+        b: (64, 8) bfloat16
+        c: (64, 16) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_32x32x16_bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_32x32x16_f16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_32x32x16_f16(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 32x32x16, one wave of 64 lanes.
+    A is 4:2 sparse: 8 stored values of each row's 16, 4 index set(s) per index word.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float16
+        b: (64, 8) float16
+        c: (64, 16) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_32x32x16_f16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_32x32x32_bf16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_32x32x32_bf16(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 32x32x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) bfloat16
+        b: (64, 16) bfloat16
+        c: (64, 16) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_32x32x32_bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_32x32x32_bf8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_32x32x32_bf8_bf8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 32x32x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e5m2fnuz on gfx942
+        a: (64, 8) float8_e5m2 on gfx950
+        b: (64, 16) float8_e5m2fnuz on gfx942
+        b: (64, 16) float8_e5m2 on gfx950
+        c: (64, 16) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_32x32x32_bf8_bf8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_32x32x32_bf8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_32x32x32_bf8_fp8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 32x32x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e5m2fnuz on gfx942
+        a: (64, 8) float8_e5m2 on gfx950
+        b: (64, 16) float8_e4m3fnuz on gfx942
+        b: (64, 16) float8_e4m3fn on gfx950
+        c: (64, 16) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_32x32x32_bf8_fp8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_32x32x32_f16(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_32x32x32_f16(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 32x32x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float16
+        b: (64, 16) float16
+        c: (64, 16) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_32x32x32_f16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_32x32x32_fp8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_32x32x32_fp8_bf8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 32x32x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e4m3fnuz on gfx942
+        a: (64, 8) float8_e4m3fn on gfx950
+        b: (64, 16) float8_e5m2fnuz on gfx942
+        b: (64, 16) float8_e5m2 on gfx950
+        c: (64, 16) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_32x32x32_fp8_bf8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_32x32x32_fp8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_32x32x32_fp8_fp8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 32x32x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) float8_e4m3fnuz on gfx942
+        a: (64, 8) float8_e4m3fn on gfx950
+        b: (64, 16) float8_e4m3fnuz on gfx942
+        b: (64, 16) float8_e4m3fn on gfx950
+        c: (64, 16) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_32x32x32_fp8_fp8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_32x32x64_bf8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_32x32x64_bf8_bf8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 32x32x64, one wave of 64 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 1 index set(s) per index word.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) float8_e5m2
+        b: (64, 32) float8_e5m2
+        c: (64, 16) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_32x32x64_bf8_bf8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_32x32x64_bf8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_32x32x64_bf8_fp8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 32x32x64, one wave of 64 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 1 index set(s) per index word.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) float8_e5m2
+        b: (64, 32) float8_e4m3fn
+        c: (64, 16) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_32x32x64_bf8_fp8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_32x32x64_fp8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_32x32x64_fp8_bf8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 32x32x64, one wave of 64 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 1 index set(s) per index word.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) float8_e4m3fn
+        b: (64, 32) float8_e5m2
+        c: (64, 16) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_32x32x64_fp8_bf8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_f32_32x32x64_fp8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_f32_32x32x64_fp8_fp8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 32x32x64, one wave of 64 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 1 index set(s) per index word.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) float8_e4m3fn
+        b: (64, 32) float8_e4m3fn
+        c: (64, 16) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_f32_32x32x64_fp8_fp8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_i32_16x16x128_i8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_i32_16x16x128_i8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 16x16x128, one wave of 64 lanes.
+    A is 4:2 sparse: 64 stored values of each row's 128, 1 index set(s) per index word.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) int8 (the same bytes as (64, 4) int32 words)
+        b: (64, 32) int8 (the same bytes as (64, 8) int32 words)
+        c: (64, 4) int32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_i32_16x16x128_i8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_i32_16x16x64_i8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_i32_16x16x64_i8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 16x16x64, one wave of 64 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 2 index set(s) per index word.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) int8 (the same bytes as (64, 2) int32 words)
+        b: (64, 16) int8 (the same bytes as (64, 4) int32 words)
+        c: (64, 4) int32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_i32_16x16x64_i8, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_i32_32x32x32_i8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_i32_32x32x32_i8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 32x32x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx942, gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) int8 (the same bytes as (64, 2) int32 words)
+        b: (64, 16) int8 (the same bytes as (64, 4) int32 words)
+        c: (64, 16) int32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_i32_32x32x32_i8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def smfmac_i32_32x32x64_i8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    cbsz: int,
+    abid: int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_smfmac_i32_32x32x64_i8(a, b, c, index, cbsz, abid).
+
+    D = A·B + C, 32x32x64, one wave of 64 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 1 index set(s) per index word.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 16) int8 (the same bytes as (64, 4) int32 words)
+        b: (64, 32) int8 (the same bytes as (64, 8) int32 words)
+        c: (64, 16) int32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0
+        abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)
+
+    ISA and cycles:
+        v_smfmac_i32_32x32x64_i8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_bf16_16x16x32_bf16_w32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_bf16_16x16x32_bf16_w32(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) bfloat16
+        b: (32, 16) bfloat16
+        c: (32, 8) bfloat16
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_bf16_16x16x32_bf16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_bf16_16x16x32_bf16_w64(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_bf16_16x16x32_bf16_w64(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) bfloat16
+        b: (64, 8) bfloat16
+        c: (64, 4) bfloat16
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_bf16_16x16x32_bf16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f16_16x16x32_f16_w32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f16_16x16x32_f16_w32(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) float16
+        b: (32, 16) float16
+        c: (32, 8) float16
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_f16_16x16x32_f16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f16_16x16x32_f16_w64(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f16_16x16x32_f16_w64(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float16
+        b: (64, 8) float16
+        c: (64, 4) float16
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_f16_16x16x32_f16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x32_bf16_w32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x32_bf16_w32(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) bfloat16
+        b: (32, 16) bfloat16
+        c: (32, 8) float32
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x32_bf16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x32_bf16_w64(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x32_bf16_w64(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) bfloat16
+        b: (64, 8) bfloat16
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x32_bf16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x32_bf8_bf8_w32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x32_bf8_bf8_w32(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) float8_e5m2
+        b: (32, 16) float8_e5m2
+        c: (32, 8) float32
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x32_bf8_bf8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x32_bf8_bf8_w64(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x32_bf8_bf8_w64(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float8_e5m2
+        b: (64, 8) float8_e5m2
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x32_bf8_bf8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x32_bf8_fp8_w32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x32_bf8_fp8_w32(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) float8_e5m2
+        b: (32, 16) float8_e4m3fn
+        c: (32, 8) float32
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x32_bf8_fp8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x32_bf8_fp8_w64(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x32_bf8_fp8_w64(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float8_e5m2
+        b: (64, 8) float8_e4m3fn
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x32_bf8_fp8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x32_f16_w32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x32_f16_w32(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) float16
+        b: (32, 16) float16
+        c: (32, 8) float32
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x32_f16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x32_f16_w64(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x32_f16_w64(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float16
+        b: (64, 8) float16
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x32_f16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x32_fp8_bf8_w32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x32_fp8_bf8_w32(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) float8_e4m3fn
+        b: (32, 16) float8_e5m2
+        c: (32, 8) float32
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x32_fp8_bf8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x32_fp8_bf8_w64(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x32_fp8_bf8_w64(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float8_e4m3fn
+        b: (64, 8) float8_e5m2
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x32_fp8_bf8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x32_fp8_fp8_w32(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x32_fp8_fp8_w32(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) float8_e4m3fn
+        b: (32, 16) float8_e4m3fn
+        c: (32, 8) float32
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x32_fp8_fp8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x32_fp8_fp8_w64(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x32_fp8_fp8_w64(a, b, c, index).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) float8_e4m3fn
+        b: (64, 8) float8_e4m3fn
+        c: (64, 4) float32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x32_fp8_fp8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_i32_16x16x32_iu4_w32(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_i32_16x16x32_iu4_w32(sgn_a, a, sgn_b, b, c, index, clamp).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) int4 (the same bytes as (32, 1) int32 words)
+        b: (32, 16) int4 (the same bytes as (32, 2) int32 words)
+        c: (32, 8) int32
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_swmmac_i32_16x16x32_iu4, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_i32_16x16x32_iu4_w64(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_i32_16x16x32_iu4_w64(sgn_a, a, sgn_b, b, c, index, clamp).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) int4 (the same bytes as (64, 1) int32 words)
+        b: (64, 8) int4 (the same bytes as (64, 1) int32 words)
+        c: (64, 4) int32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_swmmac_i32_16x16x32_iu4, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_i32_16x16x32_iu8_w32(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_i32_16x16x32_iu8_w32(sgn_a, a, sgn_b, b, c, index, clamp).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 8) int8 (the same bytes as (32, 2) int32 words)
+        b: (32, 16) int8 (the same bytes as (32, 4) int32 words)
+        c: (32, 8) int32
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_swmmac_i32_16x16x32_iu8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_i32_16x16x32_iu8_w64(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_i32_16x16x32_iu8_w64(sgn_a, a, sgn_b, b, c, index, clamp).
+
+    D = A·B + C, 16x16x32, one wave of 64 lanes.
+    A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 4) int8 (the same bytes as (64, 1) int32 words)
+        b: (64, 8) int8 (the same bytes as (64, 2) int32 words)
+        c: (64, 4) int32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_swmmac_i32_16x16x32_iu8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_i32_16x16x64_iu4_w32(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_i32_16x16x64_iu4_w32(sgn_a, a, sgn_b, b, c, index, clamp).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 1 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) int4 (the same bytes as (32, 2) int32 words)
+        b: (32, 32) int4 (the same bytes as (32, 4) int32 words)
+        c: (32, 8) int32
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_swmmac_i32_16x16x64_iu4, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_i32_16x16x64_iu4_w64(
+    sgn_a: bool | int,
+    a: ArrayLike,
+    sgn_b: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    clamp: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_i32_16x16x64_iu4_w64(sgn_a, a, sgn_b, b, c, index, clamp).
+
+    D = A·B + C, 16x16x64, one wave of 64 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 2 index set(s) per index word.
+    Targets: gfx1200, gfx1201.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) int4 (the same bytes as (64, 1) int32 words)
+        b: (64, 16) int4 (the same bytes as (64, 2) int32 words)
+        c: (64, 4) int32
+        index: (64,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        sgn_a: bool: A is signed (True) or unsigned
+        sgn_b: bool: B is signed (True) or unsigned
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_swmmac_i32_16x16x64_iu4, 8 cycles
 
     Raises:
         UnsupportedInstructionError: the running target has no such builtin.

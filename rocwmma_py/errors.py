@@ -176,6 +176,11 @@ class ModifierError(RocwmmaError, ValueError):
     """A CBSZ/ABID/BLGP/OPSEL/sign/clamp value the instruction does not accept."""
 
 
+class SparsityError(RocwmmaError, ValueError):
+    """A matrix that is not 4:2 sparse, or compressed values/indices/registers that do not fit
+    the sparse instruction (message names the first offending row and group)."""
+
+
 class FragmentError(RocwmmaError, TypeError):
     """A fragment type or use rocWMMA does not allow (message names what and why)."""
 

@@ -56,10 +56,37 @@ FP8 = {  # (gfx942 NANOO, OCP elsewhere)
 }
 MFMA_RE = re.compile(r"mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)_?(.+)$")
 WMMA_RE = re.compile(r"wmma_(f32|f16|bf16|i32)_16x16x(\d+)_(.+)_w(32|64)(_gfx12)?$")
+# 4:2 sparse (sparse.md §3): A holds K/2 stored values, B is dense; an `int index` per lane
+SMFMAC_RE = re.compile(r"smfmac_(f32|i32)_(\d+)x(\d+)x(\d+)_(.+)$")
+SWMMAC_RE = re.compile(r"swmmac_(f32|f16|bf16|i32)_16x16x(\d+)_(.+)_w(32|64)$")
+
+
+def _types(ab: str, ocp: bool):
+    if ab.split("_")[0] in FP8:
+        return tuple(FP8[x][int(ocp)] for x in ab.split("_"))
+    return PLAIN[ab], PLAIN[ab]
 
 
 def describe(builtin: str, arch: str) -> dict:
-    """Expected argument names, lanes, A/B/C element types, per-lane element counts and K."""
+    """Expected argument names, lanes, A/B/C element types, per-lane element counts and the
+    K of all-ones A and B (the products one output sums: K/2 for the sparse ones)."""
+    if m := SMFMAC_RE.match(builtin):
+        c_name, mm, nn, kk, ab = m.groups()
+        mm, nn, kk = int(mm), int(nn), int(kk)
+        ta, tb = _types(ab, ocp=arch != "gfx942")
+        return dict(args=("a", "b", "c", "index", "cbsz", "abid"), lanes=64, ta=ta, tb=tb,
+                    tc=PLAIN[c_name], k=kk // 2, n_a=mm * kk // 2 // 64, n_b=nn * kk // 64,
+                    n_c=mm * nn // 64)
+    if m := SWMMAC_RE.match(builtin):
+        c_name, kk, ab, wave = m.groups()
+        kk, wave = int(kk), int(wave)
+        ta, tb = _types(ab, ocp=True)
+        iu = ("sgn_a", "a", "sgn_b", "b", "c", "index", "clamp")
+        bits = T.bits(ta)
+        return dict(args=iu if c_name == "i32" else ("a", "b", "c", "index"), lanes=wave,
+                    ta=ta, tb=tb, tc=PLAIN[c_name], k=kk // 2,
+                    n_a=max(32 // bits, 8 * kk // wave), n_b=max(32 // bits, 16 * kk // wave),
+                    n_c=256 // wave)
     if m := MFMA_RE.match(builtin):
         c_name, mm, nn, kk, ab = m.groups()
         mm, nn, kk = int(mm), int(nn), int(kk)
@@ -166,7 +193,29 @@ AVAILABILITY = {
         ("f32", "bf8_bf8")) for w in (32, 64)},
     "wmma_i32_16x16x32_iu4_w32_gfx12": GFX12,
     "wmma_i32_16x16x32_iu4_w64_gfx12": GFX12,
+    # sparse.md §3: gfx942's 14 SMFMAC (gfx950 keeps them), gfx950's 14, gfx12's 11 x 2
+    **{f"smfmac_{c}_{s}_{ab}": ["gfx942", "gfx950"] for c, s, ab in (
+        ("f32", "16x16x32", "f16"), ("f32", "32x32x16", "f16"), ("f32", "16x16x32", "bf16"),
+        ("f32", "32x32x16", "bf16"), ("i32", "16x16x64", "i8"), ("i32", "32x32x32", "i8"),
+        *(("f32", s, f"{a}_{b}") for s in ("16x16x64", "32x32x32") for a in ("fp8", "bf8")
+          for b in ("fp8", "bf8")))},
+    **{f"smfmac_{c}_{s}_{ab}": ["gfx950"] for c, s, ab in (
+        ("f32", "16x16x64", "f16"), ("f32", "32x32x32", "f16"), ("f32", "16x16x64", "bf16"),
+        ("f32", "32x32x32", "bf16"), ("i32", "16x16x128", "i8"), ("i32", "32x32x64", "i8"),
+        *(("f32", s, f"{a}_{b}") for s in ("16x16x128", "32x32x64") for a in ("fp8", "bf8")
+          for b in ("fp8", "bf8")))},
+    **{f"swmmac_{c}_16x16x{k}_{ab}_w{w}": GFX12 for c, k, ab in (
+        ("f32", 32, "f16"), ("f32", 32, "bf16"), ("f16", 32, "f16"), ("bf16", 32, "bf16"),
+        ("i32", 32, "iu8"), ("i32", 32, "iu4"), ("i32", 64, "iu4"),
+        *(("f32", 32, f"{a}_{b}") for a in ("fp8", "bf8") for b in ("fp8", "bf8")))
+       for w in (32, 64)},
 }
+
+
+def test_every_sparse_builtin_is_listed():
+    sparse = {n for n in amdgcn.BUILTINS if "smfmac" in n or "swmmac" in n}
+    assert sparse == {n for n in AVAILABILITY if "smfmac" in n or "swmmac" in n}
+    assert len(sparse) == 28 + 22
 
 
 @pytest.mark.parametrize("name", sorted(AVAILABILITY))
@@ -216,7 +265,7 @@ def test_every_builtin_all_ones_gives_c_plus_k(arch, builtin):
     kwargs = dict(a=_ones_words(spec["ta"], spec["n_a"], lanes),
                   b=_ones_words(spec["tb"], spec["n_b"], lanes), c=c)
     extra = {"cbsz": 0, "abid": 0, "blgp": 0, "opsel": False, "sgn_a": True, "sgn_b": True,
-             "clamp": False}
+             "clamp": False, "index": rng.integers(0, 2**32, lanes).astype(np.uint32)}
     kwargs.update({x: extra[x] for x in spec["args"] if x not in kwargs})
     c_before = c.copy()
     d = call(arch, builtin, **kwargs)

@@ -685,7 +685,9 @@ def _immediate_cases():
 def test_every_immediate_of_every_builtin_refuses_a_fraction(arch, builtin, immediate):
     """Immediates are checked before the operands, so scalar stand-ins reach the check."""
     args = amdgcn.instruction(builtin, arch).args
-    call = {a: 0 for a in "abc"} | {a: _VALID_IMMEDIATES[a] for a in args if a not in "abc"}
+    operands = ("a", "b", "c", "index")
+    call = {a: 0 for a in operands if a in args} | {a: _VALID_IMMEDIATES[a] for a in args
+                                                     if a not in operands}
     call[immediate] = 0.5
     with pytest.raises(ModifierError, match=rf"{builtin}: {immediate}=0\.5 is not allowed"):
         _on(arch, builtin, **call)

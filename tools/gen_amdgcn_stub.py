@@ -97,6 +97,10 @@ _MODIFIERS = {
     "sgn_b": "sgn_b: bool: B is signed (True) or unsigned",
     "clamp": "clamp: bool: saturate the int32 result instead of wrapping",
 }
+_SPARSE_MODIFIERS = {
+    "cbsz": "cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0",
+    "abid": "abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)",
+}
 _BLGP = {
     "lanes": "blgp: int: BLGP, 0..7, the lane pattern B is read with (0: as is)",
     "neg": "blgp: int: NEG on CDNA3 f64, bit 0 negates A, bit 1 B, bit 2 C",
@@ -143,10 +147,13 @@ def _docstring(builtin: str) -> str:
     targets = ", ".join(arch for arch, _ in rows)
     shape = f"{first.m}x{first.n}x{first.k}"
     blocks = f" ({first.blocks} blocks)" if first.blocks > 1 else ""
+    sparse = ([f"A is 4:2 sparse: {first.a_k} stored values of each row's {first.k}, "
+               f"{first.index_sets} index set(s) per index word."] if first.sparse else [])
     lines = [
         f"__builtin_amdgcn_{builtin}({', '.join(first.args)}).",
         "",
         f"D = A·B + C, {shape}{blocks}, one wave of {first.wave} lanes.",
+        *sparse,
         f"Targets: {targets}.",
         "",
         "Operands per wave (lanes, elements per lane):",
@@ -154,14 +161,19 @@ def _docstring(builtin: str) -> str:
     for what in ("a", "b", "c"):
         for text in _grouped(rows, lambda i, w=what: _operand(i, w)):
             lines.append(f"    {what}: {text}")
+    if first.sparse:
+        lines += [f"    index: ({first.wave},) int32, the 2-bit positions of A's stored values:",
+                  "        value e of a lane in bits 2e+1:2e of its index set"]
     lines.append("    returns D with c's dtype and shape")
-    modifiers = [m for m in first.args if m not in ("a", "b", "c")]
+    modifiers = [m for m in first.args if m not in ("a", "b", "c", "index")]
     if modifiers:
         lines += ["", "Immediates (compile-time ints or bools; out of range: ModifierError):"]
         for m in modifiers:
             if m == "blgp":
                 for text in _grouped(rows, lambda i: _BLGP[i.blgp]):
                     lines.append(f"    {text}")
+            elif first.sparse and m in _SPARSE_MODIFIERS:
+                lines.append(f"    {_SPARSE_MODIFIERS[m]}")
             elif m in ("cbsz", "abid") and not first.cbsz_abid:
                 lines.append(f"    {m}: int: must be 0 (single-block instruction)")
             else:
@@ -177,7 +189,7 @@ def _docstring(builtin: str) -> str:
 
 def _signature(builtin: str) -> str:
     args = _rows(builtin)[0][1].args
-    params = [f"{a}: ArrayLike" if a in ("a", "b", "c") else
+    params = [f"{a}: ArrayLike" if a in ("a", "b", "c", "index") else
               f"{a}: {'int' if a in ('cbsz', 'abid', 'blgp') else 'bool | int'}"
               for a in args]
     return f"def {builtin}(\n" + "".join(f"    {p},\n" for p in params) + ") -> NDArray[Any]:"

@@ -15,7 +15,7 @@ import operator
 import numpy as np
 
 from .. import types as T
-from ..errors import ModifierError, OperandShapeError
+from ..errors import BuiltinArgumentError, ModifierError, OperandShapeError, OperandTypeError
 from . import layouts as L
 from .instructions import Instruction
 from .models import EXACT, compute
@@ -62,14 +62,80 @@ def _gather(elements: np.ndarray, layout: L.OperandLayout) -> np.ndarray:
     return elements.reshape(elements.shape[0], -1)[:, layout.copies]
 
 
+def _index_set(instr: Instruction, cbsz, abid, index_key) -> int:
+    """The index set a sparse instruction reads (sparse.md §2.2): on gfx9 ABID picks it when
+    CBSZ is 0 (CBSZ != 0: set 0, ABID ignored; both fields take 0..3 as the calculator and
+    LLVM accept them); on gfx12 the ISA's OPSEL (`index_key`), which the builtins leave 0."""
+    sets = instr.index_sets
+    if "cbsz" not in instr.args:
+        return _check(instr, "index_key", index_key, range(sets))
+    _check(instr, "index_key", index_key, range(1))
+    cbsz = _check(instr, "cbsz", cbsz, range(4))
+    if cbsz:
+        _check(instr, "abid", abid, range(4))
+        return 0
+    return _check(instr, "abid", abid, range(sets))
+
+
+def _index_words(instr: Instruction, index, waves: int) -> np.ndarray:
+    """The sparse index operand as (waves, lanes) uint32 words: C's `int` per lane, so any
+    integer that fits 32 bits signed or unsigned (-1 is 0xffffffff)."""
+    regs = np.asarray(index)
+    lanes = instr.a_layout.lanes
+    if regs.ndim == 2 and regs.shape[1] == 1:
+        regs = regs[:, 0]
+    if regs.ndim != 1 or regs.shape[0] not in (lanes, waves * lanes):
+        raise OperandShapeError(
+            f"{instr.builtin}: operand index must hold one 32-bit int per lane, shape "
+            f"({lanes},); got shape {regs.shape}"
+        )
+    if regs.dtype.kind not in "iu":
+        raise OperandTypeError(f"{instr.builtin}: operand index must be 32-bit integer words "
+                               f"(C's int per lane); got {regs.dtype} values")
+    wide = regs.astype(np.int64)
+    if regs.size and (wide.min() < -(2**31) or wide.max() >= 2**32):
+        raise OperandTypeError(f"{instr.builtin}: operand index holds values outside 32 bits "
+                               "(allowed: -2**31 .. 2**32 - 1, one index word per lane)")
+    words = (wide & 0xFFFFFFFF).reshape(-1, lanes)
+    return np.broadcast_to(words, (waves, lanes))
+
+
+def _sparse_b(instr: Instruction, b_mat: np.ndarray, words: np.ndarray,
+              index_set: int) -> np.ndarray:
+    """B as each row of the compressed A meets it: (waves, M, K/2, N), row kk of row i being
+    dense B row 4*(kk//2) + idx[i][kk], the gather form of sparse.md §2.1. The 2-bit index of
+    A element e of a lane sits at bit 2*e + 2*S*set of the lane's word (S = elements per lane)."""
+    lay = instr.a_layout
+    lane, slot = lay.written
+    shift = (2 * slot + 2 * lay.slots * index_set).astype(np.uint64)
+    fields = (words[:, lane].astype(np.uint64) >> shift) & 3  # (waves, stored values)
+    idx = np.empty((words.shape[0], instr.m, instr.a_k), np.int64)
+    idx[:, lay.row[lane, slot], lay.col[lane, slot]] = fields
+    rows = 4 * (np.arange(instr.a_k) // 2) + idx  # dense K row of B each stored value meets
+    waves = np.arange(b_mat.shape[0])[:, None, None]
+    return b_mat[:, 0, 0][waves, rows]
+
+
 def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
-            sgn_a=True, sgn_b=True, clamp=False, waves: int = 1,
+            sgn_a=True, sgn_b=True, clamp=False, index=None, index_key=0, waves: int = 1,
             hip_types: bool = False, model: str = EXACT) -> np.ndarray:
     """D = A*B + C for one instruction; returns D with C's dtype and shape. With `waves` > 1
     operands hold the registers of that many waves (waves * lanes rows, wave-major; one
     wave's registers serve all) and each wave computes its own D. Operands are raw register
     bytes in any dtype; with `hip_types` (the amdgcn builtins) they are HIP's typed values
-    instead, converted or refused by `types.as_operand`."""
+    instead, converted or refused by `types.as_operand`.
+
+    A sparse instruction takes its compressed A and the `index` words (one per lane) and
+    computes the gather form with the exact model on every target: no public silicon model
+    covers the sparse datapath (sparse.md §2.4)."""
+    if instr.sparse:
+        if index is None:
+            raise BuiltinArgumentError(f"{instr.builtin}: the sparse index operand is missing")
+        index_set = _index_set(instr, cbsz, abid, index_key)
+        cbsz = abid = 0
+        model = EXACT
+    elif index is not None or index_key:
+        raise ModifierError(f"{instr.builtin} is dense: it takes no index operand")
     max_cbsz = instr.blocks.bit_length() - 1 if instr.cbsz_abid else 0
     cbsz = _check(instr, "cbsz", cbsz, range(max_cbsz + 1))
     abid = _check(instr, "abid", abid, range(1 << cbsz))
@@ -105,7 +171,12 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
     if instr.blgp == "neg" and blgp:
         a_mat, b_mat, c_mat = (-x if blgp >> bit & 1 else x
                                for bit, x in enumerate((a_mat, b_mat, c_mat)))
-    d_mat = compute(model, instr, a_mat, b_mat, c_mat[:, None], clamp=bool(clamp))
+    if instr.sparse:
+        b_rows = _sparse_b(instr, b_mat, _index_words(instr, index, waves), index_set)
+        d_mat = compute(model, instr, a_mat[:, 0, 0, :, None], b_rows, c_mat[:, 0, :, None],
+                        clamp=bool(clamp))[:, None, None, :, 0]
+    else:
+        d_mat = compute(model, instr, a_mat, b_mat, c_mat[:, None], clamp=bool(clamp))
 
     # Scatter: each D slot takes the result its lane group computed from its own A/B copy.
     lane, slot = c_layout.written

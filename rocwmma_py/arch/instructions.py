@@ -20,6 +20,9 @@ MFMA_ARGS = ("a", "b", "c", "cbsz", "abid", "blgp")
 WMMA_ARGS = ("a", "b", "c")
 WMMA_OPSEL_ARGS = ("a", "b", "c", "opsel")
 WMMA_IU_ARGS = ("sgn_a", "a", "sgn_b", "b", "c", "clamp")
+SMFMAC_ARGS = ("a", "b", "c", "index", "cbsz", "abid")
+SWMMAC_ARGS = ("a", "b", "c", "index")
+SWMMAC_IU_ARGS = ("sgn_a", "a", "sgn_b", "b", "c", "index", "clamp")
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,6 +44,9 @@ class Instruction:
     args: tuple[str, ...]
     cbsz_abid: bool = False  # CBSZ/ABID broadcast of A blocks supported
     blgp: str = ""  # "" (none), "lanes" (B lane pattern) or "neg" (CDNA3 f64: negate A/B/C)
+    # 4:2 structured sparse A (smfmac/swmmac): A holds K/2 stored values per row, laid out as
+    # the dense A of the half-K instruction, and `index` says where each sat (sparse.md)
+    sparse: bool = False
 
     @property
     def flops(self) -> int:
@@ -49,6 +55,17 @@ class Instruction:
     @property
     def integer(self) -> bool:
         return not T.is_float(self.c_type)
+
+    @property
+    def a_k(self) -> int:
+        """Columns of A as the registers hold it: K, or the K/2 stored values when sparse."""
+        return self.k // 2 if self.sparse else self.k
+
+    @property
+    def index_sets(self) -> int:
+        """Index sets one 32-bit index register holds (2 bits per stored A value of a lane);
+        0 for dense instructions."""
+        return 32 // (2 * self.a_layout.slots) if self.sparse else 0
 
     @cached_property
     def a_layout(self) -> L.OperandLayout:
@@ -72,17 +89,18 @@ class Instruction:
 
     def _input_layout(self, is_b: bool) -> L.OperandLayout:
         bits = T.bits(self.b_type if is_b else self.a_type)
-        return OPERAND_LAYOUTS[self.family][0](self, bits, is_b)
+        return OPERAND_LAYOUTS[self.family][0](self, self.k if is_b else self.a_k, bits, is_b)
 
 
-# Operand layouts per instruction family: (A/B layout(instr, bits, is_b),
-# C/D layout(instr, bits, opsel)); a new family is one entry (and its layout functions).
+# Operand layouts per instruction family: (A/B layout(instr, k, bits, is_b), C/D
+# layout(instr, bits, opsel)), k being the operand's K as the registers hold it; a new family
+# is one entry (and its layout functions).
 OPERAND_LAYOUTS = {
-    "gfx9": (lambda i, bits, is_b: L.mfma_input(i.n if is_b else i.m, i.k, i.blocks, bits, is_b),
+    "gfx9": (lambda i, k, bits, is_b: L.mfma_input(i.n if is_b else i.m, k, i.blocks, bits, is_b),
              lambda i, bits, opsel: L.mfma_acc(i.m, i.n, i.blocks, bits)),
-    "gfx11": (lambda i, bits, is_b: L.wmma11_input(i.wave, bits, is_b),
+    "gfx11": (lambda i, k, bits, is_b: L.wmma11_input(i.wave, bits, is_b),
               lambda i, bits, opsel: L.wmma11_acc(i.wave, bits, opsel)),
-    "gfx12": (lambda i, bits, is_b: L.wmma12_input(i.wave, i.k, bits, is_b),
+    "gfx12": (lambda i, k, bits, is_b: L.wmma12_input(i.wave, k, bits, is_b),
               lambda i, bits, opsel: L.wmma12_acc(i.wave, bits)),
 }
 
@@ -151,12 +169,40 @@ def _mfma_table(arch) -> dict[str, Instruction]:
         cycles = cyc12 if gen < 3 else cyc3
         table[builtin] = _mfma(builtin, isa, gen, m, n, k, blocks, ab, ab, c, cycles)
     if gen >= 3:
-        for a_name, (a3, a4) in _FP8_NAMES.items():
-            for b_name, (b3, b4) in _FP8_NAMES.items():
-                for m, k, cycles in ((16, 32, 16), (32, 16, 32)):
-                    name = f"mfma_f32_{m}x{m}x{k}_{a_name}_{b_name}"
-                    a, b = (a3, b3) if gen == 3 else (a4, b4)
-                    table[name] = _mfma(name, "v_" + name, gen, m, m, k, 1, a, b, F32, cycles)
+        for a_name, b_name, a, b in _fp8_pairs(gen):
+            for m, k, cycles in ((16, 32, 16), (32, 16, 32)):
+                name = f"mfma_f32_{m}x{m}x{k}_{a_name}_{b_name}"
+                table[name] = _mfma(name, "v_" + name, gen, m, m, k, 1, a, b, F32, cycles)
+        table.update(_smfmac_table(gen))
+    return table
+
+
+def _fp8_pairs(gen: int):
+    """(A name, B name, A type, B type) of the four fp8/bf8 combinations on generation gen."""
+    for a_name, (a3, a4) in _FP8_NAMES.items():
+        for b_name, (b3, b4) in _FP8_NAMES.items():
+            yield (a_name, b_name, *((a3, b3) if gen == 3 else (a4, b4)))
+
+
+# --- gfx9 4:2 sparse SMFMAC: (type stem, A/B, C, dense K of 16x16 on gfx942) ----------------
+# The 32x32 form has half the K; gfx950 doubles both K. Cycles: the calculator's for gfx942
+# (16 for 16x16, 32 for 32x32); gfx950 keeps them (as for its dense K-doubled MFMA: no source).
+_SMFMAC = [("f16", F16, F32, 32), ("bf16", BF16, F32, 32), ("i8", I8, I32, 64)]
+
+
+def _smfmac_table(gen: int) -> dict[str, Instruction]:
+    """The 4:2 sparse rows of generation gen: gfx942's on both, gfx950's K-doubled ones on
+    gfx950 (where the fp8 forms read OCP encodings, like its dense fp8 MFMA)."""
+    rows = [(stem, ab, ab, c, k) for stem, ab, c, k in _SMFMAC]
+    rows += [(f"{a_name}_{b_name}", a, b, F32, 64) for a_name, b_name, a, b in _fp8_pairs(gen)]
+    table = {}
+    for first in range(3, gen + 1):
+        scale = 2 ** (first - 3)
+        for stem, a, b, c, k in rows:
+            for m, kk, cycles in ((16, k * scale, 16), (32, k * scale // 2, 32)):
+                name = f"smfmac_{T.short_name(c)}_{m}x{m}x{kk}_{stem}"
+                table[name] = Instruction(name, "v_" + name, "gfx9", 64, m, m, kk, 1, a, b, c,
+                                          cycles, SMFMAC_ARGS, sparse=True)
     return table
 
 
@@ -192,6 +238,21 @@ _WMMA12_ONLY = [
     ("wmma_f32_16x16x16_bf8_bf8", T.bfloat8, T.bfloat8, F32, 16, WMMA_ARGS),
 ]
 
+# gfx12 4:2 sparse SWMMAC: (builtin stem, A, B, C, dense K, args, cycles as the calculator
+# gives them)
+_SWMMAC = [
+    ("swmmac_f32_16x16x32_f16", F16, F16, F32, 32, SWMMAC_ARGS, 16),
+    ("swmmac_f32_16x16x32_bf16", BF16, BF16, F32, 32, SWMMAC_ARGS, 16),
+    ("swmmac_f16_16x16x32_f16", F16, F16, F16, 32, SWMMAC_ARGS, 16),
+    ("swmmac_bf16_16x16x32_bf16", BF16, BF16, BF16, 32, SWMMAC_ARGS, 16),
+    ("swmmac_i32_16x16x32_iu8", I8, I8, I32, 32, SWMMAC_IU_ARGS, 8),
+    ("swmmac_i32_16x16x32_iu4", I4, I4, I32, 32, SWMMAC_IU_ARGS, 8),
+    ("swmmac_i32_16x16x64_iu4", I4, I4, I32, 64, SWMMAC_IU_ARGS, 8),
+    *((f"swmmac_f32_16x16x32_{an}_{bn}", a, b, F32, 32, SWMMAC_ARGS, 8)
+      for an, a in (("fp8", T.float8), ("bf8", T.bfloat8))
+      for bn, b in (("fp8", T.float8), ("bf8", T.bfloat8))),
+]
+
 
 def _wmma_table(arch) -> dict[str, Instruction]:
     table = {}
@@ -207,6 +268,12 @@ def _wmma_table(arch) -> dict[str, Instruction]:
             name = f"{stem}_w{wave}" + ("_gfx12" if gfx12 else "")
             table[name] = Instruction(name, "v_" + stem, arch.family, wave, 16, 16, k, 1, a, b, c,
                                       cycles, args)
+    if gfx12:
+        for stem, a, b, c, k, args, cycles in _SWMMAC:
+            for wave in (32, 64):  # the sparse builtins have no _gfx12 suffix
+                name = f"{stem}_w{wave}"
+                table[name] = Instruction(name, "v_" + stem, "gfx12", wave, 16, 16, k, 1, a, b,
+                                          c, cycles, args, sparse=True)
     return table
 
 

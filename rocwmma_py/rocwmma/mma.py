@@ -50,13 +50,14 @@ def _instr_types(arch: Arch, ta, tb, tc):
 
 
 def _candidates(arch: Arch, ta, tb, tc, unsigned: str) -> list[Instruction]:
-    """The arch's 16x16 single-block instructions for fragment types ta/tb -> tc, by K."""
+    """The arch's dense 16x16 single-block instructions for fragment types ta/tb -> tc, by
+    K (rocWMMA has no sparse fragments)."""
     if (ta is T.uint8) != (tb is T.uint8):
         return []
     a, b, c, signed = _instr_types(arch, ta, tb, tc)
     return sorted(
         (i for i in arch.instructions.values()
-         if i.m == i.n == 16 and i.blocks == 1 and i.wave == arch.wave_size
+         if i.m == i.n == 16 and i.blocks == 1 and i.wave == arch.wave_size and not i.sparse
          and (i.a_type, i.b_type, i.c_type) == (a, b, c)
          and (signed or ("sgn_a" in i.args and getattr(arch, unsigned)))),
         key=lambda i: i.k,
