@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from . import amdgcn, types
 from ._version import __version__
 from .arch import ARCH_NAMES, Arch, get_arch
+from .arch.devices import DeviceError, DeviceProperties, device_properties
 from .arch.models import numerics_model
 from .cuda import wmma  # noqa: F401 - `rocwmma_py.wmma`, `rocwmma_py.cuda` as attributes
 from .errors import (
@@ -146,6 +147,7 @@ from .runtime import (
     half_math,
     kernel,
     lane_id,
+    last_launch_stats,
     select,
     shared_array,
     synchronize_workgroup,
@@ -212,8 +214,9 @@ __all__ = [
     "BlendImpl", "blockDim", "blockIdx", "BuiltinArgumentError", "ceil_div", "ceilDiv",
     "col_major", "ConfigError", "Constants", "coop_col_major_2d", "coop_col_slice_2d",
     "coop_row_major_2d", "coop_row_slice_2d", "Coord2d", "CrossLaneError", "CrossLaneOps",
-    "current_arch", "current_settings", "DataLayout", "default_arch", "default_schedule", "dim3",
-    "DivergenceError", "Dpp", "DppImpl", "dynamic_shared", "ElementIndexError", "ElementTypeError",
+    "current_arch", "current_settings", "DataLayout", "default_arch", "default_schedule",
+    "device_properties", "DeviceError", "DeviceProperties", "dim3", "DivergenceError", "Dpp",
+    "DppImpl", "dynamic_shared", "ElementIndexError", "ElementTypeError",
     "fill_fragment",
     "float16", "float16_t", "float32", "float32_t", "float64", "float64_t", "float8",
     "float8_fnuz", "float8_fnuz_t", "float8_t", "fragment", "fragment_scheduler",
@@ -222,6 +225,7 @@ __all__ = [
     "getWarpSize", "GlobalRaceError", "gridDim", "HalfTypeError", "hfloat16_t", "index_t",
     "InitCheckError", "int32", "int32_t", "int8", "int8_t", "InternalError",
     "is_layout_orthogonal", "is_layout_same", "kernel", "lane_id", "LaneTypeError",
+    "last_launch_stats",
     "LaneValueError", "LaunchError", "LaunchTypeError", "layout_t", "layout_traits", "LayoutError",
     "LayoutQueryError", "LdsError", "LdsLimitError", "LdsRaceError", "load_matrix_sync", "Log2",
     "make_coord2d", "MappingUtil", "matrix_a", "matrix_b", "mem_col_major", "mem_row_major",
