@@ -72,6 +72,7 @@ from .rocwmma.api import (
     store_matrix_sync,
     to_register_file,
 )
+from .rocwmma.coop1x import load_matrix_coop_sync, store_matrix_coop_sync
 from .rocwmma.cross_lane import (
     Blend,
     BlendImpl,
@@ -227,14 +228,16 @@ __all__ = [
     "is_layout_orthogonal", "is_layout_same", "kernel", "lane_id", "LaneTypeError",
     "last_launch_stats",
     "LaneValueError", "LaunchError", "LaunchTypeError", "layout_t", "layout_traits", "LayoutError",
-    "LayoutQueryError", "LdsError", "LdsLimitError", "LdsRaceError", "load_matrix_sync", "Log2",
+    "LayoutQueryError", "LdsError", "LdsLimitError", "LdsRaceError", "load_matrix_coop_sync",
+    "load_matrix_sync", "Log2",
     "make_coord2d", "MappingUtil", "matrix_a", "matrix_b", "mem_col_major", "mem_row_major",
     "mma_sync", "ModifierError", "next_multiple", "NotInKernelError", "numerics_model",
     "NumericsError", "OperandShapeError", "OperandTypeError", "OptionalDependencyError",
     "orthogonal_layout_t", "OutOfBoundsError", "PackingError", "Permute", "PermuteImpl", "Pointer",
     "PointerTypeError", "RocwmmaError", "row_major", "select", "SettingNotEnteredWarning",
     "shared_array", "SharedTypeError",
-    "single", "store_matrix_sync", "swap", "Swizzle", "SwizzleImpl", "synchronize_workgroup",
+    "single", "store_matrix_coop_sync", "store_matrix_sync", "swap", "Swizzle", "SwizzleImpl",
+    "synchronize_workgroup",
     "syncthreads", "threadIdx", "to_register_file", "types", "uint32", "uint32_t", "uint8",
     "uint8_t", "UnsupportedInstructionError", "use_arch", "use_engine", "use_numerics",
     "use_workers", "vector_type", "wave_size", "where", "WorkerCountError", "xfloat32",
