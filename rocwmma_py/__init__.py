@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from . import amdgcn, sparse, types
 from ._version import __version__
 from .arch import ARCH_NAMES, Arch, get_arch
+from .arch.devices import DeviceProperties, device_properties
 from .arch.models import numerics_model
 from .cuda import wmma  # noqa: F401 - `rocwmma_py.wmma`, `rocwmma_py.cuda` as attributes
 from .errors import (
@@ -20,6 +21,7 @@ from .errors import (
     BuiltinArgumentError,
     ConfigError,
     CrossLaneError,
+    DeviceError,
     DivergenceError,
     ElementIndexError,
     ElementTypeError,
@@ -72,6 +74,7 @@ from .rocwmma.api import (
     store_matrix_sync,
     to_register_file,
 )
+from .rocwmma.coop1x import load_matrix_coop_sync, store_matrix_coop_sync
 from .rocwmma.cross_lane import (
     Blend,
     BlendImpl,
@@ -147,6 +150,7 @@ from .runtime import (
     half_math,
     kernel,
     lane_id,
+    last_launch_stats,
     select,
     shared_array,
     synchronize_workgroup,
@@ -213,8 +217,9 @@ __all__ = [
     "BlendImpl", "blockDim", "blockIdx", "BuiltinArgumentError", "ceil_div", "ceilDiv",
     "col_major", "ConfigError", "Constants", "coop_col_major_2d", "coop_col_slice_2d",
     "coop_row_major_2d", "coop_row_slice_2d", "Coord2d", "CrossLaneError", "CrossLaneOps",
-    "current_arch", "current_settings", "DataLayout", "default_arch", "default_schedule", "dim3",
-    "DivergenceError", "Dpp", "DppImpl", "dynamic_shared", "ElementIndexError", "ElementTypeError",
+    "current_arch", "current_settings", "DataLayout", "default_arch", "default_schedule",
+    "device_properties", "DeviceError", "DeviceProperties", "dim3", "DivergenceError", "Dpp",
+    "DppImpl", "dynamic_shared", "ElementIndexError", "ElementTypeError",
     "fill_fragment",
     "float16", "float16_t", "float32", "float32_t", "float64", "float64_t", "float8",
     "float8_fnuz", "float8_fnuz_t", "float8_t", "fragment", "fragment_scheduler",
@@ -223,15 +228,18 @@ __all__ = [
     "getWarpSize", "GlobalRaceError", "gridDim", "HalfTypeError", "hfloat16_t", "index_t",
     "InitCheckError", "int32", "int32_t", "int8", "int8_t", "InternalError",
     "is_layout_orthogonal", "is_layout_same", "kernel", "lane_id", "LaneTypeError",
+    "last_launch_stats",
     "LaneValueError", "LaunchError", "LaunchTypeError", "layout_t", "layout_traits", "LayoutError",
-    "LayoutQueryError", "LdsError", "LdsLimitError", "LdsRaceError", "load_matrix_sync", "Log2",
+    "LayoutQueryError", "LdsError", "LdsLimitError", "LdsRaceError", "load_matrix_coop_sync",
+    "load_matrix_sync", "Log2",
     "make_coord2d", "MappingUtil", "matrix_a", "matrix_b", "mem_col_major", "mem_row_major",
     "mma_sync", "ModifierError", "next_multiple", "NotInKernelError", "numerics_model",
     "NumericsError", "OperandShapeError", "OperandTypeError", "OptionalDependencyError",
     "orthogonal_layout_t", "OutOfBoundsError", "PackingError", "Permute", "PermuteImpl", "Pointer",
     "PointerTypeError", "RocwmmaError", "row_major", "select", "SettingNotEnteredWarning",
     "shared_array", "SharedTypeError", "single", "sparse", "SparsityError",
-    "store_matrix_sync", "swap", "Swizzle", "SwizzleImpl", "synchronize_workgroup",
+    "store_matrix_coop_sync", "store_matrix_sync", "swap", "Swizzle", "SwizzleImpl",
+    "synchronize_workgroup",
     "syncthreads", "threadIdx", "to_register_file", "types", "uint32", "uint32_t", "uint8",
     "uint8_t", "UnsupportedInstructionError", "use_arch", "use_engine", "use_numerics",
     "use_workers", "vector_type", "wave_size", "where", "WorkerCountError", "xfloat32",

@@ -176,6 +176,11 @@ class ModifierError(RocwmmaError, ValueError):
     """A CBSZ/ABID/BLGP/OPSEL/sign/clamp value the instruction does not accept."""
 
 
+class DeviceError(RocwmmaError, ValueError):
+    """A device index other than 0 (HIP's hipErrorInvalidDevice): the emulator has one device,
+    the current target."""
+
+
 class SparsityError(RocwmmaError, ValueError):
     """A matrix that is not 4:2 sparse, or compressed values/indices/registers that do not fit
     the sparse instruction (message names the first offending row and group)."""

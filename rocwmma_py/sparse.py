@@ -5,8 +5,8 @@ A 4:2 sparse row keeps at most 2 non-zeros in every group of 4 consecutive colum
 compressed form stores 2 values per group (`values`, K/2 columns) and where each sat
 (`indices`, 0..3). A group with fewer than 2 non-zeros stores zeros at the lowest free
 positions, so the two indices of a group are distinct and ascending: the form every sparse
-instruction reads the same on every target (sparse.md §2.5: a stored value is multiplied
-whether it is zero or not, so what fills a free slot must be 0).
+instruction reads the same on every target (hardware multiplies every stored value, zero
+or not, so what fills a free slot must be 0).
 
     packed = compress_4to2(a)                       # a: (M, K) with 4:2 rows
     a_regs, index = packed.registers("smfmac_f32_16x16x32_f16", arch="gfx942")

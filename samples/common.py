@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rocwmma_py import ARCH_NAMES, get_arch, types
+from rocwmma_py.arch import devices
 
 PASSED, FAILED, REFUSED = 0, 1, 2
 ARCH_VAR = "ROCWMMA_PY_ARCH"  # the launch default's variable, honoured by every sample
@@ -271,24 +272,16 @@ class Device:
     clock_ghz: float
 
 
-# One HIP device per target (MI250X: one GCD). Public spec-sheet numbers; they only scale the
-# model line, which is instruction count x instruction cycles / (CUs x SIMDs x clock).
-DEVICES: dict[str, Device] = {
-    "gfx908": Device("MI100", 120, 4, 1.502),
-    "gfx90a": Device("MI250X (one GCD)", 110, 4, 1.7),
-    "gfx942": Device("MI300X", 304, 4, 2.1),
-    "gfx950": Device("MI355X", 256, 4, 2.4),
-    "gfx1100": Device("RX 7900 XTX", 96, 2, 2.5),
-    "gfx1101": Device("RX 7800 XT", 60, 2, 2.43),
-    "gfx1102": Device("RX 7600", 32, 2, 2.655),
-    "gfx1103": Device("Radeon 780M", 12, 2, 2.7),
-    "gfx1150": Device("Radeon 890M", 16, 2, 2.9),
-    "gfx1151": Device("Radeon 8060S", 40, 2, 2.9),
-    "gfx1152": Device("Radeon 860M", 8, 2, 3.0),
-    "gfx1153": Device("Radeon 820M", 4, 2, 2.8),
-    "gfx1200": Device("RX 9060 XT", 32, 2, 3.13),
-    "gfx1201": Device("RX 9070 XT", 64, 2, 2.97),
-}
+def _device(arch: str) -> Device:
+    """The peak-model numbers of `arch`'s representative product (`rocwmma_py.arch.devices`,
+    the table `device_properties` reads: one HIP device per target, MI250X is one GCD)."""
+    p = devices.product(arch)
+    return Device(p.product, p.cus, devices.SIMDS_PER_CU[get_arch(arch).family],
+                  p.clock_mhz / 1000)
+
+
+# They only scale the model line: instruction count x instruction cycles / (CUs x SIMDs x clock).
+DEVICES: dict[str, Device] = {arch: _device(arch) for arch in ARCH_NAMES}
 
 
 def print_perf_model(arch: str, instruction, count: int, m: int, n: int, k: int,

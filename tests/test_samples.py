@@ -24,6 +24,7 @@ SAMPLES = {
     "samples.mfma_examples": "gfx942",
     "samples.splitk_gemm": "gfx942",
     "samples.softmax_attention": "gfx942",
+    "samples.persistent_gemm": "gfx942",
 }
 OTHER_ARCHES = [
     ("samples.rdna3_wmma_hello", "gfx1101"),
@@ -36,6 +37,8 @@ OTHER_ARCHES = [
     ("samples.splitk_gemm", "gfx1100"),
     ("samples.softmax_attention", "gfx1100"),
     ("samples.softmax_attention", "gfx1201"),
+    ("samples.persistent_gemm", "gfx1100"),
+    ("samples.persistent_gemm", "gfx1201"),
 ]
 
 

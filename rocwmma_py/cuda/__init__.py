@@ -19,6 +19,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..arch.devices import (
+    DeviceProperties,
+    cudaGetDeviceCount,
+    cudaGetDeviceProperties,
+)
 from ..runtime import (
     __syncthreads,
     atomicAdd,
@@ -38,6 +43,7 @@ from ..runtime import (
     gridDim,
     half_math,
     kernel,
+    last_launch_stats,
     threadIdx,
     wave_size,
 )
@@ -95,7 +101,8 @@ warpSize = _WarpSize()  # noqa: N816 - CUDA spelling
 __all__ = ["__all_sync", "__any_sync", "__ballot_sync", "__global__", "__shared__",
     "__shfl_down_sync", "__shfl_sync", "__shfl_up_sync", "__shfl_xor_sync", "__syncthreads",
     "atomicAdd", "atomicAnd", "atomicCAS", "atomicDec", "atomicExch", "atomicInc", "atomicMax",
-    "atomicMin", "atomicOr", "atomicSub", "atomicXor", "blockDim", "blockIdx", "dim3", "gridDim",
+    "atomicMin", "atomicOr", "atomicSub", "atomicXor", "blockDim", "blockIdx", "cudaGetDeviceCount",
+    "cudaGetDeviceProperties", "DeviceProperties", "dim3", "gridDim", "last_launch_stats",
     "threadIdx", "warpSize", "wmma"]
 
 # cuda_fp16.h / cuda_bf16.h / fast math (HIP's rounding) and the vector structs (int4, ...)

@@ -112,6 +112,21 @@ def _io_plan(cls: type[fragment], arch, ldm: int, layout, n: int, shares: bytes 
 
 def _io(frag: fragment, ptr: Pointer, ldm: int, layout, what: str) -> IoPlan:
     """Check a load/store's arguments and plan it for the running wave(s)."""
+    data_layout, ldm = _checked_io(frag, ptr, ldm, layout, what)
+    ctx = current_context_or_none()
+    if ctx is None:  # outside a kernel: one wave (cooperative fragments need a kernel)
+        if frag.scheduler.kind != "default":
+            current_context(what)  # raises NotInKernelError
+        return _io_plan(type(frag), frag.arch, ldm, data_layout, 1, None)
+    _check_one_address_per_wave(ptr, ctx, what)
+    shares = _wave_shares(frag, ctx)
+    key = None if shares is None else np.ascontiguousarray(shares, np.int64).tobytes()
+    return _io_plan(type(frag), frag.arch, ldm, data_layout, ctx.n_waves, key)
+
+
+def _checked_io(frag: fragment, ptr: Pointer, ldm: int, layout, what: str) -> tuple[type, int]:
+    """The data layout and ldm of a load/store, after checking the pointer, its element type,
+    the target and ldm."""
     if not isinstance(ptr, Pointer):
         raise FragmentError(f"{what}: data must be a device pointer; got {type(ptr).__name__}")
     if layout is None:
@@ -125,16 +140,7 @@ def _io(frag: fragment, ptr: Pointer, ldm: int, layout, what: str) -> IoPlan:
         raise FragmentError(f"{what}: pointer element type {np.dtype(ptr.dtype)} does not match "
                             f"the fragment's {T.short_name(frag.data_type)}")
     check_arch(frag, current_arch(), what)
-    ldm = _checked_ldm(frag, ldm, data_layout, what)
-    ctx = current_context_or_none()
-    if ctx is None:  # outside a kernel: one wave (cooperative fragments need a kernel)
-        if frag.scheduler.kind != "default":
-            current_context(what)  # raises NotInKernelError
-        return _io_plan(type(frag), frag.arch, ldm, data_layout, 1, None)
-    _check_one_address_per_wave(ptr, ctx, what)
-    shares = _wave_shares(frag, ctx)
-    key = None if shares is None else np.ascontiguousarray(shares, np.int64).tobytes()
-    return _io_plan(type(frag), frag.arch, ldm, data_layout, ctx.n_waves, key)
+    return data_layout, _checked_ldm(frag, ldm, data_layout, what)
 
 
 LDM_MAX = 2**32 - 1  # rocWMMA takes ldm as uint32_t

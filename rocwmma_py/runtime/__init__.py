@@ -15,6 +15,13 @@ LDS. See `launch.py` for an example.
 
 from typing import TYPE_CHECKING
 
+from ..arch.devices import (
+    DeviceError,
+    DeviceProperties,
+    device_properties,
+    hipGetDeviceCount,
+    hipGetDeviceProperties,
+)
 from ..settings import default_arch, engine_name, use_arch, use_engine, use_workers, worker_count
 from . import half_math
 from .atomics import (
@@ -124,6 +131,11 @@ __all__ = [
     "current_arch",
     "current_wave",
     "default_arch",
+    "DeviceError",
+    "DeviceProperties",
+    "device_properties",
+    "hipGetDeviceCount",
+    "hipGetDeviceProperties",
     "dim3",
     "dynamic_shared",
     "float4",
