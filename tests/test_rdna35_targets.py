@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from gemm_kernels import RDNA35, make_problem, run_gemm, type_set
 
-from rocwmma_py import ARCH_NAMES, amdgcn, get_arch, kernel, use_arch
+from rocwmma_py import ARCH_NAMES, Constants, amdgcn, get_arch, kernel, use_arch
 from rocwmma_py import types as T
 from rocwmma_py.cuda import wmma
 from rocwmma_py.inspector.cli import layout_main
@@ -120,3 +120,13 @@ def test_samples_take_the_names(arch):
     args = common.parse_args(["--arch", arch], "doc", "gfx1100", ["wmma_f32_16x16x16_f16_w32"])
     assert args.arch == arch
     assert common.is_gfx11(arch) and arch in common.DEVICES
+
+
+@pytest.mark.parametrize("name", ARCH_NAMES)
+def test_rocwmma_constants_name_every_target(name):
+    """rocWMMA's `Constants::AMDGCN_ARCH_ID_GFXnnnn` is 0xnnnn (internal/constants.hpp), for
+    the new targets as for the old ones; AMDGCN_CURRENT_ARCH_ID follows the target."""
+    want = int(name.removeprefix("gfx"), 16)
+    assert getattr(Constants, f"AMDGCN_ARCH_ID_{name.upper()}") == want
+    with use_arch(name):
+        assert Constants.AMDGCN_CURRENT_ARCH_ID == want

@@ -4,6 +4,7 @@ MappingUtil's wave/block/matrix coordinate conversions (`WaveSpace`, `MatrixSpac
 
 from __future__ import annotations
 
+from ..arch import ARCH_NAMES, get_arch
 from ..errors import FragmentValueError
 from ..runtime import Pointer, blockDim, blockIdx, current_arch, threadIdx
 from .accessors import Array1d, GetIOShape_t, _fragment_class
@@ -105,19 +106,11 @@ def getWarpSize() -> int:  # noqa: N802 - rocWMMA samples' spelling
 
 
 class _Constants:
-    """rocWMMA `Constants`; the wave size and arch id follow the current target."""
+    """rocWMMA `Constants`; the wave size and arch id follow the current target, and every
+    target of the arch table has its `AMDGCN_ARCH_ID_GFX...` (set below)."""
 
     AMDGCN_WAVE_SIZE_32 = 32
     AMDGCN_WAVE_SIZE_64 = 64
-    AMDGCN_ARCH_ID_GFX908 = 0x0908
-    AMDGCN_ARCH_ID_GFX90A = 0x090A
-    AMDGCN_ARCH_ID_GFX942 = 0x0942
-    AMDGCN_ARCH_ID_GFX950 = 0x0950
-    AMDGCN_ARCH_ID_GFX1100 = 0x1100
-    AMDGCN_ARCH_ID_GFX1101 = 0x1101
-    AMDGCN_ARCH_ID_GFX1102 = 0x1102
-    AMDGCN_ARCH_ID_GFX1200 = 0x1200
-    AMDGCN_ARCH_ID_GFX1201 = 0x1201
     AMDGCN_REGISTER_ELEMENT_SIZE_BYTES = 4
     AMDGCN_LDS_MAX_SIZE_BYTES = 65536
     AMDGCN_CACHE_LINE_SIZE_BYTES = 64
@@ -136,6 +129,8 @@ class _Constants:
         return current_arch().arch_id
 
 
+for _name in ARCH_NAMES:
+    setattr(_Constants, f"AMDGCN_ARCH_ID_{_name.upper()}", get_arch(_name).arch_id)
 Constants = _Constants()
 
 
