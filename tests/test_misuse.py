@@ -166,8 +166,12 @@ def _builtin_outside_kernel():
 # --- launch configuration, targets ----------------------------------------------------------
 
 
-def _block_not_whole_waves():
-    _launch(lambda: None, block=48)
+def _fragment_in_partial_wave():
+    def body():
+        fill_fragment(fragment[accumulator, 16, 16, 16, float32](), 0.0)
+        mma_sync(*(fragment[m, 16, 16, 16, float16, row_major]() for m in
+                   (accumulator, matrix_a, matrix_b, accumulator)))
+    _launch(body, block=48)
 
 
 def _block_too_big():
@@ -574,8 +578,8 @@ MISUSE = [
     pytest.param(_builtin_outside_kernel, NotInKernelError, ["only inside a kernel"],
                  id="not-in-kernel"),
     # launch configuration and targets
-    pytest.param(_block_not_whole_waves, ValueError, ["48 threads", "multiple of", "64"],
-                 id="block-partial-wave"),
+    pytest.param(_fragment_in_partial_wave, TypeError,
+                 ["mma_sync", "48 threads", "whole waves", "64"], id="fragment-partial-wave"),
     pytest.param(_block_too_big, ValueError, ["1088 threads", "at most 1024"], id="block-size"),
     pytest.param(_bad_launch_tuple, TypeError, ["[grid, block]"], id="launch-syntax"),
     pytest.param(_kernel_called_directly, TypeError, ["cannot be called directly",

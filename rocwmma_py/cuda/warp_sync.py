@@ -6,9 +6,12 @@ must call with the same mask, and reading a lane outside the mask is undefined. 
 behaviour is refused here with `CrossLaneError` naming the lanes. Calling lanes are the
 lanes active under `where(...)`.
 
-A 32-bit mask means a whole warp only on wave32 (gfx11/gfx12). On wave64 (gfx9) a mask with
-no bit above 31 (CUDA's usual 0xffffffff) would name only half of the wave, so it is refused;
-give a 64-bit mask (0xffffffffffffffff for the whole wave) or target wave32.
+The mask is converted as C converts the argument: a negative int is its two's complement
+(`int mask = -1` names every lane), and on wave32 a mask is the low 32 bits of a
+sign-extended int (anything else above bit 31 is refused). A mask may name any subset of the
+calling lanes (`__shfl_up_sync(0xf, ...)` called by lanes 0-3). On wave64 (gfx9) CUDA's usual
+0xffffffff names lanes 0-31 only: called by lanes 32-63 too, it is refused with a hint to
+pass a 64-bit mask (0xffffffffffffffff, or -1) or to target wave32.
 """
 
 from __future__ import annotations
@@ -21,35 +24,43 @@ from ..runtime.lanes import Lanes, batch_data
 from ..runtime.warp import __ballot, shfl_index, shuffle
 
 
-def _masks(mask: object, what: str) -> tuple[np.ndarray, np.ndarray]:
-    """(n, W) uint64 masks of the calling lanes and named[wave, caller, lane], checked as
-    CUDA requires."""
+def _c_mask(mask: object, what: str) -> np.ndarray:
+    """The mask per wave and lane, (n, W) uint64, as C converts it to the mask parameter."""
     n, w = wave_shape()
     raw = per_wave_int(np.asarray(batch_data(mask)).astype(np.uint64).astype(np.int64),
                        f"{what} mask")
-    m = raw.astype(np.uint64)
+    if w == 32:
+        high = raw >> 32  # arithmetic: -1 for a sign-extended negative int
+        if ((high != 0) & (high != -1)).any():
+            bad = int(raw[(high != 0) & (high != -1)][0]) & (2**64 - 1)
+            raise CrossLaneError(f"{what}: a wave32 mask has 32 bits, got {bad:#x}")
+        raw = raw & 0xFFFFFFFF
+    return np.broadcast_to(raw.astype(np.uint64), (n, w))
+
+
+def _masks(mask: object, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """(n, W) uint64 masks of the calling lanes and named[wave, caller, lane], checked as
+    CUDA requires against the lanes that call (active under `where` and in the block)."""
+    m = _c_mask(mask, what)
+    w = m.shape[1]
     calling = active_lanes()
-    if w == 64 and ((m[calling] >> np.uint64(32)) == 0).any():
-        bad = int(m[calling][(m[calling] >> np.uint64(32)) == 0][0])
-        raise CrossLaneError(
-            f"{what}: mask {bad:#x} has no bit above 31, but this target has 64-lane waves, so "
-            "it would name only lanes 0-31; pass a 64-bit mask (0xffffffffffffffff for the "
-            "whole wave) or use a wave32 target (gfx11/gfx12)"
-        )
-    if w == 32 and (m >> np.uint64(32)).any():
-        raise CrossLaneError(f"{what}: a wave32 mask has 32 bits, got {int(m.max()):#x}")
     lanes = np.arange(w, dtype=np.uint64)
     named = ((m[:, :, None] >> lanes) & np.uint64(1)).astype(bool)  # [wave, caller, lane]
     own = named[:, np.arange(w), np.arange(w)]
     if (calling & ~own).any():
         wave, lane = np.argwhere(calling & ~own)[0]
+        hint = ""
+        if lane >= 32 and int(m[wave, lane]) >> 32 == 0:
+            hint = (f"; this target has 64-lane waves, where {int(m[wave, lane]):#x} names "
+                    "lanes 0-31 only: pass a 64-bit mask (0xffffffffffffffff or -1 for the "
+                    "whole wave) or use a wave32 target (gfx11/gfx12)")
         raise CrossLaneError(
             f"{what}: lane {lane} calls with mask {int(m[wave, lane]):#x}, which does not "
-            "include itself (CUDA: undefined)"
+            f"include itself (CUDA: undefined){hint}"
         )
     absent = named & ~calling[:, None, :] & calling[:, :, None]
     differs = named & (m[:, None, :] != m[:, :, None]) & calling[:, :, None]
-    for problem, text in ((absent, "is inactive (outside where())"),
+    for problem, text in ((absent, "is inactive (outside where() or the block)"),
                           (differs, "calls with a different mask")):
         if problem.any():
             wave, lane, other = np.argwhere(problem)[0]
@@ -71,7 +82,7 @@ def _shfl_sync(kind: str, mask: object, var: object, operand: object, width: obj
             f"{what}: lane {lane} reads lane {source[wave, lane]}, which is not in its mask "
             f"{int(m[wave, lane]):#x} (CUDA: undefined)"
         )
-    return shuffle(var, source)
+    return shuffle(var, source, what)
 
 
 def _over_mask(named: np.ndarray, predicate: object, reduce) -> Lanes:
@@ -107,7 +118,7 @@ def __shfl_xor_sync(mask: object, var: object, laneMask: object, width: object =
 def __ballot_sync(mask: object, predicate: object):  # noqa: N807
     """CUDA __ballot_sync: the ballot of the lanes in `mask` (other bits 0)."""
     m, _ = _masks(mask, "__ballot_sync")
-    return __ballot(predicate) & m.reshape(-1)
+    return __ballot(predicate) & Lanes(m.reshape(-1))
 
 
 def __any_sync(mask: object, predicate: object):  # noqa: N807

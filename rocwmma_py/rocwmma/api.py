@@ -23,7 +23,7 @@ from ..runtime.progress import note_step
 from ..runtime.state import current_context, current_context_or_none
 from .accessors import apply_transpose_t
 from .errors import FragmentError
-from .fragment import check_arch, check_filled, fragment
+from .fragment import check_arch, check_filled, check_whole_waves, fragment
 from .mma import mma
 from .tags import accumulator, layout_of, matrix_a, matrix_b, row_major
 
@@ -140,6 +140,7 @@ def _checked_io(frag: fragment, ptr: Pointer, ldm: int, layout, what: str) -> tu
         raise FragmentError(f"{what}: pointer element type {np.dtype(ptr.dtype)} does not match "
                             f"the fragment's {T.short_name(frag.data_type)}")
     check_arch(frag, current_arch(), what)
+    check_whole_waves(what)
     return data_layout, _checked_ldm(frag, ldm, data_layout, what)
 
 

@@ -273,6 +273,28 @@ def check_arch(frag: fragment, arch: Arch, what: str) -> None:
                             f"the kernel runs on {arch.name}; make fragments inside the kernel")
 
 
+def check_whole_waves(what: str) -> None:
+    """rocWMMA's fragment operations use every lane of a wave: a partial wave (a block whose
+    thread count is not a multiple of the wave size) cannot run them."""
+    ctx = current_context_or_none()
+    if ctx is None or ctx.live is None:
+        return
+    off = ~ctx.live.reshape(ctx.n_waves, ctx.wave_size)
+    partial = off.any(axis=1)
+    if not partial.any():
+        return
+    wave = int(np.argmax(partial))
+    first = int(np.argmax(off[wave]))
+    block = ctx.block_dim
+    threads = block.x * block.y * block.z
+    raise FragmentError(
+        f"{what}: wave {int(ctx.wave_ids[wave])} of block {int(ctx.block_ids[wave])} has lanes "
+        f"{first}-{ctx.wave_size - 1} inactive: the block {block} has {threads} threads, not a "
+        f"multiple of the wave size {ctx.wave_size}; rocWMMA's fragments need whole waves "
+        f"(launch blocks of a multiple of {ctx.wave_size} threads)"
+    )
+
+
 def _type_name(t) -> str:
     return getattr(t, "__name__", str(t))
 

@@ -23,7 +23,7 @@ from ..arch.models import EXACT, numerics_model
 from ..arch.numerics import accumulate, accumulator_values, chain_is_exact, decode
 from ..runtime import current_arch
 from .errors import FragmentError
-from .fragment import check_arch, check_filled, fragment
+from .fragment import check_arch, check_filled, check_whole_waves, fragment
 from .mma_silicon import silicon_chain
 from .tags import accumulator, matrix_a, matrix_b
 
@@ -140,6 +140,7 @@ def mma(d: fragment, a: fragment, b: fragment, c: fragment, *, clamp: bool | Non
     arch = current_arch()
     for frag in (a, b, c, d):
         check_arch(frag, arch, "mma_sync")
+    check_whole_waves("mma_sync")
     for frag, role in ((a, "a"), (b, "b"), (c, "c")):
         check_filled(frag, role, "mma_sync")
     p = plan(arch, type(a), type(b), type(c), type(d), unsigned)

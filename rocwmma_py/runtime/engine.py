@@ -97,6 +97,15 @@ class Grid:
         tid = np.arange(self.waves_per_block * self.arch.wave_size, dtype=np.int64)
         return tid % block.x, tid // block.x % block.y, tid // (block.x * block.y)
 
+    def live_lanes(self) -> np.ndarray | None:
+        """(waves_per_block, W): which lanes of a block's waves are threads, None when all
+        are (the block is whole waves)."""
+        threads = self.block_dim.x * self.block_dim.y * self.block_dim.z
+        width = self.arch.wave_size
+        if threads == self.waves_per_block * width:
+            return None
+        return (np.arange(self.waves_per_block * width) < threads).reshape(-1, width)
+
 
 def run(grid: Grid, per_wave: str = "") -> None:
     """Run every block of the launch on the selected engine (per wave, blocks in order, when
@@ -137,6 +146,7 @@ class _Launch:
         self.races = GlobalRaces() if grid.checks.racecheck else None
         width = grid.arch.wave_size
         self.tid = [t.reshape(grid.waves_per_block, width) for t in grid.thread_indices()]
+        self.live = grid.live_lanes()
 
     def run_blocks(self, start: int, stop: int) -> None:
         """Blocks [start, stop) in block order, on the launch's engine."""
@@ -302,7 +312,17 @@ class _Launch:
             batched=True,
             journal=journal,
             checks=grid.checks,
+            **self._exec(np.tile(self.live[group].reshape(-1), k) if self.live is not None
+                         else None),
         )
+
+    @staticmethod
+    def _exec(live: np.ndarray | None) -> dict:
+        """The context fields of lanes `live`: a partial wave starts with its other lanes off
+        in EXEC (the first `where` mask), so every masked operation skips them."""
+        if live is None or live.all():
+            return {}
+        return dict(live=live, masks=[live])
 
     def block_per_wave(self, block: int, journal: Journal | None) -> None:
         """The per-wave engine for one block: ints for blockIdx, one context per wave."""
@@ -332,6 +352,7 @@ class _Launch:
                 journal=journal,
                 checks=grid.checks,
                 global_races=self.races,
+                **self._exec(self.live[w] if self.live is not None else None),
             )
             for w in range(grid.waves_per_block)
         ]

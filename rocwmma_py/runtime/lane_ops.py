@@ -72,22 +72,28 @@ def view(value: object, what: str) -> WaveView:
         cls = type(value)
         return WaveView(regs.T.reshape(-1, n, w), lambda out: cls(out.reshape(-1, lanes).T))
     a = np.asarray(batch_data(value))
+    # the lane axis: a Lanes value says which (a __half2 pair per lane is (lanes, 2), rows
+    # are lanes); a plain array has lanes last, or as rows when only its first axis fits
+    axis = value.lane_axis if isinstance(value, Lanes) else -1
+    if (axis == -1 and a.ndim == 2 and a.shape[-1] not in (w, lanes)
+            and a.shape[0] in (w, lanes)):
+        axis = -2
+    a = np.moveaxis(a, axis, -1) if a.ndim else a
     if a.ndim == 0:
         a = np.broadcast_to(a, (lanes,))
     elif a.shape[-1] == w and lanes != w:  # one wave's lanes: the same in every wave
         a = np.tile(a, (1,) * (a.ndim - 1) + (n,))
     if a.shape[-1] != lanes:
         raise CrossLaneError(
-            f"{what} needs one value per lane on the last axis ({lanes} lanes"
-            f"{f' = {n} waves x {w}' if n > 1 else ''}); got shape {a.shape} (registers held "
-            "as (lanes, k) go in as a vector_type or transposed)"
+            f"{what} needs one value per lane ({lanes} lanes"
+            f"{f' = {n} waves x {w}' if n > 1 else ''}); got shape {a.shape}"
         )
     shape = a.shape
     out_is_lanes = len(shape) == 1 or isinstance(value, Lanes)
 
     def rebuild(out: np.ndarray) -> object:
-        out = out.reshape(shape)
-        return Lanes(out) if out_is_lanes else out
+        out = np.moveaxis(out.reshape(shape), -1, axis)
+        return Lanes(out, axis) if out_is_lanes else out
 
     return WaveView(a.reshape(shape[:-1] + (n, w)), rebuild)
 
@@ -183,8 +189,13 @@ def ds_bpermute(index: object, src: object) -> Any:
     """__builtin_amdgcn_ds_bpermute(index, src): lane l reads `src` of lane
     (index[l] >> 2) mod W (a byte address; high bits ignored); an inactive source lane
     reads as 0 (DS_BPERMUTE_B32)."""
-    v = view(src, "ds_bpermute src")
-    lane = (per_wave_int(index, "ds_bpermute index") >> 2) % wave_shape()[1]
+    return bpermute(index, src, "ds_bpermute")
+
+
+def bpermute(index: object, src: object, what: str) -> Any:
+    """`ds_bpermute` on behalf of `what` (the function the kernel called, for messages)."""
+    v = view(src, f"{what} src")
+    lane = (per_wave_int(index, f"{what} index") >> 2) % wave_shape()[1]
     out = _exec(gather(v.data, lane), lane, v.data, exec_mask())
     return v.rebuild(out.astype(v.data.dtype, copy=False))
 

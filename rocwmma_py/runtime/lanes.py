@@ -246,18 +246,27 @@ class Lanes(NDArrayOperatorsMixin):
 
     # --- uniform values act as Python scalars ---------------------------------------------
     def _uniform_value(self, action: str):
-        values = self._data.reshape(-1)
+        """The value every lane holds (lanes that are no thread of a partial wave do not
+        count: they do not run)."""
+        ctx = current_context_or_none()
+        spans = ctx is not None and _spans(self, ctx)
+        whole = ctx is not None and self._lane_count() == ctx.lanes
+        live = ctx.live if whole and ctx is not None else None
+        data = self._data if live is None else np.compress(live, self._data, self.lane_axis)
+        values = data.reshape(-1)
         if values.size == 0:
             raise LaneValueError(f"{action} on an empty Lanes value")
         first = values[0]
         equal_nan = values.dtype.kind in "fc"
         if np.array_equal(values, np.full_like(values, first), equal_nan=equal_nan):
             return first
-        ctx = current_context_or_none()
-        if ctx is not None and _spans(self, ctx):
+        if spans and ctx is not None:
             per_wave = np.moveaxis(self._data, self.lane_axis, -1).reshape(
                 -1, ctx.n_waves, ctx.wave_size)
-            if (per_wave == per_wave[:1, :, :1]).all():
+            same = per_wave == per_wave[:1, :, :1]
+            if live is not None:
+                same |= ~live.reshape(ctx.n_waves, ctx.wave_size)
+            if same.all():
                 raise BatchSplit(per_wave[0, :, 0].copy())
             raise NeedsPerWave  # divergence inside a wave: the per-wave rerun reports it
         hint = ""

@@ -287,21 +287,17 @@ def check_grid_limits(grid: Dim3) -> Dim3:
 
 
 def waves_per_block(block: Dim3, arch: Arch) -> int:
-    """Wave count of a block; refuses blocks that aren't whole waves or exceed 1024 threads."""
+    """Wave count of a block: its threads in waves, the last one partial when the count is
+    not a multiple of the wave size (its other lanes are inactive, as HIP runs it); refuses
+    blocks over HIP's 1024 threads."""
     threads = block.x * block.y * block.z
     wave = arch.wave_size
-    if threads % wave:
-        raise LaunchError(
-            f"block {block} has {threads} threads, not a multiple of the wave size {wave} of "
-            f"{arch.name}; x*y*z must be a positive multiple of {wave}"
-        )
     if threads > MAX_THREADS_PER_BLOCK:
         raise LaunchError(
-            f"block {block} has {threads} threads ({threads // wave} waves of {wave} lanes); "
-            f"HIP allows at most {MAX_THREADS_PER_BLOCK} threads per block"
+            f"block {block} has {threads} threads ({-(-threads // wave)} waves of {wave} "
+            f"lanes); HIP allows at most {MAX_THREADS_PER_BLOCK} threads per block"
         )
-    n_waves = threads // wave
-    return n_waves
+    return -(-threads // wave)
 
 
 def _scalar_annotations(fn: Callable[..., Any], sig: inspect.Signature) -> dict[str, type]:

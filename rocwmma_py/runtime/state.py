@@ -72,6 +72,10 @@ class WaveContext:
     lds_calls: int = 0  # shared_array() calls made so far (k-th call -> k-th buffer)
     journal: Any = None  # journal.Journal recording global writes while they may be undone
     masks: list = field(default_factory=list)  # active `where(cond)` lane masks, innermost last
+    # (lanes,) lanes that are threads of their block, None when all are: a block whose thread
+    # count is not a multiple of the wave size ends in a partial wave, whose other lanes are
+    # off in EXEC from the start (masks[0] is then this mask, so `where` and every op see it)
+    live: np.ndarray | None = None
     checks: Any = None  # checks.Checks of the launch (None: all off)
     global_races: Any = None  # races.GlobalRaces of a launch under racecheck
     taint: BatchSplit | str | None = None  # see taint_running_batch

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import CrossLaneError
-from .lane_ops import active_lanes, ds_bpermute, per_wave_int, view, wave_shape
+from .lane_ops import active_lanes, bpermute, per_wave_int, view, wave_shape
 from .lanes import Lanes, batch_data
 
 _WRAP = 1 << 32
@@ -73,9 +73,11 @@ def shfl_index(kind: str, operand: object, width: object = None) -> np.ndarray:
     return np.where(index >= ((me + w) & ~(w - 1)), me, index)
 
 
-def shuffle(var: object, index: np.ndarray) -> object:
-    """`var` of lane `index` (ds_bpermute of index << 2, so the lane is index mod W)."""
-    return ds_bpermute(_i32(index << 2).reshape(-1), var)
+def shuffle(var: object, index: np.ndarray, what: str) -> object:
+    """`var` of lane `index` (ds_bpermute of index << 2, so the lane is index mod W), for
+    the function `what`. Any element type moves whole: a __half2 pair, a double or a long
+    long is what HIP's overloads move with one or two ds_bpermute per lane."""
+    return bpermute(_i32(index << 2).reshape(-1), var, what)
 
 
 def __shfl(var: object, src_lane: object, width: object = None) -> Any:  # noqa: N807
@@ -92,7 +94,7 @@ def __shfl(var: object, src_lane: object, width: object = None) -> Any:  # noqa:
 
     See `__shfl_xor` for an example.
     """
-    return shuffle(var, shfl_index("", src_lane, width))
+    return shuffle(var, shfl_index("", src_lane, width), "__shfl")
 
 
 def __shfl_up(var: object, lane_delta: object, width: object = None) -> Any:  # noqa: N807
@@ -109,7 +111,7 @@ def __shfl_up(var: object, lane_delta: object, width: object = None) -> Any:  # 
 
     See `__shfl_xor` for an example.
     """
-    return shuffle(var, shfl_index("_up", lane_delta, width))
+    return shuffle(var, shfl_index("_up", lane_delta, width), "__shfl_up")
 
 
 def __shfl_down(var: object, lane_delta: object, width: object = None) -> Any:  # noqa: N807
@@ -126,7 +128,7 @@ def __shfl_down(var: object, lane_delta: object, width: object = None) -> Any:  
 
     See `__shfl_xor` for an example.
     """
-    return shuffle(var, shfl_index("_down", lane_delta, width))
+    return shuffle(var, shfl_index("_down", lane_delta, width), "__shfl_down")
 
 
 def __shfl_xor(var: object, lane_mask: object, width: object = None) -> Any:  # noqa: N807
@@ -156,7 +158,7 @@ def __shfl_xor(var: object, lane_mask: object, width: object = None) -> Any:  # 
         >>> int(x[0]), int(x[31])
         (496, 496)
     """
-    return shuffle(var, shfl_index("_xor", lane_mask, width))
+    return shuffle(var, shfl_index("_xor", lane_mask, width), "__shfl_xor")
 
 
 def _votes(predicate: object) -> np.ndarray:
