@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import CrossLaneError
-from ..runtime.lane_ops import active_lanes, per_wave_int, view, wave_shape
+from ..runtime.lane_ops import active_lanes, per_wave_int, thread_lanes, view, wave_shape
 from ..runtime.lanes import Lanes, batch_data
 from ..runtime.warp import __ballot, shfl_index, shuffle
 
@@ -58,7 +58,9 @@ def _masks(mask: object, what: str) -> tuple[np.ndarray, np.ndarray]:
             f"{what}: lane {lane} calls with mask {int(m[wave, lane]):#x}, which does not "
             f"include itself (CUDA: undefined){hint}"
         )
-    absent = named & ~calling[:, None, :] & calling[:, :, None]
+    # lanes past the end of a partial wave are no threads: like exited ones, a mask may name
+    # them (CUDA: "all non-exited threads named in mask")
+    absent = named & (~calling & thread_lanes())[:, None, :] & calling[:, :, None]
     differs = named & (m[:, None, :] != m[:, :, None]) & calling[:, :, None]
     for problem, text in ((absent, "is inactive (outside where() or the block)"),
                           (differs, "calls with a different mask")):

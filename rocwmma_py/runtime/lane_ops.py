@@ -63,6 +63,14 @@ def active_lanes() -> np.ndarray:
     return np.ones(wave_shape(), bool) if mask is None else mask
 
 
+def thread_lanes() -> np.ndarray:
+    """(n, W): lanes that are threads of their block (all but a partial wave's last ones)."""
+    ctx = current_context_or_none()
+    if ctx is None or ctx.live is None:
+        return np.ones(wave_shape(), bool)
+    return ctx.live.reshape(wave_shape())
+
+
 def view(value: object, what: str) -> WaveView:
     """`value` as (..., n, W); see the module docstring for the kinds accepted."""
     n, w = wave_shape()

@@ -1,0 +1,248 @@
+"""Blocks that are not whole waves (issue 22): HIP runs them, the last wave of each block with
+its lanes past the block's thread count off in EXEC. Every test runs on both engines and both
+wave sizes; the oracle is what each operation does for the lanes that exist, written out in
+numpy from the block shape alone.
+
+Per operation (what a lane that is no thread does, and what reading it gives):
+- memory, atomics: it neither reads nor writes (loads give 0, like a `where` lane);
+- votes (`__ballot`, `__any`, `__all`, `__activemask`): it counts as inactive (bit 0);
+- `__shfl*` / `ds_bpermute`: reading it gives 0 (CDNA3/CDNA4 ISA, DS_BPERMUTE_B32: a
+  disabled source lane returns 0), its own result is not written anywhere;
+- `readfirstlane`: the first active lane (lane 0 exists in every wave);
+- Python branches: only lanes that are threads decide (they alone run);
+- the CUDA `_sync` masks: it may be named, as CUDA lets a mask name exited threads;
+- rocWMMA fragments: refused, naming the wave and the block shape.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rocwmma_py import (
+    FragmentError,
+    blockDim,
+    blockIdx,
+    fill_fragment,
+    float16,
+    float32,
+    fragment,
+    kernel,
+    matrix_a,
+    matrix_b,
+    mma_sync,
+    row_major,
+    threadIdx,
+    use_engine,
+    where,
+)
+from rocwmma_py import accumulator as acc
+from rocwmma_py.amdgcn import readfirstlane
+from rocwmma_py.cuda import __ballot_sync, __shfl_down_sync
+from rocwmma_py.runtime import (
+    __activemask,
+    __ballot,
+    __shfl_down,
+    __shfl_xor,
+    __syncthreads,
+    atomicAdd,
+    last_launch_stats,
+    shared_array,
+)
+
+ENGINES = ["batch", "wave"]
+ARCHS = {"gfx942": 64, "gfx1100": 32}
+# (block, grid): thread counts 1, 16, 21, 33, 48, 96, 120, 1000 - every kind of partial wave
+BLOCKS = [1, 16, (7, 3, 1), 33, (8, 6, 1), 96, (4, 5, 6), (10, 10, 10)]
+
+
+def _threads(block) -> int:
+    b = block if isinstance(block, tuple) else (block, 1, 1)
+    return b[0] * b[1] * b[2]
+
+
+def _run(k, grid, block, arch, engine, *args):
+    with use_engine(engine):
+        k[grid, block, 0, arch](*args)
+    stats = last_launch_stats()
+    if engine == "batch":
+        assert stats.per_wave_blocks == 0, stats.fallbacks
+    return stats
+
+
+@kernel
+def _per_thread(out, count, votes):
+    """Every thread writes its linear id once, counts itself, and records the wave's vote."""
+    t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)
+    n = blockDim.x * blockDim.y * blockDim.z
+    out[blockIdx.x * n + t] = t + 1
+    atomicAdd(count, 1)
+    votes[blockIdx.x * n + t] = __activemask()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("block", BLOCKS, ids=str)
+def test_only_threads_run(block, arch, engine):
+    n, w = _threads(block), ARCHS[arch]
+    grid = 3
+    out = np.zeros(grid * n + w, np.int64)  # room past the end: nothing may land there
+    count = np.zeros(1, np.int32)
+    votes = np.zeros(grid * n, np.uint64)
+    _run(_per_thread, grid, block, arch, engine, out, count, votes)
+    np.testing.assert_array_equal(out[:grid * n], np.tile(np.arange(1, n + 1), grid))
+    assert not out[grid * n:].any()
+    assert count[0] == grid * n
+    # the wave of thread t has lanes min(w, n - w*(t//w)) on
+    t = np.arange(n)
+    on = np.minimum(w, n - w * (t // w))
+    np.testing.assert_array_equal(votes, np.tile(_low_bits(on), grid))
+
+
+def _low_bits(on: np.ndarray) -> np.ndarray:
+    """2**on - 1 as uint64, on <= 64."""
+    return np.array([(1 << int(x)) - 1 for x in on], np.uint64)
+
+
+@kernel
+def _warp_sum(x, out):
+    """llama.cpp's warp_reduce_sum: xor shuffles over 32 lanes of a 32-thread block."""
+    i = blockIdx.x * blockDim.x + threadIdx.x
+    v = x[i]
+    mask = 16
+    while mask > 0:
+        v = v + __shfl_xor(v, mask, 32)
+        mask //= 2
+    out[i] = v
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("arch", ARCHS)
+def test_32_thread_blocks_reduce_as_llama_cpp_launches_them(arch, engine):
+    """32-thread blocks: half a wave on gfx942, a whole one on gfx1100; the sums are the
+    same (the shuffles stay inside the 32 threads)."""
+    rng = np.random.default_rng(1)
+    x = rng.integers(-100, 100, 32 * 5).astype(np.float32)
+    out = np.zeros_like(x)
+    _run(_warp_sum, 5, 32, arch, engine, x, out)
+    np.testing.assert_array_equal(out, np.repeat(x.reshape(5, 32).sum(1), 32))
+
+
+@kernel
+def _shuffle_past_the_end(x, out):
+    """Each thread reads the next one's value: the last thread reads a lane that is no
+    thread on wave64 (0), or wraps to lane 0 of the wave (ds_bpermute index mod W)."""
+    i = threadIdx.x
+    out[i] = __shfl_down(x[i], 1)
+    out[blockDim.x + i] = readfirstlane(x[i])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_reading_a_lane_that_is_no_thread_gives_zero(engine):
+    x = np.arange(1, 21, dtype=np.float32)
+    out = np.zeros(40, np.float32)
+    _run(_shuffle_past_the_end, 1, 20, "gfx942", engine, x, out)
+    # __shfl_down(v, 1): lane 19 reads lane 20, inside the 64-lane group but no thread
+    np.testing.assert_array_equal(out[:20], np.append(x[1:], 0))
+    np.testing.assert_array_equal(out[20:], np.full(20, 1))
+
+
+@kernel
+def _branch_on_block_uniform(x, out):
+    """A value loaded the same by every thread decides a Python branch; lanes past the end
+    load 0 and must not make it diverge."""
+    v = x[threadIdx.x * 0]  # every thread reads x[0]
+    if v > 0:
+        out[threadIdx.x] = v
+    else:
+        out[threadIdx.x] = -1
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("arch", ARCHS)
+def test_branches_are_decided_by_the_threads(arch, engine):
+    x = np.array([5.0], np.float32)
+    out = np.zeros(10, np.float32)
+    _run(_branch_on_block_uniform, 1, 10, arch, engine, x, out)
+    np.testing.assert_array_equal(out, np.full(10, 5.0))
+
+
+@kernel
+def _block_sum(x, out):
+    """A shared-memory tree reduction over a block of 100 threads in 2 (4) waves."""
+    s = shared_array(np.float32, 128)
+    t = threadIdx.x
+    s[t] = 0.0
+    __syncthreads()
+    s[t] = x[blockIdx.x * blockDim.x + t]
+    __syncthreads()
+    stride = 64
+    while stride > 0:
+        with where(t < stride):
+            s[t] = s[t] + s[t + stride]
+        __syncthreads()
+        stride //= 2
+    with where(t == 0):
+        out[blockIdx.x] = s[0]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("arch", ARCHS)
+def test_shared_memory_reduction_over_partial_waves(arch, engine):
+    x = np.arange(300, dtype=np.float32)
+    out = np.zeros(3, np.float32)
+    _run(_block_sum, 3, 100, arch, engine, x, out)
+    np.testing.assert_array_equal(out, x.reshape(3, 100).sum(1))
+
+
+@kernel
+def _sync_votes(x, ballots, sums):
+    """CUDA code with the full mask in a 20-thread block: the mask names lanes that are no
+    threads, which CUDA allows (they count as exited)."""
+    i = threadIdx.x
+    full = 0xFFFFFFFF if blockDim.x <= 32 else -1
+    ballots[i] = __ballot_sync(full, x[i] > 10)
+    sums[i] = x[i] + __shfl_down_sync(full, x[i], 2)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("arch", ARCHS)
+def test_cuda_sync_functions_with_the_full_mask(arch, engine):
+    x = np.arange(20, dtype=np.float32)
+    ballots = np.zeros(20, np.uint64)
+    sums = np.zeros(20, np.float32)
+    _run(_sync_votes, 1, 20, arch, engine, x, ballots, sums)
+    assert (ballots == sum(1 << b for b in range(11, 20))).all()
+    shifted = np.append(x[2:], [0, 0])  # lanes 20, 21 are no threads: they read as 0
+    np.testing.assert_array_equal(sums, x + shifted)
+
+
+def test_ballot_counts_threads_only_inside_where():
+    @kernel
+    def k(out):
+        with where(threadIdx.x % 2 == 0):
+            out[threadIdx.x] = __ballot(1)
+
+    out = np.zeros(40, np.uint64)
+    k[1, 40, 0, "gfx942"](out)
+    assert (out[::2] == sum(1 << b for b in range(0, 40, 2))).all()
+    assert not out[1::2].any()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("arch", ARCHS)
+def test_fragments_refuse_a_partial_wave(arch, engine):
+    @kernel
+    def k():
+        f = fragment[acc, 16, 16, 16, float32]()
+        fill_fragment(f, 0.0)  # registers only: fine
+        a = fragment[matrix_a, 16, 16, 16, float16, row_major]()
+        b = fragment[matrix_b, 16, 16, 16, float16, row_major]()
+        mma_sync(f, a, b, f)
+
+    w = ARCHS[arch]
+    with use_engine(engine), pytest.raises(FragmentError) as err:
+        k[1, w + w // 2, 0, arch]()
+    msg = str(err.value)
+    assert f"wave 1 of block 0 has lanes {w // 2}-{w - 1} inactive" in msg
+    assert f"{w + w // 2} threads" in msg and f"multiple of {w}" in msg
