@@ -122,6 +122,20 @@ def test_float_builtin_vs_exact_rational_sum(arch, name, wide):
     assert not bad, bad[:5]
 
 
+@pytest.mark.extended
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("arch, name", FLOAT_CASES, ids=[f"{a}-{n}" for a, n in FLOAT_CASES])
+def test_float_builtin_every_output_sweep(arch, name, seed):
+    """Extended: every D element (not a sample) of 4 more seeds, wide exponent ranges, against
+    the exact rational sum rounded once."""
+    rng = np.random.default_rng([zlib.crc32(name.encode()), len(arch), seed, 99])
+    instr = amdgcn.instruction(name, arch)
+    dense, b, c = float_operands(rng, instr, wide=seed % 2 == 1)
+    d = run(arch, name, compress_4to2(dense), b, c)
+    ij = [(i, j) for i in range(instr.m) for j in range(instr.n)]
+    assert same_floats(d.ravel(), dense_reference(dense, b, c, ij))
+
+
 def _int_operands(rng, instr, sgn_a: bool, sgn_b: bool):
     """(dense A, B) as register patterns in the storage dtype and as the int64 values the
     sign flags give them; C in int32 with a quarter of it next to the int32 limits."""
