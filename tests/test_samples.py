@@ -25,6 +25,7 @@ SAMPLES = {
     "samples.splitk_gemm": "gfx942",
     "samples.softmax_attention": "gfx942",
     "samples.persistent_gemm": "gfx942",
+    "samples.sparse_gemm": "gfx942",
 }
 OTHER_ARCHES = [
     ("samples.rdna3_wmma_hello", "gfx1101"),
@@ -39,6 +40,7 @@ OTHER_ARCHES = [
     ("samples.softmax_attention", "gfx1201"),
     ("samples.persistent_gemm", "gfx1100"),
     ("samples.persistent_gemm", "gfx1201"),
+    ("samples.sparse_gemm", "gfx1201"),
 ]
 
 
@@ -157,3 +159,77 @@ def test_softmax_attention_broken_reduction_fails(monkeypatch, capsys):
 def test_softmax_attention_refuses_partial_tiles(capsys):
     assert softmax_attention.main(["-s", "40"]) == 2
     assert "multiples of 16" in capsys.readouterr().out
+
+
+# -- sparse_gemm: the kernel's lane formulas are the instructions' layouts; both engines -----
+
+sparse_gemm = importlib.import_module("samples.sparse_gemm")
+SPARSE_ARCHES = ["gfx942", "gfx950", "gfx1200", "gfx1201"]
+
+
+@pytest.mark.parametrize("arch", SPARSE_ARCHES)
+def test_sparse_gemm_lane_formulas_are_the_layouts(arch):
+    from rocwmma_py import amdgcn, get_arch
+
+    t = sparse_gemm.TARGETS[get_arch(arch).family]
+    instr = amdgcn.instruction(t.sparse, arch)
+    for layout, lane_map, vec in ((instr.a_layout, t.a_map, t.a_t),
+                                  (instr.b_layout, t.b_map, t.b_t),
+                                  (instr.c_layout(), t.c_map, t.c_t)):
+        assert (layout.lanes, layout.slots) == (instr.wave, vec.n)
+        assert (layout.block == 0).all()  # every slot used, one block
+        lane, slot = np.ogrid[:layout.lanes, :layout.slots]
+        row, col = np.broadcast_arrays(*lane_map(lane, slot))
+        assert np.array_equal(row, layout.row) and np.array_equal(col, layout.col)
+    assert t.idx_t.n == t.a_t.n and instr.index_sets >= 1
+
+
+def test_sparse_gemm_index_word_is_what_registers_builds():
+    """pack_index on the kernel's loads = Compressed.registers' index word (set 0)."""
+    from types import SimpleNamespace
+
+    from rocwmma_py.sparse import compress_4to2
+
+    rng = np.random.default_rng(6)
+    for arch in ("gfx942", "gfx1201"):
+        t = sparse_gemm.TARGETS["gfx9" if arch == "gfx942" else "gfx12"]
+        a = sparse_gemm.prune_4to2(rng.standard_normal((16, 32)).astype(np.float16))
+        packed = compress_4to2(a)
+        _, want = packed.registers(t.sparse, arch)
+        lane, slot = np.ogrid[:want.size, :t.idx_t.n]
+        row, col = t.a_map(lane, slot)
+        positions = SimpleNamespace(n=t.idx_t.n, regs=packed.indices[row, col])  # a uchar vector
+        assert np.array_equal(sparse_gemm.pack_index(positions), want)
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1201"])
+def test_sparse_gemm_same_on_both_engines(arch):
+    from rocwmma_py.runtime import last_launch_stats, use_engine
+    from rocwmma_py.sparse import compress_4to2
+
+    rng = np.random.default_rng(7)
+    a = sparse_gemm.prune_4to2(rng.standard_normal((32, 64)).astype(np.float16))
+    b = rng.standard_normal((64, 48)).astype(np.float16)
+    c = rng.standard_normal((32, 48)).astype(np.float32)
+    outs = {}
+    for engine in ("wave", "batch"):
+        with use_engine(engine):
+            outs[engine] = sparse_gemm.run(arch, compress_4to2(a), b, c)
+    assert last_launch_stats().per_wave_blocks == 0  # the kernel stays batched
+    assert outs["wave"].tobytes() == outs["batch"].tobytes()
+    ref = a.astype(np.float64) @ b.astype(np.float64) + c
+    assert (np.abs(outs["batch"] - ref) <= sparse_gemm.error_bound(a, b, c, 2)).all()
+
+
+def test_sparse_gemm_ignoring_the_index_fails(monkeypatch, capsys):
+    """Index words of 0 (every stored value read as position 0 of its group) multiply the
+    wrong B rows: FAILED, exit status 1."""
+    monkeypatch.setattr(sparse_gemm, "pack_index",
+                        lambda positions: 0 * positions.regs[..., 0].astype(np.int32))
+    assert sparse_gemm.main(["-m", "16", "-n", "16", "-k", "64"]) == 1
+    assert "FAILED" in capsys.readouterr().out
+
+
+def test_sparse_gemm_refuses_partial_steps(capsys):
+    assert sparse_gemm.main(["-k", "48"]) == 2
+    assert "Unsupported size!" in capsys.readouterr().out
