@@ -26,6 +26,7 @@ SAMPLES = {
     "samples.softmax_attention": "gfx942",
     "samples.persistent_gemm": "gfx942",
     "samples.sparse_gemm": "gfx942",
+    "samples.cuda.rms_norm": "gfx942",
 }
 OTHER_ARCHES = [
     ("samples.rdna3_wmma_hello", "gfx1101"),
@@ -41,7 +42,16 @@ OTHER_ARCHES = [
     ("samples.persistent_gemm", "gfx1100"),
     ("samples.persistent_gemm", "gfx1201"),
     ("samples.sparse_gemm", "gfx1201"),
+    ("samples.cuda.rms_norm", "gfx1100"),
 ]
+
+
+def test_rms_norm_runs_half_waves_batched(capsys):
+    """32-thread blocks on wave64: every block batched, none rerun per wave."""
+    rms_norm = importlib.import_module("samples.cuda.rms_norm")
+    assert rms_norm.main(["-r", "8", "-c", "96"]) == 0
+    out = capsys.readouterr().out
+    assert "half a wave" in out and "8 blocks batched, 0 per wave" in out
 
 
 @pytest.mark.parametrize("module", list(SAMPLES))
