@@ -114,9 +114,9 @@ def _sparse_layout(instr, arch: str, key: str, opsel: int, abid: int, cbsz: int,
     """A by dense k (or compressed), K for the chosen index set, or the dense B, C, D."""
     head = f"{instr.isa} {key} on {arch} (wave{instr.wave}"
     if key != "K" and (opsel or abid or cbsz):
-        raise LayoutQueryError(f"{'OPSEL' if opsel else 'ABID/CBSZ'} of {instr.isa} picks the "
-                               f"index set: it applies to --matrix k only (the index "
-                               f"register), not {key}")
+        what = "OPSEL picks" if opsel else "ABID/CBSZ pick"
+        raise LayoutQueryError(f"{what} the index set of {instr.isa}: it applies to --matrix k "
+                               f"only (the index register), not {key}")
     if key in "BCD":
         return _operand_layout(instr, head + ")", key)
     if key == "A" and compressed:
