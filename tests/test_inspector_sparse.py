@@ -180,7 +180,7 @@ def test_k_svg_shows_the_nibble_bits(tmp_path, capsys):
     legend = " ".join(t.text for t in root.find("s:g[@class='legend']", NS).iter(
         f"{{{NS['s']}}}text"))
     assert "v0[11:8] = bits 11:8 of the index VGPR" in legend
-    assert "Index register: the 4 k of a group share one 4-bit nibble" in legend
+    assert "The 4 k of a group share a 4-bit nibble: its 2 indices" in legend
     assert out.read_text() == svg(LI.instruction_layout("v_smfmac_f32_16x16x32_f16", "gfx942",
                                                         matrix="k", abid=1))
 
@@ -201,7 +201,8 @@ def test_sparse_a_views_b_and_d(capsys):
     out = _run(SMFMAC + ["--matrix", "a", "--row", "3", "--col", "9"], capsys)
     assert "A[3][9]  v0{19}    19    0     0       31" in out  # the 32-bit slot of the pair
     out = _run(SMFMAC + ["--matrix", "a", "--view", "register"], capsys)
-    assert "4:2 sparse A by dense k" in out and "0,0..3" in out
+    assert "the 4 k of a group share the 32-bit slot of its 2 stored values" in out
+    assert "0,0..3" in out
     out = _run(SMFMAC + ["--matrix", "a", "--compressed", "--row", "3", "--col", "5"], capsys)
     assert "compressed: 16 x 16 stored values" in out
     assert "A[3][5]  v0{19}.[31:16]  19    0     16      31" in out
@@ -276,3 +277,21 @@ def test_python_misuse_raises_layout_query_error():
         LI.instruction_layout("v_smfmac_f32_16x16x32_f16", "gfx942", matrix="x")
     with pytest.raises(LayoutQueryError, match="abid must be an integer"):
         LI.instruction_layout("v_smfmac_f32_16x16x32_f16", "gfx942", matrix="k", abid=1.5)
+
+
+def test_the_guides_sparse_commands_run(tmp_path, monkeypatch, capsys):
+    guide = (AMIC_DIR.parents[2] / "docs" / "guide" / "layout-inspector.md").read_text()
+    section = guide.split("## Sparse instructions", 1)[1].split("\nEvery query", 1)[0]
+    lines = [line.split("#")[0].split() for line in section.splitlines()
+             if line.startswith(("rocwmma-layout ", "$ rocwmma-layout "))]
+    assert len(lines) >= 9
+    monkeypatch.chdir(tmp_path)  # --svg k.svg lands here
+    for argv in lines:
+        argv = argv[argv.index("rocwmma-layout") + 1:]
+        assert cli.layout_main(argv) == 0, (argv, capsys.readouterr().err)
+    out = capsys.readouterr().out
+    assert "v0{19}" in out and (tmp_path / "k.svg").exists()
+    excerpt = section.split("$ rocwmma-layout", 1)[1].split("```", 1)[0]
+    shown = [line for line in excerpt.splitlines()[1:] if line and line != "..."
+             and not line.startswith("$")]
+    assert all(line in out for line in shown), [line for line in shown if line not in out]

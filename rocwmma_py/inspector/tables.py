@@ -123,16 +123,15 @@ def _sparse_layout(instr, arch: str, key: str, opsel: int, abid: int, cbsz: int,
         lay = _operand_layout(instr, head + f", compressed: {instr.m} x {instr.a_k} stored "
                               "values)", key)
         return dataclasses.replace(lay, names=("i", "kk"), note=(
-            "4:2 sparse A as stored: kk = 2g, 2g+1 are the two values kept of dense k "
-            "4g..4g+3 (the index register K says which)"))
+            "kk 2g and 2g+1: the 2 values kept of dense k 4g..4g+3 (K says which)"))
     block, row, k, lane, pair = SP.group_slots(instr)
     shape = (instr.blocks, instr.m, instr.k)
     if key == "A":
         bits = 2 * T.bits(instr.a_type)
         return Layout(head + ", dense k)", key, shape, instr.a_layout.lanes,
                       _entries(block, row, k, lane, pair, bits), note=(
-                          f"4:2 sparse A by dense k: the 4 k of a group share the {bits}-bit "
-                          "slot of its 2 stored values (low half: the first)"))
+                          f"the 4 k of a group share the {bits}-bit slot of its 2 stored values "
+                          "(low half: the first)"))
     chosen = SP.index_set(instr, opsel, abid, cbsz)
     if instr.family == "gfx9":
         how = f"CBSZ={cbsz}, ABID={abid}: " if cbsz else f"ABID={abid}: "
@@ -141,8 +140,8 @@ def _sparse_layout(instr, arch: str, key: str, opsel: int, abid: int, cbsz: int,
     return Layout(head + f", {how}index set {chosen} of {instr.index_sets})", key, shape,
                   instr.a_layout.lanes,
                   _entries(block, row, k, lane, pair + SP.index_pair_offset(instr, chosen), 4),
-                  note=("index register: the 4 k of a group share one 4-bit nibble, the 2-bit "
-                        "indices of its 2 stored values (low 2 bits: the first)"))
+                  note=("the 4 k of a group share a 4-bit nibble: its 2 indices (low 2 bits: "
+                        "the first)"))
 
 
 _MATRICES = {"a": matrix_a, "b": matrix_b, "c": accumulator, "acc": accumulator,
