@@ -295,3 +295,11 @@ def test_the_guides_sparse_commands_run(tmp_path, monkeypatch, capsys):
     shown = [line for line in excerpt.splitlines()[1:] if line and line != "..."
              and not line.startswith("$")]
     assert all(line in out for line in shown), [line for line in shown if line not in out]
+
+
+def test_compare_takes_the_sparse_options(capsys):
+    # gfx950 keeps gfx942's 16x16x32 f16 SMFMAC: the index register does not move
+    out = _run(SMFMAC + ["--matrix", "k", "--abid", "3", "--compare", "gfx942", "gfx950"],
+               capsys)
+    assert out.startswith("0 of 512 elements sit in a different lane/register")
+    assert "K on gfx950 (wave64, ABID=3: index set 3 of 4)" in out
