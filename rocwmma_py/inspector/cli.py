@@ -6,6 +6,8 @@ which element, with the AMD Matrix Instruction Calculator's queries.
     rocwmma-layout --instr v_mfma_f32_16x16x16_f16 --matrix a --row 1 --col 5
     rocwmma-layout --instr v_mfma_f32_16x16x16_f16 --matrix c --register 2 --lane 17
     rocwmma-layout --instr v_mfma_f32_32x32x8_f16 --detail
+    rocwmma-layout --instr v_smfmac_f32_16x16x32_f16 --matrix k --abid 1   # sparse indices
+    rocwmma-layout --instr v_swmmac_f32_16x16x32_f16 --arch gfx1201 --matrix k --opsel 1
     rocwmma-layout --list-instructions --arch gfx1200
     rocwmma-layout --fragment a --shape 16x16x16 --dtype f16 --compare gfx942 gfx1100
     rocwmma-layout --arch sm_80 --matrix a             # NVIDIA's mma.m16n8k16 fragment
@@ -32,13 +34,14 @@ from .formats import WIDTH
 _LAYOUT_OUT = {"view", "format", "width", "svg", "png", "row", "col", "block", "register",
                "lane"}
 _TAKES = {
-    "instruction": {"instr", "arch", "wave", "matrix", "opsel"} | _LAYOUT_OUT,
+    "instruction": {"instr", "arch", "wave", "matrix", "opsel", "abid", "cbsz", "compressed"}
+    | _LAYOUT_OUT,
     "fragment": {"fragment", "arch", "shape", "dtype", "layout", "api"} | _LAYOUT_OUT,
     "sm_80": {"arch", "matrix", "fragment"} | _LAYOUT_OUT,
     "detail": {"detail", "instr", "arch", "wave", "format"},
     "list": {"list_instructions", "arch", "format"},
-    "compare": {"compare", "instr", "wave", "matrix", "opsel", "fragment", "shape", "dtype",
-                "layout", "api", "format"},
+    "compare": {"compare", "instr", "wave", "matrix", "opsel", "abid", "cbsz", "compressed",
+                "fragment", "shape", "dtype", "layout", "api", "format"},
 }
 _OPTION = {"list_instructions": "--list-instructions", "instr": "--instr"}
 _MODE_NAME = {"instruction": "an instruction layout (--instr)",
@@ -58,10 +61,18 @@ def parser(prog: str) -> argparse.ArgumentParser:
     what.add_argument("--arch", help="target: " + ", ".join(names.TARGETS) +
                       " (default: $ROCWMMA_PY_ARCH, else gfx942)")
     what.add_argument("--wave", type=int, help="wave size of a gfx11/gfx12 instruction (32, 64)")
-    what.add_argument("--matrix", choices=["a", "b", "c", "d"],
-                      help="instruction operand (default a)")
+    what.add_argument("--matrix", choices=["a", "b", "c", "d", "k"],
+                      help="instruction operand (default a); k = the index register of a "
+                      "4:2 sparse instruction (v_smfmac_*, v_swmmac_*)")
     what.add_argument("--opsel", type=int,
-                      help="gfx11 16-bit C/D: 0 = low halves (default), 1 = high halves")
+                      help="gfx11 16-bit C/D: 0 = low halves (default), 1 = high halves; "
+                      "gfx12 sparse K: the index set")
+    what.add_argument("--abid", type=int,
+                      help="gfx9 sparse K: the index set (with CBSZ 0; default 0)")
+    what.add_argument("--cbsz", type=int,
+                      help="gfx9 sparse K: CBSZ (0..3; not 0 reads index set 0, as ABID 0)")
+    what.add_argument("--compressed", action="store_true",
+                      help="sparse A as stored (M x K/2 values) instead of by dense k")
     what.add_argument("--shape", help="fragment MxNxK (default 16x16x16)")
     what.add_argument("--dtype", help="fragment element type: f16 (default), bf16, f32, i8, ...")
     what.add_argument("--layout", choices=["row", "col"], help="data layout (a, b: default row)")
@@ -160,7 +171,8 @@ def build(args: argparse.Namespace, arch: str | None = None) -> LI.Layout:
         return LI.sm80_layout(matrix)
     if args.instr:
         return LI.instruction_layout(args.instr, target, args.wave, args.matrix or "a",
-                                     args.opsel or 0)
+                                     args.opsel or 0, abid=args.abid or 0,
+                                     cbsz=args.cbsz or 0, compressed=args.compressed)
     layout = args.layout or (None if args.fragment == "acc" else "row")
     cls = LI.fragment_class(args.fragment, LI.parse_shape(args.shape or "16x16x16"),
                             args.dtype or "f16", layout, args.api or "rocwmma")

@@ -8,9 +8,12 @@ from .. import types as T
 from ..arch import get_arch
 from ..arch.instructions import Instruction
 from . import names
+from .sparse import selector
 
-# Operand -> the builtin's argument / the calculator's encoding field.
+# Operand -> the builtin's argument / the calculator's encoding field; a sparse instruction
+# reads its index register K from src2 and accumulates into its destination (D += A*B).
 _FIELDS = {"A": "src0", "B": "src1", "C": "src2", "D": "vdst"}
+_SPARSE_FIELDS = {**_FIELDS, "C": "vdst (D += A*B)", "K": "src2"}
 
 
 def _vgprs(instr: Instruction) -> dict[str, int]:
@@ -18,11 +21,14 @@ def _vgprs(instr: Instruction) -> dict[str, int]:
     def span(lay) -> int:
         return -(-lay.slots * lay.bits // 32)
     c = span(instr.c_layout(0))
-    return {"A": span(instr.a_layout), "B": span(instr.b_layout), "C": c, "D": c}
+    out = {"A": span(instr.a_layout), "B": span(instr.b_layout), "C": c, "D": c}
+    return {**out, "K": 1} if instr.sparse else out
 
 
 def _modifiers(instr: Instruction) -> list[str]:
     mods = []
+    if instr.sparse:
+        mods.append(f"index set: {selector(instr)}")
     if instr.cbsz_abid:
         mods.append("CBSZ/ABID (broadcast an A block)")
     if instr.blgp == "lanes":
@@ -39,17 +45,21 @@ def _modifiers(instr: Instruction) -> list[str]:
 def instruction_details(name: str, arch: str, wave: int | None = None) -> dict:
     """One instruction's details as a dict (keys as the calculator's --detail-instruction:
     isa, builtin, arch, wave, m, n, k, blocks, cycles, flops, flops_per_cu_cycle (per WGP on
-    gfx11/gfx12), types {A, B, C, D}, vgprs {A, B, C, D} per lane, modifiers, args)."""
+    gfx11/gfx12), types {A, B, C, D}, vgprs {A, B, C, D} per lane, modifiers, args, sparse;
+    a 4:2 sparse instruction adds K (the index register) to types and vgprs and gives
+    k_stored (the stored values per row of A, K/2) and index_sets; K stays the dense K)."""
     target = names.arch(arch)
     instr = names.instruction(name, target, wave)
     types = {"A": instr.a_type, "B": instr.b_type, "C": instr.c_type, "D": instr.c_type}
+    short = {k: T.short_name(t) for k, t in types.items()}
+    sparse = {"k_stored": instr.a_k, "index_sets": instr.index_sets} if instr.sparse else {}
     return {
         "isa": instr.isa, "builtin": instr.builtin, "arch": target.name,
         "family": instr.family, "wave": instr.wave, "m": instr.m, "n": instr.n, "k": instr.k,
         "blocks": instr.blocks, "cycles": instr.cycles, "flops": instr.flops,
         "integer": instr.integer, "flops_per_cu_cycle": 4 * instr.flops // instr.cycles,
-        "types": {k: T.short_name(t) for k, t in types.items()}, "vgprs": _vgprs(instr),
-        "modifiers": _modifiers(instr), "args": instr.args,
+        "types": {**short, "K": "idx"} if instr.sparse else short, "vgprs": _vgprs(instr),
+        "modifiers": _modifiers(instr), "args": instr.args, "sparse": instr.sparse, **sparse,
     }
 
 
@@ -61,25 +71,31 @@ def details_text(d: dict) -> str:
         f"{d['isa']} on {d['arch']} (wave{d['wave']})",
         f"    builtin: __builtin_amdgcn_{d['builtin']}({', '.join(d['args'])})",
         f"    M x N x K: {d['m']} x {d['n']} x {d['k']}, blocks: {d['blocks']}",
+        *([f"    4:2 sparse: A holds {d['k_stored']} of the {d['k']} k per row (2 of each 4); "
+           f"the index register K holds {d['index_sets']} index "
+           f"set{'s' if d['index_sets'] > 1 else ''}"] if d["sparse"] else []),
         f"    {ops}: {d['flops']}    cycles: {d['cycles']}    {ops}/{unit}/cycle: "
         f"{d['flops_per_cu_cycle']}",
         "    operand   type   VGPRs per lane   builtin argument / field",
     ]
-    for key in "ABCD":
-        arg = key.lower() if key != "D" else "result"
+    fields = _SPARSE_FIELDS if d["sparse"] else _FIELDS
+    for key in fields:
+        arg = {"D": "result", "K": "index"}.get(key, key.lower())
         lines.append(f"    {key:<9} {d['types'][key]:<6} {d['vgprs'][key]:<16} "
-                     f"{arg} / {_FIELDS[key]}")
+                     f"{arg} / {fields[key]}")
     lines.append("    modifiers: " + ("; ".join(d["modifiers"]) or "none"))
     return "\n".join(lines) + "\n"
 
 
 def list_instructions(arch: str) -> list[dict]:
-    """Every instruction of an AMD target: isa, builtin, wave, m, n, k, blocks, a/b/c types,
-    cycles (sorted by ISA name, then wave)."""
+    """Every instruction of an AMD target: isa, builtin, wave, m, n, k (dense), blocks, a/b/c
+    types, cycles, sparse ("4:2" for the structured-sparse ones, else "-"), sorted by ISA
+    name, then wave."""
     target = names.arch(arch)
     rows = [{"isa": i.isa, "builtin": i.builtin, "wave": i.wave, "m": i.m, "n": i.n, "k": i.k,
              "blocks": i.blocks, "a": T.short_name(i.a_type), "b": T.short_name(i.b_type),
-             "c": T.short_name(i.c_type), "cycles": i.cycles}
+             "c": T.short_name(i.c_type), "cycles": i.cycles,
+             "sparse": "4:2" if i.sparse else "-"}
             for i in target.instructions.values()]
     return sorted(rows, key=lambda r: (r["isa"], r["wave"]))
 

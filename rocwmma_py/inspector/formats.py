@@ -17,7 +17,7 @@ import io
 import numpy as np
 
 from ..errors import LayoutQueryError
-from .layout import COLUMNS, Layout, element_text, location_text, register_text
+from .layout import COLUMNS, Layout, cell_text, elements_text, location_text, register_text
 
 VIEWS = ("element", "register")
 FORMATS = ("text", "csv", "markdown")
@@ -88,7 +88,8 @@ def _legend(layout: Layout) -> str:
     else:
         part = (f"register cell v.p = VGPR v, bits [{bits}p+{bits - 1}:{bits}p] "
                 f"(part p of {32 // bits})")
-    return f"{part}\n{_copies_note(layout)}"
+    note = f"\n{layout.note}" if layout.note else ""
+    return f"{part}\n{_copies_note(layout)}{note}"
 
 
 def _text_element(layout: Layout, width: int) -> str:
@@ -111,23 +112,17 @@ def _text_register(layout: Layout, width: int) -> str:
     view = layout.register_view()
     slots = sorted({k[:3] for k in view})
     multi = layout.shape[0] > 1
-    body = [[_part_text(*s)] + [_rc(view.get((*s, lane)), multi) for lane in
-                                range(layout.lanes)] for s in slots]
+    body = [[_part_text(*s)] + [cell_text(layout, view[(*s, lane)]) if (*s, lane) in view
+                                else "-" for lane in range(layout.lanes)] for s in slots]
     cell = "b:row,col" if multi else "row,col"
+    group = ", row,c0..c3 = columns c0 to c3" if any(len(e) > 1 for e in view.values()) else ""
     return "\n".join([
         layout.title, "(register, lane) -> element",
-        _legend(layout).split("\n")[0],
-        f"cell {cell} = {layout.matrix}[row][col]{' of block b' if multi else ''}; "
+        _legend(layout).split("\n")[0], *([layout.note] if layout.note else []),
+        f"cell {cell} = {layout.matrix}[row][col]{' of block b' if multi else ''}{group}; "
         "- = unused",
         _wrapped("registers down, lanes across", "reg\\lane",
                  [str(n) for n in range(layout.lanes)], body, width)])
-
-
-def _rc(element, multi: bool) -> str:
-    if element is None:
-        return "-"
-    b, r, c = element
-    return f"{b}:{r},{c}" if multi else f"{r},{c}"
 
 
 def _wrapped(title: str, corner: str, header: list[str], body: list[list[str]],
@@ -158,17 +153,21 @@ def _full_element_grids(layout: Layout):
         body = [[str(r)] + [" ".join(location_text(*loc) for loc in view.get((b, r, c), []))
                             for c in range(cols)] for r in range(rows)]
         title = f"{layout.title}, block {b}" if blocks > 1 else layout.title
-        yield title, header, body
+        yield _with_note(title, layout), header, body
 
 
 def _full_register(layout: Layout):
     view = layout.register_view()
     slots = sorted({k[:3] for k in view})
     header = ["register", *(str(lane) for lane in range(layout.lanes))]
-    body = [[register_text(*s)] + [element_text(layout, *view[s + (lane,)])
+    body = [[register_text(*s)] + [elements_text(layout, view[s + (lane,)])
                                    if s + (lane,) in view else "-"
                                    for lane in range(layout.lanes)] for s in slots]
-    return f"{layout.title}: (register, lane) -> element", header, body
+    return _with_note(f"{layout.title}: (register, lane) -> element", layout), header, body
+
+
+def _with_note(title: str, layout: Layout) -> str:
+    return f"{title}\n{layout.note}" if layout.note else title
 
 
 def _markdown(title: str, header: list[str], body: list[list[str]]) -> str:

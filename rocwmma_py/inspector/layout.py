@@ -2,8 +2,10 @@
 
 A `Layout` is the AMD Matrix Instruction Calculator's entry list: one row per placement,
 `(block, row, col, lane, vgpr, bit_lo, bit_hi)` (a replicated element has several rows;
-(row, col) is (i, k) for A, (k, j) for B, (i, j) for C/D). Locations are written in the
+(row, col) is (i, k) for A and K, (k, j) for B, (i, j) for C/D). Locations are written in the
 calculator's syntax `v3{17}.[31:16]` (bare `v3{17}` for a whole VGPR, `v[1:0]{5}` for a pair).
+Several elements may share one location: the four dense k of a 4:2 sparse group share the
+slot of its two stored values (A) and the nibble of their two indices (K, the index register).
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import numpy as np
 from ..errors import LayoutQueryError
 
 COLUMNS = ("block", "row", "col", "lane", "vgpr", "bit_lo", "bit_hi")
-INDEX_NAMES = {"A": ("i", "k"), "B": ("k", "j"), "C": ("i", "j"), "D": ("i", "j")}
+INDEX_NAMES = {"A": ("i", "k"), "B": ("k", "j"), "C": ("i", "j"), "D": ("i", "j"),
+               "K": ("i", "k")}
 
 Location = tuple[int, int, int, int]  # (lane, vgpr, bit_lo, bit_hi)
 Element = tuple[int, int, int]  # (block, row, col)
@@ -26,14 +29,16 @@ class Layout:
     """Placements of one operand: `entries` (n, 7) int64 in COLUMNS order."""
 
     title: str
-    matrix: str  # "A", "B", "C" or "D"
+    matrix: str  # "A", "B", "C", "D" or "K" (a sparse instruction's index register)
     shape: tuple[int, int, int]  # (blocks, rows, cols)
     lanes: int
     entries: np.ndarray
+    names: tuple[str, str] | None = None  # row/col index names (default: INDEX_NAMES)
+    note: str = ""  # one line the legends add (what a sparse view shows)
 
     @property
     def index_names(self) -> tuple[str, str]:
-        return INDEX_NAMES[self.matrix]
+        return self.names or INDEX_NAMES[self.matrix]
 
     @property
     def bits(self) -> int:
@@ -56,9 +61,13 @@ class Layout:
             out.setdefault((b, r, c), []).append(tuple(loc))
         return out
 
-    def register_view(self) -> dict[tuple[int, int, int, int], Element]:
-        """(vgpr, bit_lo, bit_hi, lane) -> (block, row, col)."""
-        return {(v, lo, hi, lane): (b, r, c) for b, r, c, lane, v, lo, hi in self.entries.tolist()}
+    def register_view(self) -> dict[tuple[int, int, int, int], tuple[Element, ...]]:
+        """(vgpr, bit_lo, bit_hi, lane) -> the (block, row, col) it holds, in order: one, or
+        the four dense k of a sparse group (A by dense k, K)."""
+        out: dict = {}
+        for b, r, c, lane, v, lo, hi in self.entries[np.lexsort(self.entries.T[::-1])].tolist():
+            out.setdefault((v, lo, hi, lane), []).append((b, r, c))
+        return {k: tuple(v) for k, v in out.items()}
 
     def where(self, row: int, col: int, block: int = 0) -> list[Location]:
         """Every (lane, vgpr, bit_lo, bit_hi) holding element (row, col) of `block` (the
@@ -113,3 +122,31 @@ def element_text(layout: Layout, b: int, r: int, c: int) -> str:
     """A[1][5], or b2:A[1][5] in a multi-block operand."""
     prefix = f"b{b}:" if layout.shape[0] > 1 else ""
     return f"{prefix}{layout.matrix}[{r}][{c}]"
+
+
+def _run(elements: tuple[Element, ...]) -> tuple[int, int, int, int] | None:
+    """(block, row, first col, last col) if `elements` are consecutive columns of one row."""
+    (b, r, c), *_ = elements
+    if elements == tuple((b, r, c + n) for n in range(len(elements))):
+        return b, r, c, c + len(elements) - 1
+    return None
+
+
+def elements_text(layout: Layout, elements: tuple[Element, ...]) -> str:
+    """What one location holds: A[1][5]; a sparse group of four dense k: A[1][4..7]."""
+    run = _run(elements) if len(elements) > 1 else None
+    if run is None:
+        return " ".join(element_text(layout, *e) for e in elements)
+    b, r, first, last = run
+    return element_text(layout, b, r, first).removesuffix("]") + f"..{last}]"
+
+
+def cell_text(layout: Layout, elements: tuple[Element, ...]) -> str:
+    """The compact form of `elements_text` for grid cells: 1,5 (b2:1,5 with blocks); a
+    sparse group 1,4..7."""
+    multi = layout.shape[0] > 1
+    run = _run(elements) if len(elements) > 1 else None
+    if run is None:
+        return " ".join(f"{b}:{r},{c}" if multi else f"{r},{c}" for b, r, c in elements)
+    b, r, first, last = run
+    return f"{b}:{r},{first}..{last}" if multi else f"{r},{first}..{last}"

@@ -14,7 +14,7 @@ import math
 from xml.sax.saxutils import escape
 
 from ..errors import OptionalDependencyError
-from .layout import Layout, location_text, register_text
+from .layout import Layout, cell_text, elements_text, location_text, register_text
 from .palette import lane_colour
 
 CELL_W, CELL_H = 44, 26  # matrix and register cells
@@ -26,9 +26,12 @@ LINE_H = 15  # legend lines
 FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 
 
-def _part(vgpr: int, lo: int, hi: int) -> str:
-    """Compact register label: v3 (whole VGPR), v3.1 (part 1 of sub-dword elements), v[1:0]."""
+def _part(vgpr: int, lo: int, hi: int, matrix: str = "") -> str:
+    """Compact register label: v3 (whole VGPR), v3.1 (part 1 of sub-dword elements), v[1:0];
+    the bits of a sparse index nibble (K): v0[11:8]."""
     bits = hi - lo + 1
+    if matrix == "K":
+        return f"v{vgpr}[{hi}:{lo}]"
     if bits == 64:
         return f"v[{vgpr + 1}:{vgpr}]"
     return f"v{vgpr}" if bits == 32 else f"v{vgpr}.{lo // bits}"
@@ -93,7 +96,8 @@ def _matrix_panel(layout: Layout, x0: float, y0: float) -> tuple[list[str], floa
                 tip = (f"{where}{layout.matrix}[{r}][{c}]: "
                        + " ".join(location_text(*x) for x in locs))
                 parts.append(_cell(bx + AXIS + c * CELL_W, by + AXIS + r * CELL_H, "element",
-                                   lane_colour(lane), [f"L{lane}{extra}", _part(vgpr, lo, hi)],
+                                   lane_colour(lane),
+                                   [f"L{lane}{extra}", _part(vgpr, lo, hi, layout.matrix)],
                                    tip))
     down = -(-blocks // across)
     return parts, across * (bw + GAP) - GAP, 18 + down * (bh + GAP) - GAP
@@ -110,7 +114,6 @@ def _register_panel(layout: Layout, x0: float, y0: float) -> tuple[list[str], fl
     parts = [_text(x0, y0 + 10, f"register file: registers down, lanes across ({band} lanes "
                    "a band)", 11, "start", "axis-title")]
     y0 += 18
-    multi = layout.shape[0] > 1
     for k in range(bands):
         by = y0 + k * (len(slots) * CELL_H + AXIS)
         for i in range(band):
@@ -126,12 +129,16 @@ def _register_panel(layout: Layout, x0: float, y0: float) -> tuple[list[str], fl
                 key = (*slot, lane)
                 if key not in regs:
                     continue
-                b, r, c = regs[key]
-                label = f"{b}:{r},{c}" if multi else f"{r},{c}"
-                where = f"block {b} " if multi else ""
-                tip = f"{location_text(lane, *slot)}: {where}{layout.matrix}[{r}][{c}]"
+                held = regs[key]
+                if len(held) == 1:
+                    b, r, c = held[0]
+                    where = f"block {b} " if layout.shape[0] > 1 else ""
+                    what = f"{where}{layout.matrix}[{r}][{c}]"
+                else:
+                    what = elements_text(layout, held)
+                tip = f"{location_text(lane, *slot)}: {what}"
                 parts.append(_cell(x0 + label_w + i * CELL_W, y, "register", lane_colour(lane),
-                                   [label], tip))
+                                   [cell_text(layout, held)], tip))
     return parts, label_w + band * CELL_W, 18 + bands * (len(slots) * CELL_H + AXIS)
 
 
@@ -151,14 +158,18 @@ def _copies(layout: Layout) -> str:
 
 def _legend(layout: Layout, x0: float, y0: float, width: float) -> tuple[list[str], float]:
     bits = layout.bits
-    if bits == 64:
+    if layout.matrix == "K":
+        reg = "v0[11:8] = bits 11:8 of the index VGPR"
+    elif bits == 64:
         reg = "v[1:0] = the 64-bit register pair"
     elif bits == 32:
         reg = "v3 = the whole 32-bit VGPR 3"
     else:
         reg = f"v3.1 = VGPR 3, part 1 (bits [{2 * bits - 1}:{bits}]; {32 // bits} parts a VGPR)"
     blocks = " (b:row,col = block b)" if layout.shape[0] > 1 else ""
-    lines = [
+    if any(len(e) > 1 for e in layout.register_view().values()):
+        blocks += "; 'row,c0..c3' = columns c0 to c3, which share it"
+    lines = [*([layout.note[0].upper() + layout.note[1:] + "."] if layout.note else []),
         f"Matrix cell: 'L17' = lane 17 holds this element; '+1' = one more copy in another "
         f"lane (hover for every copy); second line = register: {reg}.",
         f"Register cell: 'row,col' of the element it holds{blocks}; blank = unused. "

@@ -11,6 +11,7 @@ Queries (the AMD Matrix Instruction Calculator's): `element_location` (--get-reg
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ from ..errors import LayoutQueryError
 from ..rocwmma.fragment import fragment
 from ..rocwmma.tags import accumulator, col_major, matrix_a, matrix_b, row_major
 from . import names
+from . import sparse as SP
 from .details import details_text, instruction_details, list_instructions
 from .formats import FORMATS, VIEWS, render, table
 from .layout import COLUMNS, INDEX_NAMES, Layout, element_text, location_text, register_text
@@ -57,34 +59,89 @@ def _entries(block, row, col, lane, slot, bits) -> np.ndarray:
 # --- sources --------------------------------------------------------------------------------
 
 def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: str = "a",
-                       opsel: int = 0) -> Layout:
-    """Operand `matrix` (a, b, c or d) of an instruction, by ISA mnemonic or builtin name.
-    `opsel` (0 or 1) picks the VGPR half of a gfx11 16-bit C/D; elsewhere it must be 0."""
+                       opsel: int = 0, *, abid: int = 0, cbsz: int = 0,
+                       compressed: bool = False) -> Layout:
+    """Operand `matrix` (a, b, c, d, or k: a sparse instruction's index register) of an
+    instruction, by ISA mnemonic or builtin name. `opsel` (0 or 1) picks the VGPR half of a
+    gfx11 16-bit C/D; elsewhere it must be 0, except for K of a gfx12 sparse instruction,
+    where it is the index set (as `abid`, with `cbsz` 0, is on gfx9).
+
+    A of a sparse instruction is by dense (i, k), M x K, as the calculator shows it: the four
+    k of a group at the slot of its two stored values; `compressed=True` gives the stored
+    values instead (M x K/2, column kk, each at its own element)."""
     target = names.arch(arch)
     instr = names.instruction(name, target, wave)
     key = str(matrix).upper()
     if key not in INDEX_NAMES:
-        raise LayoutQueryError(f"matrix must be a, b, c or d; got {matrix!r}")
+        raise LayoutQueryError(f"matrix must be a, b, c, d or k; got {matrix!r}")
+    if compressed and not (instr.sparse and key == "A"):
+        raise LayoutQueryError(f"the compressed view is A of a sparse instruction (v_smfmac_*, "
+                               f"v_swmmac_*); {instr.isa} {key} has none")
+    if instr.sparse:
+        return _sparse_layout(instr, target.name, key, opsel, abid, cbsz, compressed)
+    if key == "K":
+        raise LayoutQueryError(f"matrix k is the index register of a 4:2 sparse instruction "
+                               f"(v_smfmac_*, v_swmmac_*); {instr.isa} is dense: give a, b, c "
+                               "or d")
+    if abid or cbsz:
+        raise LayoutQueryError(f"ABID/CBSZ pick the index set of a sparse instruction's K; "
+                               f"{instr.isa} is dense (the inspector shows no A broadcast)")
     if opsel not in (0, 1) or isinstance(opsel, bool):
         raise LayoutQueryError(f"opsel must be 0 or 1 (the calculator's OPSEL=4 is 1); "
                                f"got {opsel!r}")
     if opsel and ("opsel" not in instr.args or key in "AB"):
         raise LayoutQueryError(
             f"OPSEL applies only to C/D of gfx11 WMMA with 16-bit results "
-            f"(v_wmma_f16_16x16x16_f16, v_wmma_bf16_16x16x16_bf16); {instr.isa} {key} on "
-            f"{target.name} has none")
-    if key == "A":
-        lay = instr.a_layout
-    elif key == "B":
-        lay = instr.b_layout
-    else:
-        lay = instr.c_layout(opsel)
+            f"(v_wmma_f16_16x16x16_f16, v_wmma_bf16_16x16x16_bf16) and to K of gfx12 sparse "
+            f"v_swmmac (the index set); {instr.isa} {key} on {target.name} has none")
+    suffix = f", OPSEL={opsel}" if "opsel" in instr.args and key in "CD" else ""
+    return _operand_layout(instr, f"{instr.isa} {key} on {target.name} (wave{instr.wave}"
+                           f"{suffix})", key, opsel)
+
+
+def _operand_layout(instr, title: str, key: str, opsel: int = 0) -> Layout:
+    """The operand map of the instruction table as it is (A compressed when sparse)."""
+    lay = instr.b_layout if key == "B" else instr.c_layout(opsel) if key in "CD" else \
+        instr.a_layout
     lane, slot = np.nonzero(lay.block >= 0)
     entries = _entries(lay.block[lane, slot], lay.row[lane, slot], lay.col[lane, slot], lane,
                        slot, lay.bits)
-    suffix = f", OPSEL={opsel}" if "opsel" in instr.args and key in "CD" else ""
-    return Layout(f"{instr.isa} {key} on {target.name} (wave{instr.wave}{suffix})", key,
-                  lay.shape, lay.lanes, entries)
+    return Layout(title, key, lay.shape, lay.lanes, entries)
+
+
+def _sparse_layout(instr, arch: str, key: str, opsel: int, abid: int, cbsz: int,
+                   compressed: bool) -> Layout:
+    """A by dense k (or compressed), K for the chosen index set, or the dense B, C, D."""
+    head = f"{instr.isa} {key} on {arch} (wave{instr.wave}"
+    if key != "K" and (opsel or abid or cbsz):
+        what = "OPSEL picks" if opsel else "ABID/CBSZ pick"
+        raise LayoutQueryError(f"{what} the index set of {instr.isa}: it applies to --matrix k "
+                               f"only (the index register), not {key}")
+    if key in "BCD":
+        return _operand_layout(instr, head + ")", key)
+    if key == "A" and compressed:
+        lay = _operand_layout(instr, head + f", compressed: {instr.m} x {instr.a_k} stored "
+                              "values)", key)
+        return dataclasses.replace(lay, names=("i", "kk"), note=(
+            "kk 2g and 2g+1: the 2 values kept of dense k 4g..4g+3 (K says which)"))
+    block, row, k, lane, pair = SP.group_slots(instr)
+    shape = (instr.blocks, instr.m, instr.k)
+    if key == "A":
+        bits = 2 * T.bits(instr.a_type)
+        return Layout(head + ", dense k)", key, shape, instr.a_layout.lanes,
+                      _entries(block, row, k, lane, pair, bits), note=(
+                          f"the 4 k of a group share the {bits}-bit slot of its 2 stored values "
+                          "(low half: the first)"))
+    chosen = SP.index_set(instr, opsel, abid, cbsz)
+    if instr.family == "gfx9":
+        how = f"CBSZ={cbsz}, ABID={abid}: " if cbsz else f"ABID={abid}: "
+    else:
+        how = f"OPSEL={opsel}: "
+    return Layout(head + f", {how}index set {chosen} of {instr.index_sets})", key, shape,
+                  instr.a_layout.lanes,
+                  _entries(block, row, k, lane, pair + SP.index_pair_offset(instr, chosen), 4),
+                  note=("the 4 k of a group share a 4-bit nibble: its 2 indices (low 2 bits: "
+                        "the first)"))
 
 
 _MATRICES = {"a": matrix_a, "b": matrix_b, "c": accumulator, "acc": accumulator,
