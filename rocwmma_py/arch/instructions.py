@@ -5,6 +5,13 @@ Shapes, types and cycle counts come from the AMD Matrix Instruction Calculator d
 cover, take their shapes from LLVM's builtin signatures (`half8` A/B for 16x16x32 f16, so
 the same layout formula) and the cycles of their CDNA3 half-K counterparts (same passes,
 twice the K); gfx950 keeps CDNA3's cycles for the instructions it inherits.
+
+The 4:2 sparse rows (SMFMAC on gfx942/gfx950, SWMMAC on gfx12) follow
+shared/reference/sparse.md: names, operand lists and types from LLVM's builtin definitions,
+cycles and the gfx942/gfx12 layouts from the calculator (checked against its dumps). gfx950's
+sparse layouts are inferred: the calculator has no gfx950, so they are the same CDNA formula
+applied to its builtin vector sizes (8 or 16 stored values per lane), whose index-set sizes
+(2 x 16 bits, 1 x 32 bits) LLVM's verifier takes from the CDNA4 ISA tables.
 """
 
 from __future__ import annotations
