@@ -1290,12 +1290,12 @@ def spread_small_grids():
     worker module keeps launches under 16 blocks or 0.5 s in the launching process)."""
     from rocwmma_py.runtime import workers
 
-    saved = workers.MIN_PARALLEL_S, workers.MIN_BLOCKS
-    workers.MIN_PARALLEL_S, workers.MIN_BLOCKS = 0.0, 2
+    saved = workers.MIN_PARALLEL_S, workers.MIN_BLOCKS, workers.PAYOFF
+    workers.MIN_PARALLEL_S, workers.MIN_BLOCKS, workers.PAYOFF = 0.0, 2, float("inf")
     try:
         yield
     finally:
-        workers.MIN_PARALLEL_S, workers.MIN_BLOCKS = saved
+        workers.MIN_PARALLEL_S, workers.MIN_BLOCKS, workers.PAYOFF = saved
 
 
 MODES = ("wave", "batch", "workers")

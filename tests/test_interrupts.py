@@ -105,6 +105,7 @@ def interruptible(monkeypatch):
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signal handlers run in the main thread only")
     monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)  # spread even this small launch
+    monkeypatch.setattr(workers, "PAYOFF", float("inf"))
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     yield
     signal.signal(signal.SIGINT, previous)

@@ -65,6 +65,7 @@ def spread(monkeypatch):
     """Spread every launch of two or more blocks (the thresholds are for real workloads)."""
     monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)
     monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
+    monkeypatch.setattr(workers, "PAYOFF", float("inf"))
 
 
 def compare(launch, buffers, engine, expect_workers=True):
@@ -421,3 +422,32 @@ def test_write_log_lists_each_written_element_once(size):
     [(view, flat)] = log.written()
     assert view.dtype == np.uint32 and view.size == size and np.shares_memory(view, buffer)
     assert flat.tolist() == [0, 3, 5, 7, 39]
+
+
+@kernel
+def _write_each(x, y):
+    i = blockIdx.x * blockDim.x + threadIdx.x
+    y[i] = x[i] + 1.0
+
+
+@pytest.mark.parametrize(("per_element_s", "want_workers"), [(0.0, 2), (1e-3, 1)])
+def test_workers_are_used_only_when_the_estimate_pays(monkeypatch, per_element_s,
+                                                      want_workers):
+    """The decision prices what the workers would send back: free transfers spread the
+    launch, costly ones keep it here (fixed costs, so the test does not time anything)."""
+    monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)
+    monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
+    monkeypatch.setattr(workers, "FORK_S", 0.0)
+    monkeypatch.setattr(workers, "PIECE_S", 0.0)
+    monkeypatch.setattr(workers, "_transfer_costs", lambda: (per_element_s, per_element_s))
+    x = np.arange(64 * 64, dtype=np.float32)
+    y = np.zeros_like(x)
+    with use_workers(2):
+        _write_each[64, 64, 0, "gfx942"](x, y)
+    assert last_launch_stats().workers == want_workers
+    assert (y == x + 1).all()
+
+
+def test_transfer_costs_are_measured_positive():
+    worker_s, apply_s = workers._transfer_costs()
+    assert 0 < worker_s < 1e-5 and 0 < apply_s < 1e-5  # seconds per element

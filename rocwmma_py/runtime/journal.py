@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .distinct import distinct, first_occurrences
+
 _COMPACT_MIN = 1 << 16  # entries (elements) below which a journal is never compacted
 _MASK_PER_ENTRY = 32  # written(): a mask over the buffer while it has <= 32 elements per entry
 _NO_VALUES = np.empty(0, np.uint8)
@@ -133,7 +135,7 @@ class Journal:
         for key, (view, flats, olds) in by_key.items():
             flat, old = flats[0], olds[0]
             if len(flats) > 1:
-                flat, first = np.unique(np.concatenate(flats), return_index=True)
+                flat, first = first_occurrences(np.concatenate(flats))
                 old = np.concatenate(olds)[first]  # the first occurrence: the oldest
             chunks.append((key, view, flat, old))
         self._swap(chunks)
@@ -181,4 +183,4 @@ def _distinct(view: np.ndarray, flat: np.ndarray) -> np.ndarray:
         mask = np.zeros(view.size, bool)
         mask[flat] = True
         return np.flatnonzero(mask)
-    return np.unique(flat)
+    return distinct(flat)

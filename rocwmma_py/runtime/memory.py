@@ -31,6 +31,7 @@ from numpy.typing import DTypeLike
 
 from ..errors import AccessError, PointerTypeError
 from ..types import cxx_type
+from .distinct import first_occurrences
 from .errors import OutOfBoundsError
 from .lanes import Lanes, as_lanes, batch_data
 from .races import EpochClock, EpochLog, RaceTracker
@@ -602,7 +603,7 @@ class Pointer:
             if mask is not None:
                 order = order[mask.reshape(-1)[order]]
             flat = addr.reshape(-1)[order]
-            _, first_from_end = np.unique(flat[::-1], return_index=True)
+            _, first_from_end = first_occurrences(flat[::-1])
             keep = np.sort(flat.size - 1 - first_from_end)
             src, flat = order[keep], flat[keep]
         vals = values.reshape(-1) if src is None else values.reshape(-1)[src]

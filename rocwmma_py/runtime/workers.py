@@ -46,6 +46,9 @@ from .state import current_context_or_none, order_sensitive_ops
 from .stats import Fallback, LaunchStats
 
 MIN_PARALLEL_S = 0.5  # estimated serial time below which a launch never forks (see README)
+PAYOFF = 0.9  # fork only when the estimated wall time with workers is below this x serial
+FORK_S = 0.02  # starting one worker process and its first piece, seconds
+PIECE_S = 0.002  # a piece's fixed cost beyond its blocks: collecting, sending, applying it
 MIN_BLOCKS = 16  # grids with fewer blocks never fork
 PROBE_SHARE = 32  # the first 1/PROBE_SHARE of the blocks (at most a batch) run here, timed
 PIECES_PER_WORKER = 2  # pieces per worker: balance vs bigger batches (faster per block)
@@ -99,13 +102,58 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
     if not launch.per_wave:
         probe = min(probe, launch.per_batch)
     atomics = order_sensitive_ops()
+    launch.record = record = WriteLog()  # the probe's writes price what workers send back
     started = time.perf_counter()
-    launch.run_blocks(0, probe)
-    estimate = (time.perf_counter() - started) * (grid.blocks - probe) / probe
-    if order_sensitive_ops() != atomics or estimate < MIN_PARALLEL_S:
-        launch.run_blocks(probe, grid.blocks)
-        return
-    _Spread(launch, count, probe).run()
+    try:
+        launch.run_blocks(0, probe)
+    finally:
+        launch.record = None
+    rest = (grid.blocks - probe) / probe
+    serial = (time.perf_counter() - started) * rest
+    if order_sensitive_ops() != atomics:
+        _note_serial(launch, probe, "an atomic (results depend on the order of blocks)")
+    elif serial >= MIN_PARALLEL_S:
+        written = rest * sum(flat.size for _, flat in record.written())
+        spread = _Spread(launch, count, probe)
+        if _spread_time(serial, written, count, len(spread.pieces)) <= PAYOFF * serial:
+            spread.run()
+            return
+    launch.run_blocks(probe, grid.blocks)
+
+
+def _spread_time(serial: float, written: float, count: int, pieces: int) -> float:
+    """Estimated wall time of the rest of a launch on `count` workers: their share of the
+    serial time, what moving `written` elements back costs (in the workers, and here, where
+    pieces are applied one after another), each piece's fixed cost and starting the
+    processes."""
+    worker_s, apply_s = _transfer_costs()
+    return (serial / count + written * (worker_s / count + apply_s) + PIECE_S * pieces
+            + FORK_S * count)
+
+
+@functools.cache
+def _transfer_costs() -> tuple[float, float]:
+    """Seconds per written element (float32, scattered) for a worker to log, collect and
+    pickle it, and for this process to unpickle and apply it: measured once per process."""
+    n = 1 << 16
+    target = np.zeros(4 * n, np.float32)
+    flat = np.random.default_rng(0).permutation(4 * n)[:n]
+    costs = []
+    for _ in range(3):  # the least of three: a busy moment must not price workers out
+        log = WriteLog()
+        started = time.perf_counter()
+        log.record(target, flat, target[flat])
+        data = pickle.dumps([(0, f, view[f]) for view, f in log.written()],
+                            pickle.HIGHEST_PROTOCOL)
+        worker = time.perf_counter() - started
+        started = time.perf_counter()
+        applying = Journal()
+        for _, where, values in pickle.loads(data):
+            typed = target.view(values.dtype)
+            applying.record(typed, where, typed[where])
+            typed[where] = values
+        costs.append((worker / n, (time.perf_counter() - started) / n))
+    return min(c[0] for c in costs), min(c[1] for c in costs)
 
 
 def _can_fork() -> bool:
