@@ -26,6 +26,10 @@ objects they are at launch (`kernel_state`). A launch runs per wave when kernel 
 * hands such an object to code it cannot read (C functions and types: `next(it)`,
   `len(items)`, `heapq.heappush(h, x)`), or iterates an object that is its own iterator.
 
+A launch whose code may enter the debugger (`breakpoint()`, `pdb.set_trace()`,
+`sys.breakpointhook()`) runs per wave too, with the cause "breakpoint": the debugger then
+stops once per wave and shows that wave's values.
+
 Objects are judged by what they are: immutable values (None, numbers, strings, bytes, numpy
 scalars and dtypes, tuples and frozensets of values, objects hashable by value that refuse
 attribute assignment, enum members), classes and modules as namespaces (attributes read, not
@@ -37,6 +41,7 @@ Python state when the code may change it. Values returned by calls are taken as 
 
 from __future__ import annotations
 
+import builtins
 import dis
 import enum
 import functools
@@ -927,6 +932,15 @@ class _Found(Exception):  # noqa: N818 - the first state found ends the search
     pass
 
 
+def _enters_debugger(obj: object) -> bool:
+    """`breakpoint`, `sys.breakpointhook` (the one installed now or Python's) or
+    `pdb.set_trace`: a call that stops in the debugger."""
+    pdb = sys.modules.get("pdb")
+    entries = (builtins.breakpoint, sys.breakpointhook, sys.__breakpointhook__,
+               getattr(pdb, "set_trace", None))
+    return any(obj is entry for entry in entries if entry is not None)
+
+
 class _Env:
     """A function being checked: where its globals, closure and parameters come from."""
 
@@ -1194,6 +1208,8 @@ class _Check:
         object bound to its first parameter), keyword `kwargs`, `*`/`**` contents `extra`."""
         args = ([[b] for b in bound] if bound else []) + (args or [])
         obj, kind = callee.obj, _kind(callee.obj)
+        if _enters_debugger(obj):
+            raise _Found("breakpoint")
         if kind in ("trusted", "array", "module"):
             return
         if kind == "function":
