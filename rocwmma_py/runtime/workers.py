@@ -41,7 +41,7 @@ import numpy as np
 from ..settings import use_progress, worker_count
 from .journal import Journal, WriteLog
 from .memory import Buffer, Pointer
-from .progress import Progress, step_listener
+from .progress import PieceProgress, Progress, step_listener
 from .state import current_context_or_none, order_sensitive_ops
 from .stats import Fallback, LaunchStats
 
@@ -55,6 +55,7 @@ PIECES_PER_WORKER = 2  # pieces per worker: balance vs bigger batches (faster pe
 _POLL_S = 0.05  # wait slice of this process: interrupts are handled within it
 _PR_SET_PDEATHSIG = 1  # Linux prctl: a signal for the child when its parent dies
 
+_PROGRESS = "progress"  # a worker's message tag: (tag, piece, blocks done in it so far)
 _in_worker = False  # this process is a worker: its launches (nested ones) run serially
 
 
@@ -187,6 +188,7 @@ class _Spread:
         self.stop = len(self.pieces)  # the first piece that runs here
         self.handed = 0  # pieces handed out so far
         self.results: dict[int, tuple] = {}  # piece -> (piece, failure, writes, stats, out)
+        self.shown: dict[int, float] = {}  # piece -> its blocks the bar already counts
 
     def run(self) -> None:
         children: list[_Child] = []
@@ -239,6 +241,10 @@ class _Spread:
                     result = pickle.loads(child.conn.recv_bytes())
                 except (EOFError, OSError):
                     result = _failed(piece, f"its worker process (pid {child.pid}) ended")
+                if result[0] == _PROGRESS:  # blocks done so far in the running piece
+                    child.piece = piece
+                    self._show(piece, result[2])
+                    continue
                 self._received(piece, result)
                 if not result[1]:  # a failed worker's memory is no longer ours: it idles
                     self._hand(child)
@@ -287,9 +293,13 @@ class _Spread:
         start, stop = self.pieces[index]
         _merge(self.launch.stats, stats)
         _print(printed)
-        self.launch.progress.begin(stop - start)
-        self.launch.progress.end()
+        self.launch.progress.advance(stop - start - self.shown.pop(index, 0.0))
         return True
+
+    def _show(self, piece: int, done: float) -> None:
+        """A worker's report: `done` blocks of `piece` are finished (not yet applied)."""
+        self.launch.progress.advance(done - self.shown.get(piece, 0.0))
+        self.shown[piece] = done
 
 
 def _work(launch: BlockRunner, conn: Connection, pieces: list[tuple[int, int]],
@@ -301,9 +311,11 @@ def _work(launch: BlockRunner, conn: Connection, pieces: list[tuple[int, int]],
         _in_worker = True
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the launching process stops us
         _die_with(parent)
-        with use_progress(False):  # the launching process shows it per piece
-            launch.progress = Progress(launch.grid.blocks, "")
-        step_listener.set(None)
+        with use_progress(False):  # the launching process shows what this one reports
+            launch.progress = PieceProgress(
+                lambda piece, done: conn.send_bytes(pickle.dumps((_PROGRESS, piece, done))),
+                launch.progress.unit_steps)
+        step_listener.set(launch.progress.step)
         sys.stdout, sys.stderr = io.StringIO(), io.StringIO()  # sent with each piece
         while True:
             piece = conn.recv()
@@ -320,6 +332,8 @@ def _work(launch: BlockRunner, conn: Connection, pieces: list[tuple[int, int]],
 def _run_piece(launch: BlockRunner, piece: int, start: int, stop: int) -> bytes:
     """Blocks [start, stop) here; the pickled (piece, failure or "", writes, stats, printed)
     where printed is the (stdout, stderr) text of the piece."""
+    if isinstance(launch.progress, PieceProgress):
+        launch.progress.start_piece(piece)
     atomics = order_sensitive_ops()
     launch.stats = LaunchStats()
     launch.record = record = WriteLog()
