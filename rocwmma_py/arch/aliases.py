@@ -83,9 +83,14 @@ def closest(name: str, targets: Iterable[str]) -> list[str]:
     return [shown[k] for k in keys[:3]]
 
 
-def _either(names: list[str]) -> str:
+def either(names: list[str]) -> str:
     """ "A", "A or B", "A, B or C"."""
     return " or ".join(filter(None, (", ".join(names[:-1]), names[-1])))
+
+
+def valid_names(targets: Iterable[str]) -> str:
+    """`targets`, then every alias: the valid names of an error message."""
+    return f"{', '.join(targets)}, or a product or generation name ({', '.join(ALIASES)})"
 
 
 def unknown_target(name: object, targets: Iterable[str]) -> str:
@@ -93,6 +98,5 @@ def unknown_target(name: object, targets: Iterable[str]) -> str:
     names, then every valid one."""
     targets = list(targets)
     close = closest(str(name), targets)
-    hint = f"; did you mean {_either(close)}? Valid" if close else "; valid"
-    return (f"unknown architecture {name!r}{hint} names are: {', '.join(targets)}, "
-            f"or a product or generation name ({', '.join(ALIASES)})")
+    hint = f"; did you mean {either(close)}? Valid" if close else "; valid"
+    return f"unknown architecture {name!r}{hint} names are: {valid_names(targets)}"
