@@ -193,3 +193,11 @@ def test_a_bad_target_raises_from_the_users_line(tmp_path, statement, prefix):
     assert err[2].strip() == statement.splitlines()[0], err
     assert err[-1].startswith(f"rocwmma_py.errors.ArchError: {prefix}unknown architecture "
                               "'mi300'; did you mean MI300X (gfx942)"), err
+
+
+def test_the_guide_table_is_the_alias_table():
+    """docs/guide/matrix-cores.md lists, per target, exactly its aliases in table order."""
+    text = (ROOT / "docs" / "guide" / "matrix-cores.md").read_text()
+    rows = [f"| {t} | {', '.join(a for a, g in ALIASES.items() if g == t)} |"
+            for t in ARCH_NAMES]
+    assert "\n".join(rows) in text
