@@ -15,7 +15,7 @@ Sources (product -> target):
 - AMD product pages (the representative products of `arch/devices.py`): Radeon 860M
   (Krackan Point) = gfx1152, Radeon 820M = gfx1153, RX 9060 XT = gfx1200 (Navi44), RX 9070 (XT)
   = gfx1201 (Navi48), MI350X / MI355X = gfx950 (AMD CDNA 4 whitepaper).
-- The AMD Matrix Instruction Calculator's `-a` aliases (/work/shared/reference/amic/README.md,
+- The AMD Matrix Instruction Calculator's `-a` aliases (its README, v1.3.2,
   "What it supports"): the generation names CDNA1/2/3, RDNA3/4 and the codenames ARCTURUS,
   ALDEBARAN, AQUA_VANJARAM, each meaning the gfx its README gives. Its MI200 / MI300 / CDNA /
   GFX940 / GFX941 are left out: product families and gfx940/941 are not one target here.
