@@ -268,10 +268,12 @@ def use_arch(name: str | Arch) -> SettingOverride[Arch]:
     (`k[grid, block, lds, "gfx1100"]`) still takes precedence.
 
     Args:
-        name: a target name ("gfx942", "gfx1100", ...) or an `Arch`.
+        name: a target name ("gfx942", "gfx1100", ...), a product or generation name
+            ("MI300X", "RX 7900 XTX", "CDNA3": `rocwmma_py.arch.aliases`) or an `Arch`.
 
     Raises:
-        ArchError: an unknown target name (the message lists the valid ones).
+        ArchError: an unknown target name, raised from the caller's line (the message gives
+            the closest names and lists the valid ones).
 
     Example:
         >>> from rocwmma_py import use_arch, current_arch
@@ -279,7 +281,15 @@ def use_arch(name: str | Arch) -> SettingOverride[Arch]:
         ...     arch.wave_size, current_arch().name
         (32, 'gfx1100')
     """
-    return ARCH.use(name)
+    try:
+        return ARCH.use(name)
+    except ArchError as err:
+        from .runtime.tracebacks import trim_kernel_traceback  # (runtime imports settings)
+
+        trim_kernel_traceback(err)
+        if sys.version_info < (3, 11):  # a bare raise would re-raise the untrimmed traceback
+            raise err
+        raise
 
 
 def use_engine(name: str) -> SettingOverride[str]:

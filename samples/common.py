@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocwmma_py import ARCH_NAMES, get_arch, types
+from rocwmma_py import ARCH_NAMES, ArchError, get_arch, types
 from rocwmma_py.arch import devices
 
 PASSED, FAILED, REFUSED = 0, 1, 2
@@ -91,9 +91,19 @@ class SampleParser(argparse.ArgumentParser):
     def parse_args(self, args=None, namespace=None):  # type: ignore[override]
         parsed = super().parse_args(args, namespace)
         if parsed.arch not in self.arch_choices:
-            self.error(f"argument --arch: ${ARCH_VAR}={parsed.arch!r} is not a target this "
+            text = os.environ[ARCH_VAR].strip()
+            alias = "" if text.lower() == parsed.arch else f" ({parsed.arch})"
+            self.error(f"argument --arch: ${ARCH_VAR}={text!r}{alias} is not a target this "
                        f"sample runs on; choose from {', '.join(self.arch_choices)}")
         return parsed
+
+
+def target_name(text: str) -> str:
+    """`--arch`'s type: a gfx name or a product/generation alias ("MI300X"), as the gfx name."""
+    try:
+        return get_arch(text).name
+    except ArchError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def sample_parser(doc: str, sizes: dict[str, int] | None = None, default_arch: str = "gfx942",
@@ -107,9 +117,11 @@ def sample_parser(doc: str, sizes: dict[str, int] | None = None, default_arch: s
                           formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.arch_choices = list(archs or ARCH_NAMES)
     default = os.environ.get(ARCH_VAR, "").strip() or default_arch
-    parser.add_argument("--arch", default=default, choices=parser.arch_choices, metavar="ARCH",
-                        help=f"target to emulate: {', '.join(parser.arch_choices)} (default "
-                             f"{default}, from ${ARCH_VAR} when set)")
+    parser.add_argument("--arch", default=default, type=target_name,
+                        choices=parser.arch_choices, metavar="ARCH",
+                        help=f"target to emulate: {', '.join(parser.arch_choices)} or a product "
+                             f"name of one (MI300X, RX 7900 XTX, ...) (default {default}, from "
+                             f"${ARCH_VAR} when set)")
     for name, value in (sizes or {}).items():
         parser.add_argument(f"-{name}", type=positive_int, default=value, metavar="N",
                             help=f"problem size {name.upper()} (default {value}){size_help}")

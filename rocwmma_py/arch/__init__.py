@@ -13,6 +13,7 @@ from functools import cached_property
 
 from .. import types as T
 from ..errors import ArchError
+from .aliases import normalize, target_of, unknown_target
 
 LDS_BYTES = 64 * 1024
 GFX950_LDS_BYTES = 160 * 1024  # CDNA4 raised LDS per CU to 160 KiB
@@ -151,15 +152,14 @@ _ARCHS: dict[str, Arch] = {row[0]: _make(*row) for row in _ROWS}
 
 
 def get_arch(name: str | Arch) -> Arch:
-    """Look up a target by name ("gfx942"); unknown names raise listing the valid ones."""
+    """Look up a target by gfx name ("gfx942") or product/generation alias ("MI300X", "RX 7900
+    XTX", "CDNA3": `arch/aliases.py`); unknown names raise with the closest and valid names."""
     if isinstance(name, Arch):
         return name
-    try:
-        return _ARCHS[str(name).lower()]
-    except KeyError:
-        raise ArchError(
-            f"unknown architecture {name!r}; valid names are: {', '.join(ARCH_NAMES)}"
-        ) from None
+    target = _ARCHS.get(normalize(name)) or _ARCHS.get(target_of(name) or "")
+    if target is None:
+        raise ArchError(unknown_target(name, ARCH_NAMES))
+    return target
 
 
 def targets_with(column: str) -> tuple[str, ...]:

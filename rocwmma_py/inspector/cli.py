@@ -59,7 +59,8 @@ def parser(prog: str) -> argparse.ArgumentParser:
     what.add_argument("--instr", help="instruction: ISA mnemonic or builtin name")
     what.add_argument("--fragment", choices=["a", "b", "acc"], help="fragment matrix")
     what.add_argument("--arch", help="target: " + ", ".join(names.TARGETS) +
-                      " (default: $ROCWMMA_PY_ARCH, else gfx942)")
+                      ", or a product name of one (MI300X, RX 7900 XTX, ...; default: "
+                      "$ROCWMMA_PY_ARCH, else gfx942)")
     what.add_argument("--wave", type=int, help="wave size of a gfx11/gfx12 instruction (32, 64)")
     what.add_argument("--matrix", choices=["a", "b", "c", "d", "k"],
                       help="instruction operand (default a); k = the index register of a "

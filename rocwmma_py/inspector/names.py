@@ -8,8 +8,9 @@ from collections.abc import Iterable
 
 from .. import types as T
 from ..arch import ARCH_NAMES, Arch, get_arch
+from ..arch.aliases import closest, either, valid_names
 from ..arch.instructions import Instruction
-from ..errors import LayoutQueryError
+from ..errors import ArchError, LayoutQueryError
 
 SM80 = "sm_80"  # NVIDIA's documented mma.m16n8k16 fragments, for comparison
 TARGETS = (*ARCH_NAMES, SM80)
@@ -25,12 +26,18 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
 
 
 def target_name(name: str) -> str:
-    """A target name, lower-cased; unknown ones raise with the valid names and a suggestion."""
+    """A target name, lower-cased, or the gfx name of a product/generation alias ("MI300X");
+    unknown ones raise with the closest and the valid names."""
     key = str(name).lower()
     if key in TARGETS:
         return key
-    raise LayoutQueryError(f"unknown architecture {name!r}{did_you_mean(key, TARGETS)}; "
-                           f"valid names are: {', '.join(TARGETS)}")
+    try:
+        return get_arch(name).name
+    except ArchError:
+        close = closest(name, TARGETS)
+        hint = f" (did you mean {either(close)}?)" if close else ""
+        raise LayoutQueryError(f"unknown architecture {name!r}{hint}; valid names are: "
+                               f"{valid_names(TARGETS)}") from None
 
 
 def arch(name: str) -> Arch:

@@ -203,8 +203,19 @@ class Launch(Generic[P]):
                 non-C-contiguous array, an array for a scalar-annotated parameter.
             ValueError: a block that is not a whole number of waves or over 1024 threads.
             LdsLimitError: static plus dynamic LDS over the target's size.
+            ArchError: an unknown target (raised from the caller's line, as the errors below).
             RocwmmaError: any error of the kernel body (with the block and wave).
         """
+        try:
+            self._launch(args, kwargs)
+        except Exception as err:
+            trim_kernel_traceback(err)
+            if sys.version_info < (3, 11):  # a bare raise would re-raise the untrimmed traceback
+                raise err  # (which adds this launch line's frame)
+            raise
+
+    def _launch(self, args: tuple, kwargs: dict) -> None:
+        """Resolve the target, bind the arguments and run the grid (`__call__`)."""
         arch = self.resolve_arch()
         name = self.kernel.name
         n_waves = waves_per_block(self.block, arch)
@@ -220,16 +231,10 @@ class Launch(Generic[P]):
         per_wave, host_arrays = kernel_state(fn, dev_args, dev_kwargs, launch_arrays)
         checks = Checks.resolve(self.initcheck, self.synccheck, self.racecheck)
         grid = Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves, checks)
-        try:
-            with guard_host_arrays(host_arrays), (  # made after the guard is entered
-                    nullcontext() if self.numerics_name is None
-                    else use_numerics(self.numerics_name)):
-                run(grid, per_wave)
-        except Exception as err:
-            trim_kernel_traceback(err)
-            if sys.version_info < (3, 11):  # a bare raise would re-raise the untrimmed traceback
-                raise err  # (which adds this launch line's frame)
-            raise
+        with guard_host_arrays(host_arrays), (  # made after the guard is entered
+                nullcontext() if self.numerics_name is None
+                else use_numerics(self.numerics_name)):
+            run(grid, per_wave)
 
     def _device_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         """Bind to the kernel's signature; numpy arrays become Pointers named after params."""

@@ -8,6 +8,10 @@ then the kernel line (and the kernel's own helper functions). For the package's 
 errors (RocwmmaError) the frames inside rocwmma_py after the kernel line go too, so the
 traceback ends at the line that did the wrong thing; any other exception keeps them, so a
 bug inside the emulator still shows where it happened.
+
+The same trimming makes the package's refusals of a call itself short: a launch (or
+`use_arch`) naming an unknown target raises from the caller's line, no rocwmma_py frame
+(on Python 3.10, which cannot re-raise a trimmed traceback bare, one: the re-raising line).
 """
 
 from __future__ import annotations
@@ -26,18 +30,21 @@ def in_package(filename: str) -> bool:
 
 
 def trim_kernel_traceback(err: BaseException) -> None:
-    """Drop rocwmma_py's frames from `err.__traceback__` as the module docstring says; a
-    traceback without any frame outside the package is left alone."""
+    """Drop rocwmma_py's frames from `err.__traceback__` as the module docstring says. A
+    traceback without any frame outside the package loses them all if the error is deliberate
+    (re-raised bare, it then starts at the caller's line), else is left alone."""
     entries: list[TracebackType] = []
     tb = err.__traceback__
     while tb is not None:
         entries.append(tb)
         tb = tb.tb_next
     user = [i for i, e in enumerate(entries) if not in_package(e.tb_frame.f_code.co_filename)]
+    deliberate = isinstance(err, RocwmmaError) and not isinstance(err, InternalError)
     if not user:
+        if deliberate:  # a check of the call itself (a bad target): the caller's line is all
+            err.__traceback__ = None
         return
     kept = set(user)
-    deliberate = isinstance(err, RocwmmaError) and not isinstance(err, InternalError)
     keep = [e for i, e in enumerate(entries)
             if i in kept or (i > user[-1] and not deliberate)]
     for entry, following in zip(keep, [*keep[1:], None], strict=True):
