@@ -1,7 +1,7 @@
-"""`numerics.chain_is_exact` against brute force: every sum of a subset of an output's terms
-(C and the K products: the partial sums of any grouping) checked for exact representability
-with Fractions and the format definitions; and chained accumulates equal one accumulate
-whenever it answers True."""
+"""The chain collapse test (`models.collapsed_chain`) of the exact model against brute force:
+every sum of a subset of an output's terms (C and the K products: the partial sums of any
+grouping) checked for exact representability with Fractions and the format definitions; and
+chained accumulates equal one accumulate whenever it collapses."""
 
 from __future__ import annotations
 
@@ -14,13 +14,27 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rocwmma_py import types as T
-from rocwmma_py.arch.numerics import accumulate, chain_is_exact, decode
+from rocwmma_py.arch import get_arch
+from rocwmma_py.arch.models import EXACT, arithmetic, collapsed_chain
+from rocwmma_py.arch.numerics import accumulate, decode
 
 pytestmark = pytest.mark.smoke
 
 # precision p, smallest normal exponent, every finite value below 2**top
 FORMATS = {T.float32: (24, -126, 128), T.float16: (11, -14, 16), T.bfloat16: (8, -126, 128)}
 I32 = (-(2**31), 2**31 - 1)
+# an instruction accumulating in each type (the collapse sums in its C type)
+INSTRUCTIONS = {T.float32: ("gfx942", "mfma_f32_16x16x16f16"),
+                T.float16: ("gfx1100", "wmma_f16_16x16x16_f16_w32"),
+                T.bfloat16: ("gfx1100", "wmma_bf16_16x16x16_bf16_w32"),
+                T.int32: ("gfx942", "mfma_i32_16x16x32_i8")}
+
+
+def chain_is_exact(a, b, c, t) -> bool:
+    """Whether the exact model's chain over these terms collapses to one sum."""
+    arch, name = INSTRUCTIONS[t]
+    instr = get_arch(arch).instructions[name]
+    return collapsed_chain(arithmetic(EXACT, instr), instr, a, b, c, t) is not None
 
 
 def representable(v: Fraction, t) -> bool:

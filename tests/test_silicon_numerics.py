@@ -161,7 +161,7 @@ def run_gemm(arch, a, b, pin=None, waves=2, blocks=2):
 @pytest.mark.parametrize("engine", ["batch", "wave"])
 def test_mma_sync_chain_is_not_collapsed_where_silicon_truncates(engine):
     """Every term is a multiple of 2**-38 and the sum far below 2**(24-38): the exact
-    model's chain_is_exact collapses the chain, the silicon must not."""
+    model's chain collapses to one sum, the silicon's must not."""
     a, b = truncation_case()
     with use_engine(engine):
         silicon = run_gemm("gfx942", a, b)

@@ -32,7 +32,7 @@ from ..settings import NUMERICS
 from . import Arch, get_arch
 from . import silicon_common as SC
 from .instructions import Instruction
-from .numerics import accumulate
+from .numerics import accumulate, sum_bound
 from .silicon_fma import fma_chain
 from .silicon_fused import fused_dot
 from .silicon_pairwise import pairwise_dot
@@ -64,6 +64,7 @@ class Arithmetic:
     compute: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
     chain_floor: Callable[[np.ndarray, np.ndarray, np.ndarray, float, float], float]
     positive_zero: bool
+    order_free: bool = False  # the result does not depend on the order of K (exact sums)
 
 
 def _min_exp(t) -> int:
@@ -124,20 +125,31 @@ SILICON_MODELS: dict[str, Callable[[Instruction], Arithmetic]] = {
 }
 
 
+def arithmetic(model: str, instr: Instruction, clamp: bool = False) -> Arithmetic:
+    """How `instr` computes under `model` (a `numerics_model` name): the exact sum rounded
+    once for "exact" and for integer instructions (`clamp` saturating), else the silicon
+    model's arithmetic."""
+    if model == EXACT or instr.integer:
+        return Arithmetic(partial(accumulate, acc_type=instr.c_type, clamp=clamp), _no_floor,
+                          positive_zero=False, order_free=True)
+    return SILICON_MODELS[model](instr)
+
+
 def compute(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, c: np.ndarray, *,
             clamp: bool = False) -> np.ndarray:
     """D of one instruction under `model` (a `numerics_model` name); batched over leading
     axes, K in the instruction's order."""
-    if model == EXACT or instr.integer:
-        return accumulate(a, b, c, instr.c_type, clamp=clamp)
-    return SILICON_MODELS[model](instr).compute(a, b, c)
+    return arithmetic(model, instr, clamp).compute(a, b, c)
 
 
-def collapsed_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray,
-                    c: np.ndarray, acc_type) -> np.ndarray | None:
-    """D of a whole K-chain of the float instruction `instr` on silicon `model` as one exact
-    sum (accumulator storage dtype), or None where that is not proven to be what the chain
-    computes.
+def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.ndarray,
+                    c: np.ndarray, acc_type, clamp: bool = False) -> np.ndarray | None:
+    """D of a whole K-chain of `instr` computing with `arith`, as one exact sum
+    (accumulator storage dtype), or None where that is not proven to be what the chain
+    computes: the one collapse test of every numerics model.
+
+    Integer chains: when no sum of terms leaves `acc_type`'s range (no wrap, no
+    saturation between instructions).
 
     Proof: every term of C + A@B is a multiple of 2**q (A of 2**qa, B of 2**qb, q = qa + qb,
     C of 2**q), q is at least the subnormal quantum of `acc_type` (the type the running value
@@ -146,7 +158,10 @@ def collapsed_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray
     and is finite there: then every partial sum, in any grouping, is exact, and so is every
     step of the model. q is the smallest such value, split between A and B by their maxima;
     the multiples are checked on a sample first, so random-valued data fails cheaply."""
-    arithmetic = SILICON_MODELS[model](instr)
+    if not T.is_float(acc_type):
+        if sum_bound(np.abs(a), np.abs(b), np.abs(c)) > ml_dtypes.iinfo(acc_type).max:
+            return None
+        return accumulate(a, b, c, instr.c_type, clamp=clamp)
     max_a, max_b = SC.max_abs(a), SC.max_abs(b)
     if not (math.isfinite(max_a) and math.isfinite(max_b)):
         return None
@@ -173,7 +188,7 @@ def collapsed_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray
     bound = (a.shape[-1] * max_a * max_b + max_c) * (1 + 2.0**-50)
     if bound > float(info.max):
         return None
-    q: float = max(least_q(bound), arithmetic.chain_floor(a, b, c, max_a, max_b))
+    q: float = max(least_q(bound), arith.chain_floor(a, b, c, max_a, max_b))
     if q == math.inf:
         return None
     q = int(q)
@@ -185,7 +200,7 @@ def collapsed_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray
     if not exact:
         return None
     d = accumulate(a, b, c, instr.c_type)
-    if arithmetic.positive_zero:
+    if arith.positive_zero:
         d += d.dtype.type(0)  # -0 + +0 == +0; every other value unchanged
     return d
 

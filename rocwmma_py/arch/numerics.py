@@ -441,35 +441,7 @@ def _fix_zero_signs(s: np.ndarray, a, b, c) -> None:
     s[idx] = np.where(neg, -0.0, 0.0)
 
 
-def chain_is_exact(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type) -> bool:
-    """True when provably every partial sum of C + A@B, over the whole K and in any grouping,
-    is exactly representable in `acc_type`.
-
-    Then rounding after each chained instruction changes nothing, and one `accumulate` over
-    the full K gives the same bits as the chain. The test is sufficient, not necessary: all
-    terms are multiples of 2**q (q from the lowest set bits of A, B, C), q is at least the
-    format's subnormal quantum, and the largest sum of |terms| is below 2**(p+q) (p: the
-    format's precision) and not above its largest finite value. Integer accumulators need
-    that sum within the type's range. NaN or Inf anywhere gives False.
-    """
-    t = T.resolve(acc_type)
-    a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
-    if not T.is_float(t):
-        return _sum_bound(np.abs(a), np.abs(b), np.abs(c)) <= ml_dtypes.iinfo(t).max
-    if not all(np.isfinite(x).all() for x in (a, b, c)):
-        return False
-    q = min(_lowest_bit(a) + _lowest_bit(b), _lowest_bit(c))
-    if q == math.inf:
-        return True  # every term is zero
-    info = ml_dtypes.finfo(T.storage_dtype(t))
-    q_sub = int(np.frexp(float(info.smallest_subnormal))[1]) - 1
-    # Every step of the bound is a multiple of 2**q, exact below 2**(53+q); RNE is monotone,
-    # so a rounded step is already >= 2**(53+q) >= 2**(p+q): the comparison is exact.
-    bound = _sum_bound(np.abs(a), np.abs(b), np.abs(c))
-    return q >= q_sub and bound < 2.0 ** (info.nmant + 1 + q) and bound <= float(info.max)
-
-
-def _sum_bound(abs_a: np.ndarray, abs_b: np.ndarray, abs_c: np.ndarray) -> float | int:
+def sum_bound(abs_a: np.ndarray, abs_b: np.ndarray, abs_c: np.ndarray) -> float | int:
     """An upper bound of sum(|terms|) over every output without a matmul: the smaller of
     max row sum(|A|) * max|B| and max|A| * max column sum(|B|), plus max|C|. Python numbers
     (ints stay exact; int64 row sums of decoded <= 32-bit integers cannot overflow)."""
@@ -605,15 +577,3 @@ def _with_nonfinite(a, b, c, acc_type) -> np.ndarray:
         total = c + np.einsum("...mk,...kn->...mn", a, b)
     out[bad] = T.convert(np.broadcast_to(total, out.shape)[bad], acc_type)
     return out
-
-
-def _lowest_bit(x: np.ndarray) -> float:
-    """An exponent q with every element a multiple of 2**q, the largest such (inf if all
-    zero)."""
-    x = x[x != 0]
-    if not x.size:
-        return math.inf
-    mant, exp = np.frexp(np.abs(x))
-    bits = (mant * 2.0**53).astype(np.int64)
-    low = np.frexp((bits & -bits).astype(np.float64))[1] - 1
-    return float(np.min(exp - 53 + low))

@@ -2,11 +2,8 @@
 
 A wave-tile fragment (FragM/N multiples of 16) is computed as interleaved 16x16 MMA blocks;
 along K the largest supported instruction K <= BlockK is chained (smaller fragments are
-zero-padded up to the smallest instruction). Each instruction kb sees the kb-th chunk of
-every lane's K values, i.e. K indices {h*KPT + kb*c + t}, and rounds once (numerics.py), so
-the result is what the hardware computes. Since every output element's value depends only
-on which K indices each instruction sums, the whole tile is computed at once per
-instruction: gather -> one einsum per instruction -> scatter.
+zero-padded up to the smallest instruction), and `arch/chain.py` runs that K-chain under
+the numerics model of the target, for the whole tile of every wave at once.
 """
 
 from __future__ import annotations
@@ -14,17 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, partial
 
-import numpy as np
-
 from .. import types as T
 from ..arch import ARCH_NAMES, Arch, get_arch
+from ..arch.chain import run_chain
 from ..arch.instructions import Instruction
-from ..arch.models import EXACT, numerics_model
-from ..arch.numerics import accumulate, accumulator_values, chain_is_exact, decode
+from ..arch.models import numerics_model
+from ..arch.numerics import accumulator_values, decode
 from ..runtime import current_arch
 from .errors import FragmentError
 from .fragment import check_arch, check_filled, check_whole_waves, fragment
-from .mma_silicon import silicon_chain
 from .tags import accumulator, matrix_a, matrix_b
 
 
@@ -33,7 +28,6 @@ class MmaPlan:
     """What one mma_sync does for a (arch, A, B, C/D) fragment-class combination."""
 
     instruction: Instruction
-    k_subsets: tuple[slice | np.ndarray, ...]  # K indices each chained instruction sums
     clamp: bool
     round_to_acc: bool  # gfx9 16-bit accumulators: f32 MFMA result rounded after each one
 
@@ -84,15 +78,6 @@ def select_instruction(arch: Arch, ta, tb, tc, block_k: int,
     return fitting[-1] if fitting else found[0]
 
 
-def _k_subsets(block_k: int, instr_k: int, wave: int) -> tuple[slice | np.ndarray, ...]:
-    if block_k <= instr_k:
-        return (slice(None),)  # one (zero-padded) instruction sums all of K
-    kpt, chunk = block_k * 16 // wave, instr_k * 16 // wave
-    h = np.arange(wave // 16)[:, None]
-    t = np.arange(chunk)[None, :]
-    return tuple((h * kpt + kb * chunk + t).ravel() for kb in range(block_k // instr_k))
-
-
 @cache
 def plan(arch: Arch, fa: type[fragment], fb: type[fragment], fc: type[fragment],
          fd: type[fragment], unsigned: str = "rocwmma_unsigned_i8") -> MmaPlan:
@@ -123,7 +108,6 @@ def plan(arch: Arch, fa: type[fragment], fb: type[fragment], fc: type[fragment],
                                unsigned)
     return MmaPlan(
         instruction=instr,
-        k_subsets=_k_subsets(geom.block_k, instr.k, arch.wave_size),
         clamp=arch.int8_clamp and fa.data_type is T.int8,
         round_to_acc=instr.c_type is not fc.data_type,
     )
@@ -147,19 +131,7 @@ def mma(d: fragment, a: fragment, b: fragment, c: fragment, *, clamp: bool | Non
     clamp = p.clamp if clamp is None else clamp
     a_mat = a.values(partial(decode, t=a.data_type))
     b_mat = b.values(partial(decode, t=b.data_type))
-    acc_type, frag_type = p.instruction.c_type, c.data_type
+    frag_type = c.data_type
     acc = c.values(partial(accumulator_values, t=frag_type))
-    model = numerics_model(arch)
-    if model != EXACT and not p.instruction.integer:  # the target's silicon arithmetic
-        d.set_values(silicon_chain(model, p.instruction, a_mat, b_mat, acc, frag_type,
-                                   p.round_to_acc, arch.wave_size))
-        return
-    k_subsets = p.k_subsets
-    if len(k_subsets) > 1 and chain_is_exact(a_mat, b_mat, acc, frag_type):
-        k_subsets = (slice(None),)  # every partial sum exact: rounding between is a no-op
-    for ks in k_subsets:
-        step = accumulate(a_mat[..., ks], b_mat[..., ks, :], acc, acc_type, clamp=clamp)
-        if p.round_to_acc:
-            step = T.convert(step, frag_type)
-        acc = accumulator_values(step, frag_type)
-    d.set_values(acc)
+    d.set_values(run_chain(numerics_model(arch), p.instruction, a_mat, b_mat, acc, frag_type,
+                           round_to_acc=p.round_to_acc, wave=arch.wave_size, clamp=clamp))

@@ -1,0 +1,82 @@
+"""One `mma_sync`: its K-chain of matrix instructions under any numerics model.
+
+A fragment's K (BlockK) is covered by BlockK / K_instr chained instructions, each rounding
+its result (a 16-bit accumulator is rounded back after each one as well). Instruction kb
+sees, at its K position p, the fragment K value rocWMMA's registers put there: lane group h
+feeds the positions col[16h, t] of the instruction's A layout with its kb-th chunk of K values,
+h*KPT + kb*chunk + t. A fragment K smaller than the instruction's is zero-padded in every
+lane's registers (§3.1). Models that sum a set (the exact one) ignore that order; the silicon
+ones depend on it (groups, fp8 halves, FMA order). Where `models.collapsed_chain` proves the
+chain equals one exact sum, it is computed as one.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from .. import types as T
+from .instructions import Instruction
+from .models import EXACT, arithmetic, collapsed_chain
+from .numerics import accumulator_values
+
+
+@cache
+def k_orders(instr: Instruction, block_k: int, wave: int) -> tuple[np.ndarray, ...]:
+    """For each chained instruction, the fragment K index at each of its K positions
+    (block_k, one past the fragment's K, where the registers hold padding zeros)."""
+    groups = wave // 16
+    kpt, ikpt = block_k // groups, instr.k // groups
+    chunk = min(kpt, ikpt)
+    h = np.arange(groups)[:, None]
+    t = np.arange(chunk)[None, :]
+    if instr.a_layout.copies.shape[0] > 1:  # gfx11: every lane group holds all of K, and
+        positions = h * ikpt + t  # lane group h's chunk fills the h-th part of it
+    else:  # the instruction K index of (lane group, slot)
+        positions = instr.a_layout.col[h * 16, t]
+    orders = []
+    for kb in range(max(1, block_k // instr.k)):
+        order = np.full(instr.k, block_k)
+        order[positions] = h * kpt + kb * chunk + t
+        orders.append(order)
+    return tuple(orders)
+
+
+@cache
+def _k_sets(instr: Instruction, block_k: int, wave: int) -> tuple[slice | np.ndarray, ...]:
+    """The fragment K indices each chained instruction sums, ascending, padding left out
+    (for models that sum a set): all of K as one slice when one instruction covers it."""
+    orders = k_orders(instr, block_k, wave)
+    if len(orders) == 1:
+        return (slice(None),)
+    return tuple(np.sort(order[order < block_k]) for order in orders)
+
+
+def run_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, acc: np.ndarray,
+              frag_type, *, round_to_acc: bool, wave: int, clamp: bool = False) -> np.ndarray:
+    """D = A*B + C of one mma_sync as values of `frag_type` (`accumulator_values`):
+    a (..., M, BlockK), b (..., BlockK, N), acc (..., M, N) decoded, for every wave of the
+    batch at once."""
+    arith = arithmetic(model, instr, clamp)
+    block_k = a.shape[-1]
+    if arith.order_free:
+        steps = _k_sets(instr, block_k, wave)
+    else:
+        steps = k_orders(instr, block_k, wave)
+    if len(steps) > 1 or model != EXACT:  # one exact sum, where provably the same
+        whole = collapsed_chain(arith, instr, a, b, acc, frag_type, clamp)
+        if whole is not None:
+            return _rounded(whole, frag_type, round_to_acc)
+    if not arith.order_free and block_k < instr.k:  # the padding zeros get an index
+        a = np.concatenate([a, np.zeros((*a.shape[:-1], 1))], axis=-1)
+        b = np.concatenate([b, np.zeros((*b.shape[:-2], 1, b.shape[-1]))], axis=-2)
+    for ks in steps:
+        acc = _rounded(arith.compute(a[..., ks], b[..., ks, :], acc), frag_type, round_to_acc)
+    return acc
+
+
+def _rounded(d: np.ndarray, frag_type, round_to_acc: bool) -> np.ndarray:
+    """An instruction's D as the fragment's accumulator values (rounded to a 16-bit
+    fragment type when the instruction accumulates in 32 bits)."""
+    return accumulator_values(T.convert(d, frag_type) if round_to_acc else d, frag_type)
