@@ -346,8 +346,11 @@ def _erfcx(x: np.ndarray) -> np.ndarray:
     a = np.clip(x, 1.25, 28.0)
     tail = np.exp(_erfc_tail_log(a)) / a
     big = np.maximum(x, 28.0)
-    inv = 1 / (2 * big * big)
-    series = (1 - inv * (1 - 3 * inv * (1 - 5 * inv))) / (big * np.sqrt(np.pi))
+    inv, term, total = 1 / (2 * big * big), np.ones_like(big), np.ones_like(big)
+    for n in range(1, 10):  # sum (-1)^n (2n-1)!! / (2x^2)^n, below 2^-60 by n = 9 at x = 28
+        term = -term * (2 * n - 1) * inv
+        total = total + term
+    series = total / (big * np.sqrt(np.pi))
     sq, sq_err = _two_prod(x, x)
     low = np.exp(sq) * np.exp(sq_err) * _erfc(x)
     out = np.where(x < 1.25, low, np.where(x < 28, tail, series))
