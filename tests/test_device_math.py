@@ -248,3 +248,125 @@ def test_within_cuda_bound(name, fmt):
 @pytest.mark.parametrize("name, fmt", list(forms()))
 def test_within_cuda_bound_extended(name, fmt):
     run_form(name, fmt, 20 * N, seed=7 + sum(map(ord, name)))
+
+
+# --- special inputs, multi-output forms, kernels ------------------------------------------
+
+INF, NAN = math.inf, math.nan
+SPECIALS = [  # (function, arguments, C99 Annex F / CUDA result)
+    ("logf", (-1.0,), NAN), ("logf", (0.0,), -INF), ("logf", (INF,), INF), ("log", (-0.0,), -INF),
+    ("expf", (-INF,), 0.0), ("expf", (INF,), INF), ("expf", (NAN,), NAN), ("exp", (1000.0,), INF),
+    ("sqrtf", (-0.0,), -0.0), ("sqrtf", (-1.0,), NAN), ("rsqrtf", (0.0,), INF),
+    ("rsqrt", (-0.0,), -INF), ("rsqrt", (INF,), 0.0), ("cbrt", (-INF,), -INF),
+    ("powf", (1.0, NAN), 1.0), ("powf", (NAN, 0.0), 1.0), ("powf", (-1.0, INF), 1.0),
+    ("powf", (0.0, -1.0), INF), ("powf", (-0.0, -3.0), -INF), ("powf", (-8.0, 1 / 3), NAN),
+    ("pow", (-2.0, 3.0), -8.0), ("fminf", (NAN, 1.0), 1.0), ("fmaxf", (2.0, NAN), 2.0),
+    ("fminf", (0.0, -0.0), -0.0), ("fmaxf", (-0.0, 0.0), 0.0), ("fmodf", (-7.0, 2.0), -1.0),
+    ("fmodf", (-0.0, 2.0), -0.0), ("fmodf", (1.0, 0.0), NAN), ("fmod", (5.0, INF), 5.0),
+    ("roundf", (2.5,), 3.0), ("roundf", (-0.5,), -1.0), ("roundf", (0.49999997,), 0.0),
+    ("rintf", (2.5,), 2.0), ("rintf", (-0.5,), -0.0), ("round", (0.49999999999999994,), 0.0),
+    ("remainderf", (5.0, 2.0), 1.0), ("remainderf", (7.0, 2.0), -1.0),
+    ("remainder", (1.0, 0.0), NAN),
+    ("hypotf", (INF, NAN), INF), ("hypotf", (NAN, 1.0), NAN), ("rhypot", (0.0, 0.0), INF),
+    ("hypot", (1e300, 1e300), 1.4142135623730951e300), ("norm3df", (0.0, -0.0, 0.0), 0.0),
+    ("erff", (INF,), 1.0), ("erff", (-INF,), -1.0), ("erfcf", (-INF,), 2.0), ("erfc", (30.0,), 0.0),
+    ("erfinvf", (1.0,), INF), ("erfinvf", (-1.0,), -INF), ("erfinv", (1.5,), NAN),
+    ("erfcinv", (0.0,), INF), ("erfcinv", (2.0,), -INF), ("erfcinvf", (-0.5,), NAN),
+    ("tgammaf", (0.0,), INF), ("tgammaf", (-0.0,), -INF), ("tgammaf", (-1.0,), NAN),
+    ("tgammaf", (-INF,), NAN), ("tgammaf", (40.0,), INF), ("lgammaf", (0.0,), INF),
+    ("lgammaf", (-2.0,), INF), ("lgammaf", (1.0,), 0.0), ("lgammaf", (2.0,), 0.0),
+    ("sinpif", (1.0,), 0.0), ("sinpif", (-0.0,), -0.0), ("sinpi", (INF,), NAN),
+    ("cospif", (0.5,), 0.0), ("cospi", (1.0,), -1.0), ("atan2f", (0.0, -0.0), math.pi),
+    ("logbf", (0.0,), -INF), ("logbf", (-INF,), INF), ("logbf", (1.401298464324817e-45,), -149.0),
+    ("ldexpf", (1.0, 128), INF), ("ldexpf", (1.0, -149), 1.401298464324817e-45),
+    ("scalbn", (1.0, 100000), INF), ("nextafterf", (0.0, 1.0), 1.401298464324817e-45),
+    ("nextafterf", (1.0, 0.0), 0.99999994), ("copysignf", (1.0, -0.0), -1.0),
+    ("fdimf", (1.0, 3.0), 0.0), ("fdimf", (NAN, 3.0), NAN), ("fmaf", (INF, 0.0, 1.0), NAN),
+    ("fmaf", (3.4028235e38, 2.0, -3.4028235e38), 3.4028235e38), ("fabsf", (-0.0,), 0.0),
+    ("expm1f", (-INF,), -1.0), ("log1pf", (-1.0,), -INF), ("atanhf", (1.0,), INF),
+    ("acoshf", (0.5,), NAN), ("normcdff", (-INF,), 0.0), ("normcdfinvf", (1.0,), INF),
+    ("erfcxf", (INF,), 0.0), ("erfcxf", (-INF,), INF),
+]
+
+
+@pytest.mark.parametrize("name, args, want", SPECIALS, ids=[s[0] for s in SPECIALS])
+def test_special_values(name, args, want):
+    got = getattr(D, name)(*args)
+    single = name.endswith("f") and name[:-1] in ROWS
+    assert got.dtype == (np.float32 if single else np.float64)
+    want = np.float32(want) if single else np.float64(want)
+    if math.isnan(want):
+        assert np.isnan(got)
+    else:
+        assert got == want and np.signbit(got) == np.signbit(want), (got, want)
+
+
+def test_integer_results_and_c_types():
+    assert D.ilogbf(0.0) == D.ilogbf(NAN) == -(2**31) and D.ilogbf(INF) == 2**31 - 1
+    assert D.ilogbf(1.401298464324817e-45) == -149 and D.ilogbf(1.0).dtype == np.int32
+    assert D.lroundf(2.5) == 3 and D.lroundf(-2.5) == -3 and D.lrintf(2.5) == 2
+    assert D.llround(-0.5) == -1 and D.lrint(np.float64(2**60)) == 2**60
+    assert D.lrintf(np.float32(1.5)).dtype == np.int64
+    assert isinstance(D.expf(1.0), np.float32) and isinstance(D.exp(1.0), np.float64)
+    assert D.expf(np.ones(3)).dtype == np.float32 and D.expf(np.ones(3)).shape == (3,)
+
+
+def test_multi_output_forms():
+    rng = np.random.default_rng(5)
+    x = (rng.uniform(-1, 1, 500) * np.exp2(rng.uniform(-30, 30, 500))).astype(np.float32)
+    s, c = D.sincosf(x)
+    assert np.array_equal(s, D.sinf(x)) and np.array_equal(c, D.cosf(x))
+    s, c = D.sincospi(x.astype(np.float64))
+    assert np.array_equal(s, D.sinpi(x.astype(np.float64)))
+    mant, e = D.frexpf(x)
+    assert mant.dtype == np.float32 and e.dtype == np.int32
+    assert np.array_equal(np.ldexp(mant.astype(np.float64), e), x)
+    frac_part, whole = D.modff(x)
+    assert np.array_equal(frac_part + whole, x) and np.array_equal(whole, np.trunc(x))
+    assert D.modf(-INF) == (-0.0, -INF) and np.signbit(D.modf(-INF)[0])
+    y = (rng.uniform(-1, 1, 500) * np.exp2(rng.uniform(-10, 10, 500))).astype(np.float32)
+    r, quo = D.remquof(x, y)
+    assert np.array_equal(r, D.remainderf(x, y)) and quo.dtype == np.int32
+    for xi, yi, qi, ri in zip(x, y, quo, r, strict=True):
+        n = round(Fraction(float(xi)) / Fraction(float(yi)))
+        assert (abs(n) % 8) * (1 if n >= 0 else -1) == qi or (n == 0 and qi == 0)
+        assert Fraction(float(ri)) == Fraction(float(xi)) - n * Fraction(float(yi))
+
+
+def test_exported_everywhere():
+    import rocwmma_py.cuda as C
+    import rocwmma_py.runtime as RT
+    from rocwmma_py.runtime import half_math as H
+    for name in ("expf", "exp", "erfcinvf", "sincosf", "norm3df", "fmaxf", "rsqrtf"):
+        assert getattr(RT, name) is getattr(C, name) is getattr(D, name)
+        assert name in C.__all__
+    assert D.rsqrtf is H.rsqrtf and H.__expf is C.__expf  # half_math's names untouched
+    assert not set(D.DEVICE_MATH_NAMES) & set(H.HALF_MATH_NAMES)
+
+
+@kernel
+def _math_kernel(a, b, out, s, e):
+    i = blockIdx.x * blockDim.x + threadIdx.x
+    x, y = a[i], b[i]
+    out[i] = D.fmaxf(D.expf(D.fminf(x, y)), D.erff(D.sqrtf(D.fabsf(x)))) + D.powf(
+        D.fabsf(y), D.tanhf(x))
+    s[i], _ = D.sincosf(x)
+    _, e[i] = D.frexpf(D.log2f(D.fabsf(y) + 1.0))
+
+
+@pytest.mark.parametrize("engine", ["batch", "wave"])
+def test_math_in_kernels_per_lane(engine):
+    rng = np.random.default_rng(11)
+    a = rng.normal(0, 4, 256).astype(np.float32)
+    b = rng.normal(0, 4, 256).astype(np.float32)
+    out, s = np.zeros(256, np.float32), np.zeros(256, np.float32)
+    e = np.zeros(256, np.int32)
+    with use_engine(engine):
+        _math_kernel[4, 64, 0, "gfx942"](a, b, out, s, e)
+    if engine == "batch":
+        assert last_launch_stats().per_wave_blocks == 0
+    want = D.fmaxf(D.expf(D.fminf(a, b)), D.erff(D.sqrtf(D.fabsf(a)))) + D.powf(
+        D.fabsf(b), D.tanhf(a))
+    assert np.array_equal(out, want)
+    assert np.array_equal(s, D.sincosf(a)[0])
+    assert np.array_equal(e, D.frexpf(D.log2f(D.fabsf(b) + 1.0))[1])

@@ -354,7 +354,7 @@ def _erfcx(x: np.ndarray) -> np.ndarray:
     sq, sq_err = _two_prod(x, x)
     low = np.exp(sq) * np.exp(sq_err) * _erfc(x)
     out = np.where(x < 1.25, low, np.where(x < 28, tail, series))
-    return np.where(x == np.inf, 0.0, out)
+    return np.where(x == np.inf, 0.0, np.where(x == -np.inf, np.inf, out))
 
 
 def _erfcinv_core(q: np.ndarray) -> np.ndarray:
