@@ -39,6 +39,7 @@ from ..runtime import (
     atomicXor,
     blockDim,
     blockIdx,
+    device_math,
     dim3,
     gridDim,
     half_math,
@@ -109,6 +110,10 @@ __all__ = ["__all_sync", "__any_sync", "__ballot_sync", "__global__", "__shared_
 globals().update({n: getattr(half_math, n) for n in half_math.HALF_MATH_NAMES})
 globals().update(vectors.VECTOR_TYPES | vectors.MAKERS)
 __all__ += ["SharedArray", *half_math.HALF_MATH_NAMES, *vectors.VECTOR_TYPES, *vectors.MAKERS]
+# math_functions.h: expf, sqrt, erff, ... (float and double forms)
+globals().update({n: getattr(device_math, n) for n in device_math.DEVICE_MATH_NAMES})
+__all__ += [*device_math.DEVICE_MATH_NAMES]
 if TYPE_CHECKING:  # the same names for type checkers (generated stubs)
+    from ..runtime._device_math_exports import *  # noqa: F403
     from ..runtime._half_math_exports import *  # noqa: F403
     from ._vector_exports import *  # noqa: F403

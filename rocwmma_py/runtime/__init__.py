@@ -23,7 +23,7 @@ from ..arch.devices import (
     hipGetDeviceProperties,
 )
 from ..settings import default_arch, engine_name, use_arch, use_engine, use_workers, worker_count
-from . import half_math
+from . import device_math, half_math
 from .atomics import (
     atomicAdd,
     atomicAnd,
@@ -168,9 +168,15 @@ __all__ = [
     "wave_size",
     "where",
     *half_math.HALF_MATH_NAMES,
+    *device_math.DEVICE_MATH_NAMES,
 ]
 
 # HIP's half-precision intrinsics and float fast math (hip_fp16.h, hip_bf16.h), see half_math
 globals().update({name: getattr(half_math, name) for name in half_math.HALF_MATH_NAMES})
 if TYPE_CHECKING:  # the same names for type checkers (a generated stub)
     from ._half_math_exports import *  # noqa: F403
+
+# CUDA's/HIP's float and double math library (expf, sqrt, erff, ...), see device_math
+globals().update({name: getattr(device_math, name) for name in device_math.DEVICE_MATH_NAMES})
+if TYPE_CHECKING:
+    from ._device_math_exports import *  # noqa: F403

@@ -1,0 +1,643 @@
+"""CUDA's and HIP's device math library (math_functions.h): the single precision `f` forms
+(`expf`, `sqrtf`, ...) and the double forms (`exp`, `sqrt`, ...), one row per function in
+`FUNCTIONS`.
+
+Why computing in float64 is faithful to the device: a float form takes its arguments as
+float32 (as a C call converts them), evaluates in float64 and rounds once to float32. Exact
+operations (`sqrtf`, `fmaf`, `floorf`, `fmodf`, ...) are then correctly rounded, like CUDA's
+IEEE-compliant defaults (the float64 step is exact, or a square root/quotient/difference whose
+double rounding is innocuous since 53 >= 2*24 + 2); every other float form is within
+0.5 ulp + 2^-29 ulp of correctly rounded, inside each of CUDA's documented bounds. Double forms
+use numpy's libm ufuncs where those meet CUDA's double bound, and double-double corrections or
+vectorized rational approximations (fdlibm's erf structure) where numpy has no function.
+Everything is whole-array numpy (no per-element Python), and per-lane values of a kernel go
+in and come out per lane (`lane_wise`). Multi-output functions (`sincosf`, `frexpf`, `modff`,
+`remquof`) return a tuple where C writes through pointers.
+
+Special values follow C99 Annex F as CUDA does: fminf/fmaxf return the other operand of a NaN
+(and order -0 < +0), roundf rounds half away from zero, rintf/nearbyintf half to even,
+fmodf has the sign of x, ilogbf(0) = ilogbf(NaN) = INT_MIN, ilogbf(inf) = INT_MAX.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..lane_wise import lane_wise
+from . import rounding as R
+from .half_math import rsqrtf as _half_math_rsqrtf
+
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+_SQRT_PI_2 = 0.886226925452758  # sqrt(pi)/2
+_TWO_SQRT_PI = 1.1283791670955126  # 2/sqrt(pi)
+_PI_HI, _PI_LO = np.pi, 1.2246467991473532e-16  # pi as a double-double
+_LN2_HI, _LN2_LO = 6.93147180369123816490e-01, 1.90821492927058770002e-10  # fdlibm's split
+
+
+# --- error-free pieces (double-double arithmetic, no fma in numpy) --------------------------
+
+def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dekker's split: a = hi + lo, each of <= 26 significant bits (|a| < 2^995)."""
+    t = 134217729.0 * a
+    hi = t - (t - a)
+    return hi, a - hi
+
+
+def _two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(p, e) with p = fl(a*b) and p + e = a*b exactly (operands of moderate size)."""
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _poly(x: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:
+    """c0 + c1 x + c2 x^2 + ... by Horner."""
+    out = np.full_like(x, coefficients[-1])
+    for c in coefficients[-2::-1]:
+        out = out * x + c
+    return out
+
+
+def _with_exponent(x: np.ndarray, multiple: int) -> tuple[np.ndarray, np.ndarray]:
+    """(m, k) with x = m * 2^k exactly, k a multiple of `multiple`, m in [1, 2^multiple)
+    for finite nonzero x (other x pass through with k = 0)."""
+    m, e = np.frexp(x)
+    k = (e - 1) - np.mod(e - 1, multiple)
+    return np.ldexp(x, -k), k
+
+
+# --- exactly specified functions ------------------------------------------------------------
+
+def _fmin(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IEEE minNum with -0 < +0: a NaN operand gives the other one."""
+    smaller = (a < b) | ((a == b) & np.signbit(a)) | np.isnan(b)
+    return np.where(smaller, a, b)
+
+
+def _fmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    bigger = (a > b) | ((a == b) & ~np.signbit(a)) | np.isnan(b)
+    return np.where(bigger, a, b)
+
+
+def _round(x: np.ndarray) -> np.ndarray:
+    """Half away from zero (C round); x - trunc(x) is exact."""
+    t = np.trunc(x)
+    return np.where(np.abs(x - t) >= 0.5, t + np.sign(x), t)
+
+
+def _remquo(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """IEEE remainder x - n*y (n = x/y rounded half to even) and n's low 3 bits with the
+    sign of x/y, all exact: fmod by 8|y|, then 4|y|, 2|y|, |y| peeled off (Sterbenz)."""
+    ay = np.abs(y)
+    m = np.fmod(np.abs(x), 8 * ay)  # an overflowing 8|y| is inf: fmod gives |x|, right
+    q = np.zeros(np.shape(m), np.int64)
+    for j in (4, 2, 1):
+        take = m >= j * ay
+        m = np.where(take, m - j * ay, m)
+        q = q + np.where(take, j, 0)
+    up = (2 * m > ay) | ((2 * m == ay) & (q % 2 == 1))
+    m = np.where(up, m - ay, m)
+    q = (q + up) % 8
+    r = np.where(np.signbit(x), -m, m)
+    return r, np.where(np.signbit(x) != np.signbit(y), -q, q).astype(np.float64)
+
+
+def _ilogb(x: np.ndarray) -> np.ndarray:
+    e = np.frexp(x)[1].astype(np.float64) - 1
+    return np.where(np.isnan(x) | (x == 0), _INT_MIN, np.where(np.isinf(x), _INT_MAX, e))
+
+
+def _logb(x: np.ndarray) -> np.ndarray:
+    e = np.frexp(x)[1].astype(np.float64) - 1
+    return np.where(x == 0, -np.inf, np.where(np.isfinite(x), e, np.abs(x)))
+
+
+def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """a*b + c rounded once (Boldo and Melquiond's emulation): a*b = p + e exactly, c + p =
+    h + l exactly, then h + RO(l + e) rounded to nearest, RO rounding to odd. Exact while
+    the product's error term is representable (|a*b| >= 2^-969, operands < 2^995); the plain
+    expression gives the special values."""
+    p, e = _two_prod(a, b)
+    h, l0 = _two_sum(c, p)
+    v = R.to_odd(*_two_sum(l0, e))
+    ok = np.isfinite(h + v) & (np.abs(a) < 2.0**995) & (np.abs(b) < 2.0**995)
+    return np.where(ok, h + v, a * b + c)
+
+
+def _ldexp(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """x * 2^n; n clipped to a range that gives the same result without an int overflow."""
+    return np.ldexp(x, np.clip(n, -2400, 2400).astype(np.int32))
+
+
+# --- reciprocal roots and norms, corrected in double-double ---------------------------------
+
+def _sumsq(xs: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """sum x_i^2 of the operands scaled by 2^-k (k from the largest): (hi, lo, k)."""
+    big = np.max(np.abs(np.stack(np.broadcast_arrays(*xs))), axis=0)
+    big = np.where(np.isfinite(big) & (big > 0), big, 1.0)
+    k = np.frexp(big)[1]
+    hi = lo = np.zeros(big.shape)
+    for x in xs:
+        p, e = _two_prod(np.ldexp(x, -k), np.ldexp(x, -k))
+        hi, t = _two_sum(hi, p)
+        lo = lo + t + e
+    return hi, lo, k
+
+
+def _norm_specials(xs: tuple[np.ndarray, ...], value: np.ndarray,
+                   inf: float, zero: float) -> np.ndarray:
+    """C hypot's rules: any infinite operand gives `inf` (even with a NaN), else a NaN
+    gives NaN; all zeros give `zero`."""
+    stacked = np.stack(np.broadcast_arrays(*xs))
+    value = np.where((stacked == 0).all(axis=0), zero, value)
+    value = np.where(np.isnan(stacked).any(axis=0), np.nan, value)
+    return np.where(np.isinf(stacked).any(axis=0), inf, value)
+
+
+def _sqrt_dd(hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
+    """sqrt(hi + lo), one Newton correction of the double square root."""
+    s = np.sqrt(hi)
+    p, e = _two_prod(s, s)
+    return s + (((hi - p) - e) + lo) / (2 * s)
+
+
+def _rsqrt_dd(hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
+    """1/sqrt(hi + lo), one Newton correction: r + r/2 * (1 - (hi + lo) r^2)."""
+    r = 1 / np.sqrt(hi)
+    a, b = _two_prod(r, r)
+    p, q = _two_prod(hi, a)
+    err = (((1 - p) - q) - hi * b) - lo * a
+    return r + 0.5 * r * err
+
+
+def _norm(*xs: np.ndarray) -> np.ndarray:
+    hi, lo, k = _sumsq(xs)
+    return _norm_specials(xs, np.ldexp(_sqrt_dd(hi, lo), k), np.inf, 0.0)
+
+
+def _rnorm(*xs: np.ndarray) -> np.ndarray:
+    hi, lo, k = _sumsq(xs)
+    return _norm_specials(xs, np.ldexp(_rsqrt_dd(hi, lo), -k), 0.0, np.inf)
+
+
+def _rsqrt(x: np.ndarray) -> np.ndarray:
+    m, k = _with_exponent(x, 2)
+    r = np.ldexp(_rsqrt_dd(m, np.zeros_like(m)), -k // 2)
+    return np.where((x == 0) | np.isinf(x) | np.isnan(x), 1 / np.sqrt(x), r)
+
+
+def _cbrt_parts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(m, k, c, err): x = m 2^k (3 | k), c = cbrt(m) and m - c^3 in double-double."""
+    m, k = _with_exponent(np.abs(x), 3)
+    c = np.cbrt(m)
+    a, b = _two_prod(c, c)
+    p, q = _two_prod(a, c)
+    return m, k, c, ((m - p) - q) - b * c
+
+
+def _cbrt(x: np.ndarray) -> np.ndarray:
+    """libm cbrt with one Newton correction: c + (m - c^3) / (3 c^2)."""
+    m, k, c, err = _cbrt_parts(x)
+    out = np.copysign(np.ldexp(c + err / (3 * c * c), k // 3), x)
+    return np.where((x == 0) | ~np.isfinite(x), np.cbrt(x), out)
+
+
+def _rcbrt(x: np.ndarray) -> np.ndarray:
+    """1/cbrt(x) as r + r/3 (1 - m r^3), the residual in double-double."""
+    m, k, _, _ = _cbrt_parts(x)
+    r = 1 / np.cbrt(m)
+    a, b = _two_prod(r, r)
+    p, q = _two_prod(a, r)
+    t = b * r + q
+    u, v = _two_prod(m, p)
+    err = ((1 - u) - v) - m * t
+    out = np.copysign(np.ldexp(r + r * err / 3, -(k // 3)), x)
+    return np.where((x == 0) | ~np.isfinite(x), 1 / np.cbrt(x), out)
+
+
+# --- sinpi / cospi: exact reduction, pi * t in double-double --------------------------------
+
+def _reduce_half(x: np.ndarray) -> np.ndarray:
+    """r = x - 2 round(x / 2) in [-1, 1], exact."""
+    return x - 2 * np.round(x / 2)
+
+
+def _sin_pi_small(t: np.ndarray) -> np.ndarray:
+    """sin(pi t) for |t| <= 1/2: sin(a) + cos(a) b with a + b = pi t."""
+    a, b = _two_prod(t, np.full_like(t, _PI_HI))
+    b = b + t * _PI_LO
+    return np.sin(a) + np.cos(a) * b
+
+
+def _cos_pi_small(t: np.ndarray) -> np.ndarray:
+    a, b = _two_prod(t, np.full_like(t, _PI_HI))
+    b = b + t * _PI_LO
+    return np.cos(a) - np.sin(a) * b
+
+
+def _sinpi(x: np.ndarray) -> np.ndarray:
+    r = _reduce_half(x)
+    t = np.where(np.abs(r) > 0.5, np.sign(r) - r, r)  # sin(pi r) = sin(pi (1 - r)), exact
+    out = _sin_pi_small(t)
+    return np.where(out == 0, np.copysign(0.0, x), np.where(np.isinf(x), np.nan, out))
+
+
+def _cospi(x: np.ndarray) -> np.ndarray:
+    a = np.abs(_reduce_half(x))
+    out = np.where(a <= 0.25, _cos_pi_small(a), _sin_pi_small(0.5 - a))  # exact for a >= 1/4
+    return np.where(out == 0, 0.0, np.where(np.isinf(x), np.nan, out))
+
+
+# --- erf / erfc: fdlibm's rational approximations (s_erf.c), vectorized ---------------------
+
+_ERX = 8.45062911510467529297e-01  # erf(1) rounded to float
+_EFX = 1.28379167095512586316e-01  # 2/sqrt(pi) - 1
+_PP = (1.28379167095512558561e-01, -3.25042107247001499370e-01, -2.84817495755985104766e-02,
+       -5.77027029648944159157e-03, -2.37630166566501626084e-05)
+_QQ = (1.0, 3.97917223959155352819e-01, 6.50222499887672944485e-02,
+       5.08130628187576562776e-03, 1.32494738004321644526e-04, -3.96022827877536812320e-06)
+_PA = (-2.36211856075265944077e-03, 4.14856118683748331666e-01, -3.72207876035701323847e-01,
+       3.18346619901161753674e-01, -1.10894694282396677476e-01, 3.54783043256182359371e-02,
+       -2.16637559486879084300e-03)
+_QA = (1.0, 1.06420880400844228286e-01, 5.40397917702171048937e-01,
+       7.18286544141962662868e-02, 1.26171219808761642112e-01, 1.36370839120290507362e-02,
+       1.19844998467991074170e-02)
+_RA = (-9.86494403484714822705e-03, -6.93858572707181764372e-01, -1.05586262253232909814e+01,
+       -6.23753324503260060396e+01, -1.62396669462573470355e+02, -1.84605092906711035994e+02,
+       -8.12874355063065934246e+01, -9.81432934416914548592e+00)
+_SA = (1.0, 1.96512716674392571292e+01, 1.37657754143519042600e+02,
+       4.34565877475229228821e+02, 6.45387271733267880336e+02, 4.29008140027567833386e+02,
+       1.08635005541779435134e+02, 6.57024977031928170135e+00, -6.04244152148580987438e-02)
+_RB = (-9.86494292470009928597e-03, -7.99283237680523006574e-01, -1.77579549177547519889e+01,
+       -1.60636384855821916062e+02, -6.37566443368389627722e+02, -1.02509513161107724954e+03,
+       -4.83519191608651397019e+02)
+_SB = (1.0, 3.03380607434824582924e+01, 3.25792512996573918826e+02,
+       1.53672958608443695994e+03, 3.19985821950859553908e+03, 2.55305040643316442583e+03,
+       4.74528541206955367215e+02, -2.24409524465858183362e+01)
+
+
+def _erf_small(x: np.ndarray) -> np.ndarray:
+    """(erf(x) - x) / x on |x| < 0.84375, a rational function of x^2."""
+    z = x * x
+    return _poly(z, _PP) / _poly(z, _QQ)
+
+
+def _erf_near_one(a: np.ndarray) -> np.ndarray:
+    """erf(a) - erx on 0.84375 <= a < 1.25."""
+    s = a - 1
+    return _poly(s, _PA) / _poly(s, _QA)
+
+
+def _erfc_tail_log(a: np.ndarray) -> np.ndarray:
+    """log(erfc(a) a) + a^2 for a >= 1.25: -0.5625 + R/S of 1/a^2 (two intervals)."""
+    s = 1 / (a * a)
+    near = a < 1 / 0.35
+    return -0.5625 + np.where(near, _poly(s, _RA) / _poly(s, _SA),
+                              _poly(s, _RB) / _poly(s, _SB))
+
+
+def _erfc_tail(a: np.ndarray) -> np.ndarray:
+    """erfc(a) for a >= 1.25: exp(-a^2 + tail) / a, with a^2 split as fdlibm does
+    (z = a with its low 32 bits cleared, -a^2 = -z^2 + (z - a)(z + a) exactly)."""
+    z = (a.view(np.int64) & np.int64(~0xFFFFFFFF)).view(np.float64)
+    return np.exp(-z * z) * np.exp((z - a) * (z + a) + _erfc_tail_log(a)) / a
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    a = np.abs(x)
+    tiny = x + _EFX * x
+    small = x + x * _erf_small(x)
+    near = np.copysign(_ERX + _erf_near_one(a), x)
+    safe = np.clip(a, 1.25, 6.0)
+    far = np.copysign(1 - _erfc_tail(safe), x)
+    out = np.where(a < 2.0**-28, tiny, np.where(a < 0.84375, small,
+                   np.where(a < 1.25, near, np.where(a < 6, far, np.sign(x)))))
+    return np.where(np.isnan(x), x, out)
+
+
+def _erfc(x: np.ndarray) -> np.ndarray:
+    a = np.abs(x)
+    y = _erf_small(x)
+    small = np.where(x < 0.25, 1 - (x + x * y), 0.5 - (x * y + (x - 0.5)))
+    p = _erf_near_one(a)
+    near = np.where(x >= 0, (1 - _ERX) - p, 1 + (_ERX + p))
+    tail = _erfc_tail(np.clip(a, 1.25, 28.0))
+    far = np.where(x > 0, tail, 2 - tail)
+    out = np.where(a < 0.84375, small, np.where(a < 1.25, near, far))
+    out = np.where(a >= 28, np.where(x > 0, 0.0, 2.0), out)
+    return np.where(np.isnan(x), x, out)
+
+
+def _erfcx(x: np.ndarray) -> np.ndarray:
+    """exp(x^2) erfc(x): for x >= 1.25 the tail's exp(-x^2) cancels (fdlibm's form), past 28
+    the asymptotic series; below 1.25 exp(x^2) erfc(x) directly (no overflow there)."""
+    a = np.clip(x, 1.25, 28.0)
+    tail = np.exp(_erfc_tail_log(a)) / a
+    big = np.maximum(x, 28.0)
+    inv, term, total = 1 / (2 * big * big), np.ones_like(big), np.ones_like(big)
+    for n in range(1, 10):  # sum (-1)^n (2n-1)!! / (2x^2)^n, below 2^-60 by n = 9 at x = 28
+        term = -term * (2 * n - 1) * inv
+        total = total + term
+    series = total / (big * np.sqrt(np.pi))
+    sq, sq_err = _two_prod(x, x)
+    low = np.exp(sq) * np.exp(sq_err) * _erfc(x)
+    out = np.where(x < 1.25, low, np.where(x < 28, tail, series))
+    return np.where(x == np.inf, 0.0, np.where(x == -np.inf, np.inf, out))
+
+
+def _erfcinv_core(q: np.ndarray) -> np.ndarray:
+    """y with erfc(y) = q for q in (0, 1]: Halley steps on erfc from the asymptotic guess,
+    the step (erfc(y) - q) / erfc'(y) written with erfcx so nothing underflows."""
+    t = -np.log(q)
+    y = np.where(q < 0.5, np.sqrt(np.maximum(t - 0.5 * np.log(np.pi * t), 0.1)),
+                 (1 - q) * _SQRT_PI_2)
+    for _ in range(6):
+        m, e = np.frexp(q)  # q e^{y^2} = m exp(y^2 + e ln 2), the exponent nearly exact
+        sq, sq_err = _two_prod(y, y)
+        arg = (sq + e * _LN2_HI) + (sq_err + e * _LN2_LO)
+        qe = m * np.exp(arg)
+        f = _SQRT_PI_2 * (_erfcx(y) - qe)  # -(erfc(y) - q) / erfc'(y)
+        y = y + f / (1 - y * f)
+    return y
+
+
+def _erfinv(x: np.ndarray) -> np.ndarray:
+    a = np.abs(x)
+    near_one = np.copysign(_erfcinv_core(np.clip(1 - a, 1e-300, 1.0)), x)
+    y = x * _SQRT_PI_2
+    for _ in range(5):
+        f = (_erf(y) - x) / (_TWO_SQRT_PI * np.exp(-y * y))
+        y = y - f / (1 + y * f)
+    out = np.where(a < 0.5, y, near_one)
+    out = np.where(a == 1, np.copysign(np.inf, x), np.where(a > 1, np.nan, out))
+    return np.where(x == 0, x, out)
+
+
+def _erfcinv(q: np.ndarray) -> np.ndarray:
+    low = _erfcinv_core(np.clip(q, np.finfo(np.float64).smallest_subnormal, 1.0))
+    high = -_erfinv(np.clip(q, 1.0, 2.0) - 1)  # q - 1 exact on [1, 2]
+    out = np.where(q <= 1, low, high)
+    out = np.where(q == 0, np.inf, np.where(q == 2, -np.inf, out))
+    return np.where((q < 0) | (q > 2) | np.isnan(q), np.nan, out)
+
+
+def _normcdf(x: np.ndarray) -> np.ndarray:
+    """erfc(-x/sqrt 2)/2 with -x/sqrt 2 as a double-double h + l: erfc(h + l) ~ erfc(h) -
+    l 2/sqrt(pi) e^{-h^2} (relative form via erfcx where erfc is small)."""
+    c_hi, c_lo = 0.7071067811865476, -4.833646656726457e-17
+    h, l0 = _two_prod(-x, np.full_like(x, c_hi))
+    lo = l0 - x * c_lo
+    base = _erfc(h)
+    hs = np.clip(h, 0, 27.0)
+    rel = base * (1 - lo * _TWO_SQRT_PI / _erfcx(hs))
+    add = base - lo * _TWO_SQRT_PI * np.exp(-h * h)
+    out = 0.5 * np.where(h > 0.5, rel, add)
+    return np.where(np.isinf(x), (x > 0).astype(np.float64), np.where(np.isnan(x), x, out))
+
+
+def _normcdfinv(p: np.ndarray) -> np.ndarray:
+    return -np.sqrt(2.0) * _erfcinv(2 * p)
+
+
+# --- gamma: Lanczos (g = 7, 9 terms) in double, for the float forms -------------------------
+
+_LANCZOS = (0.99999999999980993, 676.5203681218851, -1259.1392167224028,
+            771.32342877765313, -176.61502916214059, 12.507343278686905,
+            -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7)
+
+
+def _lanczos(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(t, A) with Gamma(x) = sqrt(2 pi) t^(x - 1/2) e^-t A for x >= 1/2, t = x + 6.5."""
+    z = x - 1
+    a = np.full_like(x, _LANCZOS[0])
+    for i, c in enumerate(_LANCZOS[1:], 1):
+        a = a + c / (z + i)
+    return z + 7.5, a
+
+
+def _lgamma(x: np.ndarray) -> np.ndarray:
+    pos = np.maximum(np.where(x < 0.5, 1 - x, x), 0.5)
+    t, a = _lanczos(pos)
+    lg = 0.9189385332046728 + (pos - 0.5) * np.log(t) - t + np.log(a)
+    reflected = np.log(np.pi / np.abs(_sinpi(x))) - lg
+    out = np.where(x < 0.5, reflected, lg)
+    pole = (x <= 0) & (x == np.floor(x))
+    return np.where(pole | np.isinf(x), np.inf, np.where(np.isnan(x), x, out))
+
+
+def _tgamma(x: np.ndarray) -> np.ndarray:
+    pos = np.clip(np.where(x < 0.5, 1 - x, x), 0.5, 180.0)
+    t, a = _lanczos(pos)
+    g = 2.5066282746310002 * np.power(t, (pos - 0.5) / 2) * np.exp(-t) * a \
+        * np.power(t, (pos - 0.5) / 2)
+    reflected = np.pi / (_sinpi(x) * g)
+    out = np.where(x < 0.5, reflected, g)
+    out = np.where(x > 180, np.inf, out)
+    out = np.where(x == 0, np.copysign(np.inf, x), out)
+    pole = ((x < 0) & (x == np.floor(x))) | (x == -np.inf)
+    return np.where(pole | np.isnan(x), np.nan, out)
+
+
+# --- the table ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MathFunction:
+    """One row of CUDA's math table: the double-form name (`name` + "f" is the float form),
+    the whole-array float64 implementation, CUDA's documented maximum ulp error of each form
+    (programming guide, Mathematical Functions appendix; None where CUDA documents none), and
+    whether the emulator's result is correctly rounded (0 ulp)."""
+
+    name: str
+    fn: Callable[..., Any]
+    ulp_single: float | None
+    ulp_double: float | None
+    exact: bool = False
+    arity: int = 1
+    out: tuple[str, ...] = ("float",)  # per output: "float", "int32", "int64"
+    int_args: tuple[int, ...] = ()     # argument positions that are C ints
+    double: bool = True                # the double form exists here
+    single_fn: Callable[..., Any] | None = None  # the float form's own implementation
+
+    @property
+    def single_name(self) -> str:
+        return self.name + "f"
+
+
+_M = MathFunction
+_FLOAT2, _FLOAT_INT = ("float", "float"), ("float", "int32")
+
+FUNCTIONS: tuple[MathFunction, ...] = (
+    # exactly specified (CUDA: 0 ulp, IEEE-754 / correctly rounded)
+    _M("sqrt", np.sqrt, 0, 0, exact=True),
+    _M("fma", _fma, 0, 0, exact=True, arity=3, single_fn=lambda a, b, c: R.fma(a, b, c, _F32)),
+    _M("fabs", np.abs, 0, 0, exact=True),
+    _M("copysign", np.copysign, 0, 0, exact=True, arity=2),
+    _M("fmin", _fmin, 0, 0, exact=True, arity=2),
+    _M("fmax", _fmax, 0, 0, exact=True, arity=2),
+    _M("fdim", lambda a, b: np.where(a > b, a - b, np.where(np.isnan(a + b), a + b, 0.0)),
+       0, 0, exact=True, arity=2),
+    _M("fmod", np.fmod, 0, 0, exact=True, arity=2),
+    _M("remainder", lambda a, b: _remquo(a, b)[0], 0, 0, exact=True, arity=2),
+    _M("remquo", _remquo, 0, 0, exact=True, arity=2, out=_FLOAT_INT),
+    _M("floor", np.floor, 0, 0, exact=True),
+    _M("ceil", np.ceil, 0, 0, exact=True),
+    _M("trunc", np.trunc, 0, 0, exact=True),
+    _M("round", _round, 0, 0, exact=True),
+    _M("rint", np.rint, 0, 0, exact=True),
+    _M("nearbyint", np.rint, 0, 0, exact=True),
+    _M("lrint", np.rint, 0, 0, exact=True, out=("int64",)),
+    _M("llrint", np.rint, 0, 0, exact=True, out=("int64",)),
+    _M("lround", _round, 0, 0, exact=True, out=("int64",)),
+    _M("llround", _round, 0, 0, exact=True, out=("int64",)),
+    _M("ldexp", _ldexp, 0, 0, exact=True, arity=2, int_args=(1,)),
+    _M("scalbn", _ldexp, 0, 0, exact=True, arity=2, int_args=(1,)),
+    _M("scalbln", _ldexp, 0, 0, exact=True, arity=2, int_args=(1,)),
+    _M("frexp", np.frexp, 0, 0, exact=True, out=_FLOAT_INT),
+    _M("modf", np.modf, 0, 0, exact=True, out=_FLOAT2),
+    _M("logb", _logb, 0, 0, exact=True),
+    _M("ilogb", _ilogb, 0, 0, exact=True, out=("int32",)),
+    _M("nextafter", np.nextafter, 0, 0, exact=True, arity=2),
+    # roots and norms
+    _M("rsqrt", _rsqrt, 2, 1),
+    _M("cbrt", _cbrt, 1, 1),
+    _M("rcbrt", _rcbrt, 1, 1),
+    _M("hypot", _norm, 3, 2, arity=2),
+    _M("rhypot", _rnorm, 2, 1, arity=2),
+    _M("norm3d", _norm, 3, 2, arity=3),
+    _M("rnorm3d", _rnorm, 2, 1, arity=3),
+    _M("norm4d", _norm, 3, 2, arity=4),
+    _M("rnorm4d", _rnorm, 2, 1, arity=4),
+    # exponentials and logarithms
+    _M("exp", np.exp, 2, 1),
+    _M("exp2", np.exp2, 2, 1),
+    _M("exp10", lambda x: np.power(10.0, x), 2, 1),
+    _M("expm1", np.expm1, 1, 1),
+    _M("log", np.log, 1, 1),
+    _M("log2", np.log2, 1, 1),
+    _M("log10", np.log10, 2, 1),
+    _M("log1p", np.log1p, 1, 1),
+    _M("pow", np.power, 4, 2, arity=2),
+    # trigonometric and hyperbolic
+    _M("sin", np.sin, 2, 2),
+    _M("cos", np.cos, 2, 2),
+    _M("tan", np.tan, 4, 2),
+    _M("sincos", lambda x: (np.sin(x), np.cos(x)), 2, 2, out=_FLOAT2),
+    _M("sinpi", _sinpi, 1, 2),
+    _M("cospi", _cospi, 1, 2),
+    _M("sincospi", lambda x: (_sinpi(x), _cospi(x)), 1, 2, out=_FLOAT2),
+    _M("asin", np.arcsin, 2, 2),
+    _M("acos", np.arccos, 2, 2),
+    _M("atan", np.arctan, 2, 2),
+    _M("atan2", np.arctan2, 3, 2, arity=2),
+    _M("sinh", np.sinh, 3, 2),
+    _M("cosh", np.cosh, 2, 1),
+    _M("tanh", np.tanh, 2, 1),
+    _M("asinh", np.arcsinh, 3, 3),
+    _M("acosh", np.arccosh, 4, 3),
+    _M("atanh", np.arctanh, 3, 2),
+    # error and gamma functions
+    _M("erf", _erf, 2, 2),
+    _M("erfc", _erfc, 4, 5),
+    _M("erfinv", _erfinv, 2, 5),
+    _M("erfcinv", _erfcinv, 4, 6),
+    _M("erfcx", _erfcx, 4, 4),
+    _M("normcdf", _normcdf, 5, 5),
+    _M("normcdfinv", _normcdfinv, 5, 8),
+    _M("lgamma", _lgamma, 6, 4, double=False),
+    _M("tgamma", _tgamma, 5, 10, double=False),
+)
+
+
+# --- the public functions -------------------------------------------------------------------
+
+def _result(value: np.ndarray, kind: str, dtype: np.dtype, scalar: bool) -> Any:
+    """One output in C's type: the float form's float32 (one rounding), or a C integer
+    (out-of-range and NaN give INT_MIN, x86's and AMD's convert-to-int answer)."""
+    if kind == "float":
+        out = np.asarray(value).astype(dtype)
+    else:
+        bits = 31 if kind == "int32" else 63
+        value = np.asarray(value, np.float64)
+        ok = (value >= -(2.0**bits)) & (value < 2.0**bits)
+        out = np.where(ok, value, -(2.0**bits)).astype(np.int32 if bits == 31 else np.int64)
+    return out[()] if scalar else out
+
+
+def _form(row: MathFunction, dtype: np.dtype, name: str,
+          output: int | None) -> Callable[..., Any]:
+    """The C function `name` (or, with `output`, that output of a multi-output one)."""
+    native = row.name == "nextafter"  # steps in the form's own type
+
+    def fn(*xs: Any) -> Any:
+        if len(xs) != row.arity:
+            raise TypeError(f"{name} takes {row.arity} arguments, got {len(xs)}")
+        scalar = all(np.ndim(x) == 0 for x in xs)
+        args = [np.asarray(x).astype(np.int64) if i in row.int_args
+                else np.asarray(x, dtype) if native
+                else np.asarray(x, dtype).astype(np.float64) for i, x in enumerate(xs)]
+        with np.errstate(all="ignore"):
+            impl = row.single_fn if dtype == _F32 and row.single_fn else row.fn
+            value = impl(*args)
+            if output is not None:
+                return _result(value[output], row.out[output], dtype, scalar)
+            return _result(value, row.out[0], dtype, scalar)
+
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+def _tuple_form(parts: list[Callable[..., Any]], name: str, doc: str) -> Callable[..., Any]:
+    def fn(*xs: Any) -> tuple[Any, ...]:
+        return tuple(part(*xs) for part in parts)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+def _doc(row: MathFunction, single: bool) -> str:
+    c_name = row.single_name if single else row.name
+    bound = row.ulp_single if single else row.ulp_double
+    cuda = "none documented" if bound is None else f"{bound:g} ulp"
+    if row.exact:
+        ours = "correctly rounded (0 ulp)"
+    elif single:
+        ours = "computed in float64 and rounded once: <= 0.5 ulp + 2^-29 ulp"
+    else:
+        ours = "float64 within the CUDA bound (tests check it against mpmath)"
+    tail = " Returns a tuple (C's pointer outputs)." if len(row.out) > 1 else ""
+    return f"CUDA/HIP {c_name}: CUDA's bound {cuda}; here {ours}.{tail}"
+
+
+def _build() -> dict[str, Callable[..., Any]]:
+    made: dict[str, Callable[..., Any]] = {}
+    for row in FUNCTIONS:
+        forms = [(True, _F32, row.single_name)] + ([(False, _F64, row.name)] * row.double)
+        for single, dtype, name in forms:
+            if len(row.out) == 1:
+                fn = _form(row, dtype, name, None)
+                fn.__doc__ = _doc(row, single)
+                made[name] = lane_wise(fn)
+            else:  # each output its own per-lane function, so each comes back per lane
+                parts = [lane_wise(_form(row, dtype, f"{name}[{i}]", i))
+                         for i in range(len(row.out))]
+                made[name] = _tuple_form(parts, name, _doc(row, single))
+    made["rsqrtf"] = _half_math_rsqrtf  # half_math's (same semantics), one object everywhere
+    return made
+
+
+_FUNCTIONS = _build()
+globals().update(_FUNCTIONS)
+DEVICE_MATH_NAMES: tuple[str, ...] = tuple(n for n in _FUNCTIONS if n != "rsqrtf")
+__all__ = ["DEVICE_MATH_NAMES", "FUNCTIONS", "MathFunction", *DEVICE_MATH_NAMES]

@@ -1,0 +1,372 @@
+"""CUDA's device math library (runtime.device_math) against mpmath at 200 bits.
+
+Every row of `device_math.FUNCTIONS`, float and double form, on log-uniform random inputs
+over its domain (fixed seeds) plus special inputs. The error is measured in ulps of the
+result type at the exact value (subnormal ulps below the normal range): correctly rounded
+functions must equal the exact value rounded to nearest even (integer arithmetic on
+Fractions, subnormals and overflow included), the others stay within CUDA's documented bound.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from rocwmma_py import blockDim, blockIdx, kernel, threadIdx, use_engine
+from rocwmma_py.runtime import device_math as D
+from rocwmma_py.runtime import last_launch_stats
+
+mp.mp.prec = 200
+FORMATS = {np.float32: (24, -126, 127), np.float64: (53, -1022, 1023)}
+ROWS = {row.name: row for row in D.FUNCTIONS}
+N = 300  # random inputs per form and run (the extended sweep takes 20x)
+
+
+# --- the reference ------------------------------------------------------------------------
+
+def exponent(q: Fraction) -> int:
+    e = q.numerator.bit_length() - q.denominator.bit_length()
+    return e - 1 if Fraction(2) ** e > q else e
+
+
+def quantum(q: Fraction, fmt) -> Fraction:
+    p, emin, _ = FORMATS[fmt]
+    return Fraction(2) ** (max(exponent(abs(q)) if q else emin, emin) - p + 1)
+
+
+def ref_round(q: Fraction, fmt) -> float:
+    """q rounded to nearest even in fmt (inf past the largest finite)."""
+    if q == 0:
+        return 0.0
+    p, _, emax = FORMATS[fmt]
+    step = quantum(q, fmt)
+    n, r = divmod(abs(q), step)
+    n = int(n) + (r > step / 2 or (r == step / 2 and int(n) % 2 == 1))
+    value = Fraction(n) * step
+    if value >= Fraction(2) ** (emax + 1):
+        return -math.inf if q < 0 else math.inf
+    return -float(value) if q < 0 else float(value)
+
+
+def frac(v) -> Fraction | None:
+    """An mpf (or number) as a Fraction; None for complex, NaN or infinity."""
+    if isinstance(v, (mp.mpc, complex)):
+        if mp.im(v) != 0:
+            return None
+        v = mp.re(v)
+    v = mp.mpf(v)
+    if not mp.isfinite(v):
+        return None
+    sign, man, exp, _ = mp.mpf(v)._mpf_
+    return (-1) ** sign * Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def erfcinv_ref(q):
+    q = mp.mpf(q)
+    if q > 1:
+        return -erfcinv_ref(2 - q)
+    if q > mp.mpf("1e-10"):
+        return mp.erfinv(1 - q)
+    y, target = mp.sqrt(-mp.log(q)), mp.log(q)
+    for _ in range(12):  # Newton on log erfc(y) = log q (well scaled for tiny q)
+        e = mp.erfc(y)
+        y = y + (mp.log(e) - target) * e / (2 / mp.sqrt(mp.pi) * mp.exp(-y * y))
+    return y
+
+
+def _lgamma_ref(x):
+    return mp.loggamma(x) if x > 0 else mp.log(abs(mp.gamma(x)))
+
+
+def _pow_ref(x, y):
+    if x < 0 and y != mp.floor(y):
+        return mp.nan
+    return mp.power(x, y)
+
+
+REFERENCE = {
+    "sqrt": mp.sqrt, "fma": lambda a, b, c: a * b + c, "fabs": abs,
+    "fmin": min, "fmax": max, "fdim": lambda a, b: max(a - b, 0), "fmod": mp.fmod,
+    "floor": mp.floor, "ceil": mp.ceil, "trunc": lambda x: mp.sign(x) * mp.floor(abs(x)),
+    "round": lambda x: mp.sign(x) * mp.floor(abs(x) + mp.mpf(0.5)), "rint": mp.nint,
+    "nearbyint": mp.nint, "lrint": mp.nint, "llrint": mp.nint,
+    "lround": lambda x: mp.sign(x) * mp.floor(abs(x) + mp.mpf(0.5)),
+    "llround": lambda x: mp.sign(x) * mp.floor(abs(x) + mp.mpf(0.5)),
+    "logb": lambda x: mp.floor(mp.log(abs(x), 2)), "ilogb": lambda x: mp.floor(mp.log(abs(x), 2)),
+    "rsqrt": lambda x: 1 / mp.sqrt(x), "cbrt": lambda x: mp.sign(x) * mp.cbrt(abs(x)),
+    "rcbrt": lambda x: mp.sign(x) / mp.cbrt(abs(x)),
+    "hypot": lambda *x: mp.sqrt(sum(v * v for v in x)),
+    "rhypot": lambda *x: 1 / mp.sqrt(sum(v * v for v in x)),
+    "exp": mp.exp, "exp2": lambda x: mp.power(2, x), "exp10": lambda x: mp.power(10, x),
+    "expm1": mp.expm1, "log": mp.log, "log2": lambda x: mp.log(x, 2), "log10": mp.log10,
+    "log1p": mp.log1p, "pow": _pow_ref, "sin": mp.sin, "cos": mp.cos, "tan": mp.tan,
+    "sinpi": mp.sinpi, "cospi": mp.cospi, "asin": mp.asin, "acos": mp.acos, "atan": mp.atan,
+    "atan2": mp.atan2, "sinh": mp.sinh, "cosh": mp.cosh, "tanh": mp.tanh, "asinh": mp.asinh,
+    "acosh": mp.acosh, "atanh": mp.atanh, "erf": mp.erf, "erfc": mp.erfc,
+    "erfinv": mp.erfinv, "erfcinv": erfcinv_ref, "erfcx": lambda x: mp.exp(x * x) * mp.erfc(x),
+    "normcdf": mp.ncdf, "normcdfinv": lambda p: -mp.sqrt(2) * erfcinv_ref(2 * p),
+    "lgamma": _lgamma_ref, "tgamma": mp.gamma,
+}
+for _n in ("norm3d", "norm4d"):
+    REFERENCE[_n] = REFERENCE["hypot"]
+for _n in ("rnorm3d", "rnorm4d"):
+    REFERENCE[_n] = REFERENCE["rhypot"]
+
+SLOW = ("erfinv", "erfcinv", "normcdfinv")  # mpmath's inverses: fewer random inputs
+
+# Inputs: per argument (lowest log2 magnitude, highest, signs); None -> the format's range.
+WIDE = (None, None, "+-")
+DOMAIN: dict[str, tuple[tuple, ...]] = {
+    "sqrt": ((None, None, "+"),), "rsqrt": ((None, None, "+"),),
+    "log": ((None, None, "+"),), "log2": ((None, None, "+"),), "log10": ((None, None, "+"),),
+    "log1p": ((-60, None, "+"),), "exp": ((-40, 9.4, "+-"),), "exp2": ((-40, 10, "+-"),),
+    "exp10": ((-40, 8.2, "+-"),), "expm1": ((-40, 9.4, "+-"),),
+    "sinh": ((-40, 9.4, "+-"),), "cosh": ((-40, 9.4, "+-"),), "tanh": ((-40, 5, "+-"),),
+    "pow": ((-20, 20, "+"), (-20, 5, "+-")),
+    "sin": ((-40, 20, "+-"),), "cos": ((-40, 20, "+-"),), "tan": ((-40, 20, "+-"),),
+    "sinpi": ((-40, 30, "+-"),), "cospi": ((-40, 30, "+-"),),
+    "asin": ((-40, 0, "+-"),), "acos": ((-40, 0, "+-"),), "atanh": ((-40, -0.0001, "+-"),),
+    "acosh": ((0, 100, "+"),), "erfinv": ((-40, -0.00001, "+-"),),
+    "erfcinv": ((-1000, 0.99, "+"),), "erfc": ((-40, 4.8, "+-"),),
+    "erfcx": ((-20, 8, "+-"),), "normcdf": ((-20, 5.2, "+-"),),
+    "normcdfinv": ((-1000, -0.00001, "+"),),
+    "lgamma": ((-40, 100, "+-"),), "tgamma": ((-40, 5.1, "+-"),),
+    "fma": ((-200, 200, "+-"),) * 3,
+    **{f: ((None, 62, "+-"),) for f in ("lrint", "llrint", "lround", "llround")},
+}
+
+
+def sample(name: str, fmt, rng, n: int) -> list[np.ndarray]:
+    row = ROWS[name]
+    p, emin, emax = FORMATS[fmt]
+    specs = DOMAIN.get(name, (WIDE,) * row.arity)
+    if len(specs) == 1:
+        specs = specs * row.arity
+    out = []
+    for i, (lo, hi, signs) in enumerate(specs):
+        if i in row.int_args:
+            out.append(rng.integers(-300 if fmt is np.float64 else -60, 60, n))
+            continue
+        lo = emin - p + 1 if lo is None else max(lo, emin - p + 1)
+        hi = emax + 1 if hi is None else min(hi, emax + 1)
+        mag = np.exp2(rng.uniform(lo, hi, n)).astype(fmt)
+        sign = rng.choice([-1, 1] if signs == "+-" else [-1] if signs == "-" else [1], n)
+        out.append((mag * sign).astype(fmt))
+    if name == "lgamma":  # CUDA's bound holds outside (-10.001, -2.264)
+        out[0] = np.where((out[0] > -10.001) & (out[0] < -2.264), -out[0], out[0])
+    if name in ("tgamma", "lgamma"):  # and away from the poles (non-positive integers)
+        out[0] = np.where(out[0] < -2.0**20, -out[0], out[0])
+        out[0] = np.where((out[0] < 0) & (out[0] == np.floor(out[0])), out[0] + 0.25, out[0])
+    return out
+
+
+# --- the check ----------------------------------------------------------------------------
+
+def _exact_value(name, args) -> Fraction | None:
+    """Exactly specified results as Fractions (integer arithmetic, no mpmath)."""
+    q = [Fraction(int(a)) if isinstance(a, (int, np.integer)) else Fraction(float(a))
+         for a in args]
+    if name in ("ldexp", "scalbn", "scalbln"):
+        return q[0] * Fraction(2) ** int(args[1])
+    if name == "fmod":
+        n = q[0] / q[1]
+        return q[0] - (math.floor(n) if n > 0 else math.ceil(n)) * q[1]
+    if name == "remainder":
+        return q[0] - round(q[0] / q[1]) * q[1]
+    if name in ("rint", "nearbyint", "lrint", "llrint"):
+        return Fraction(round(q[0]))
+    if name == "copysign":
+        return abs(q[0]) * (-1 if math.copysign(1, float(args[1])) < 0 else 1)
+    return None
+
+
+def errors(name: str, fmt, args: list[np.ndarray], got: np.ndarray) -> np.ndarray:
+    """Per input: the error of `got` in ulps at the exact value (inf where a result that
+    should be finite, infinite or NaN is not)."""
+    ref = REFERENCE.get(name)
+    out = np.zeros(len(got))
+    for i in range(len(got)):
+        xs = [a[i] for a in args]
+        exact = _exact_value(name, xs)
+        if exact is None:
+            with mp.workprec(200):
+                v = ref(*[mp.mpf(float(x)) for x in xs])
+            exact = frac(v)
+        g = float(got[i])
+        if exact is None:  # NaN or infinite: the result must be the same
+            vs = mp.mpf(v) if not isinstance(v, mp.mpc) else mp.nan
+            same = (math.isnan(g) and mp.isnan(vs)) or g == float(vs)
+            out[i] = 0 if same else math.inf
+            continue
+        rounded = ref_round(exact, fmt)
+        if math.isinf(rounded) or math.isinf(g):
+            out[i] = 0 if g == rounded else math.inf
+            continue
+        if math.isnan(g):
+            out[i] = math.inf
+            continue
+        out[i] = float(abs(Fraction(g) - exact) / quantum(exact, fmt))
+        if ROWS[name].exact:
+            out[i] = 0 if g == rounded else math.inf
+    return out
+
+
+def forms():
+    for row in D.FUNCTIONS:
+        if row.name in ("remquo", "frexp", "modf", "sincos", "sincospi", "nextafter"):
+            continue  # multi-output and stepping functions: own tests below
+        yield pytest.param(row.name, np.float32, id=row.single_name)
+        if row.double:
+            yield pytest.param(row.name, np.float64, id=row.name)
+
+
+def run_form(name: str, fmt, n: int, seed: int) -> float:
+    row = ROWS[name]
+    rng = np.random.default_rng(seed)
+    args = sample(name, fmt, rng, n // 4 if name in SLOW else n)
+    fn = getattr(D, row.single_name if fmt is np.float32 else row.name)
+    got = np.asarray(fn(*args), dtype=np.float64)
+    err = errors(name, fmt, args, got)
+    bound = 0 if row.exact else (row.ulp_single if fmt is np.float32 else row.ulp_double)
+    worst = int(np.argmax(err))
+    assert err[worst] <= (bound if bound else 0), (
+        f"{fn.__name__}{tuple(float(a[worst]) for a in args)} = {got[worst]!r}: "
+        f"{err[worst]} ulp > {bound}")
+    return float(err.max())
+
+
+@pytest.mark.parametrize("name, fmt", list(forms()))
+def test_within_cuda_bound(name, fmt):
+    run_form(name, fmt, N, seed=sum(map(ord, name)) + (32 if fmt is np.float32 else 64))
+
+
+@pytest.mark.extended
+@pytest.mark.parametrize("name, fmt", list(forms()))
+def test_within_cuda_bound_extended(name, fmt):
+    run_form(name, fmt, 20 * N, seed=7 + sum(map(ord, name)))
+
+
+# --- special inputs, multi-output forms, kernels ------------------------------------------
+
+INF, NAN = math.inf, math.nan
+SPECIALS = [  # (function, arguments, C99 Annex F / CUDA result)
+    ("logf", (-1.0,), NAN), ("logf", (0.0,), -INF), ("logf", (INF,), INF), ("log", (-0.0,), -INF),
+    ("expf", (-INF,), 0.0), ("expf", (INF,), INF), ("expf", (NAN,), NAN), ("exp", (1000.0,), INF),
+    ("sqrtf", (-0.0,), -0.0), ("sqrtf", (-1.0,), NAN), ("rsqrtf", (0.0,), INF),
+    ("rsqrt", (-0.0,), -INF), ("rsqrt", (INF,), 0.0), ("cbrt", (-INF,), -INF),
+    ("powf", (1.0, NAN), 1.0), ("powf", (NAN, 0.0), 1.0), ("powf", (-1.0, INF), 1.0),
+    ("powf", (0.0, -1.0), INF), ("powf", (-0.0, -3.0), -INF), ("powf", (-8.0, 1 / 3), NAN),
+    ("pow", (-2.0, 3.0), -8.0), ("fminf", (NAN, 1.0), 1.0), ("fmaxf", (2.0, NAN), 2.0),
+    ("fminf", (0.0, -0.0), -0.0), ("fmaxf", (-0.0, 0.0), 0.0), ("fmodf", (-7.0, 2.0), -1.0),
+    ("fmodf", (-0.0, 2.0), -0.0), ("fmodf", (1.0, 0.0), NAN), ("fmod", (5.0, INF), 5.0),
+    ("roundf", (2.5,), 3.0), ("roundf", (-0.5,), -1.0), ("roundf", (0.49999997,), 0.0),
+    ("rintf", (2.5,), 2.0), ("rintf", (-0.5,), -0.0), ("round", (0.49999999999999994,), 0.0),
+    ("remainderf", (5.0, 2.0), 1.0), ("remainderf", (7.0, 2.0), -1.0),
+    ("remainder", (1.0, 0.0), NAN),
+    ("hypotf", (INF, NAN), INF), ("hypotf", (NAN, 1.0), NAN), ("rhypot", (0.0, 0.0), INF),
+    ("hypot", (1e300, 1e300), 1.4142135623730951e300), ("norm3df", (0.0, -0.0, 0.0), 0.0),
+    ("erff", (INF,), 1.0), ("erff", (-INF,), -1.0), ("erfcf", (-INF,), 2.0), ("erfc", (30.0,), 0.0),
+    ("erfinvf", (1.0,), INF), ("erfinvf", (-1.0,), -INF), ("erfinv", (1.5,), NAN),
+    ("erfcinv", (0.0,), INF), ("erfcinv", (2.0,), -INF), ("erfcinvf", (-0.5,), NAN),
+    ("tgammaf", (0.0,), INF), ("tgammaf", (-0.0,), -INF), ("tgammaf", (-1.0,), NAN),
+    ("tgammaf", (-INF,), NAN), ("tgammaf", (40.0,), INF), ("lgammaf", (0.0,), INF),
+    ("lgammaf", (-2.0,), INF), ("lgammaf", (1.0,), 0.0), ("lgammaf", (2.0,), 0.0),
+    ("sinpif", (1.0,), 0.0), ("sinpif", (-0.0,), -0.0), ("sinpi", (INF,), NAN),
+    ("cospif", (0.5,), 0.0), ("cospi", (1.0,), -1.0), ("atan2f", (0.0, -0.0), math.pi),
+    ("logbf", (0.0,), -INF), ("logbf", (-INF,), INF), ("logbf", (1.401298464324817e-45,), -149.0),
+    ("ldexpf", (1.0, 128), INF), ("ldexpf", (1.0, -149), 1.401298464324817e-45),
+    ("scalbn", (1.0, 100000), INF), ("nextafterf", (0.0, 1.0), 1.401298464324817e-45),
+    ("nextafterf", (1.0, 0.0), 0.99999994), ("copysignf", (1.0, -0.0), -1.0),
+    ("fdimf", (1.0, 3.0), 0.0), ("fdimf", (NAN, 3.0), NAN), ("fmaf", (INF, 0.0, 1.0), NAN),
+    ("fmaf", (3.4028235e38, 2.0, -3.4028235e38), 3.4028235e38), ("fabsf", (-0.0,), 0.0),
+    ("expm1f", (-INF,), -1.0), ("log1pf", (-1.0,), -INF), ("atanhf", (1.0,), INF),
+    ("acoshf", (0.5,), NAN), ("normcdff", (-INF,), 0.0), ("normcdfinvf", (1.0,), INF),
+    ("erfcxf", (INF,), 0.0), ("erfcxf", (-INF,), INF),
+]
+
+
+@pytest.mark.parametrize("name, args, want", SPECIALS, ids=[s[0] for s in SPECIALS])
+def test_special_values(name, args, want):
+    got = getattr(D, name)(*args)
+    single = name.endswith("f") and name[:-1] in ROWS
+    assert got.dtype == (np.float32 if single else np.float64)
+    want = np.float32(want) if single else np.float64(want)
+    if math.isnan(want):
+        assert np.isnan(got)
+    else:
+        assert got == want and np.signbit(got) == np.signbit(want), (got, want)
+
+
+def test_integer_results_and_c_types():
+    assert D.ilogbf(0.0) == D.ilogbf(NAN) == -(2**31) and D.ilogbf(INF) == 2**31 - 1
+    assert D.ilogbf(1.401298464324817e-45) == -149 and D.ilogbf(1.0).dtype == np.int32
+    assert D.lroundf(2.5) == 3 and D.lroundf(-2.5) == -3 and D.lrintf(2.5) == 2
+    assert D.llround(-0.5) == -1 and D.lrint(np.float64(2**60)) == 2**60
+    assert D.lrintf(np.float32(1.5)).dtype == np.int64
+    assert isinstance(D.expf(1.0), np.float32) and isinstance(D.exp(1.0), np.float64)
+    assert D.expf(np.ones(3)).dtype == np.float32 and D.expf(np.ones(3)).shape == (3,)
+
+
+def test_multi_output_forms():
+    rng = np.random.default_rng(5)
+    x = (rng.uniform(-1, 1, 500) * np.exp2(rng.uniform(-30, 30, 500))).astype(np.float32)
+    s, c = D.sincosf(x)
+    assert np.array_equal(s, D.sinf(x)) and np.array_equal(c, D.cosf(x))
+    s, c = D.sincospi(x.astype(np.float64))
+    assert np.array_equal(s, D.sinpi(x.astype(np.float64)))
+    mant, e = D.frexpf(x)
+    assert mant.dtype == np.float32 and e.dtype == np.int32
+    assert np.array_equal(np.ldexp(mant.astype(np.float64), e), x)
+    frac_part, whole = D.modff(x)
+    assert np.array_equal(frac_part + whole, x) and np.array_equal(whole, np.trunc(x))
+    assert D.modf(-INF) == (-0.0, -INF) and np.signbit(D.modf(-INF)[0])
+    y = (rng.uniform(-1, 1, 500) * np.exp2(rng.uniform(-10, 10, 500))).astype(np.float32)
+    r, quo = D.remquof(x, y)
+    assert np.array_equal(r, D.remainderf(x, y)) and quo.dtype == np.int32
+    for xi, yi, qi, ri in zip(x, y, quo, r, strict=True):
+        n = round(Fraction(float(xi)) / Fraction(float(yi)))
+        assert (abs(n) % 8) * (1 if n >= 0 else -1) == qi or (n == 0 and qi == 0)
+        assert Fraction(float(ri)) == Fraction(float(xi)) - n * Fraction(float(yi))
+
+
+def test_exported_everywhere():
+    import rocwmma_py.cuda as C
+    import rocwmma_py.runtime as RT
+    from rocwmma_py.runtime import half_math as H
+    for name in ("expf", "exp", "erfcinvf", "sincosf", "norm3df", "fmaxf", "rsqrtf"):
+        assert getattr(RT, name) is getattr(C, name) is getattr(D, name)
+        assert name in C.__all__
+    assert D.rsqrtf is H.rsqrtf and H.__expf is C.__expf  # half_math's names untouched
+    assert not set(D.DEVICE_MATH_NAMES) & set(H.HALF_MATH_NAMES)
+
+
+@kernel
+def _math_kernel(a, b, out, s, e):
+    i = blockIdx.x * blockDim.x + threadIdx.x
+    x, y = a[i], b[i]
+    out[i] = D.fmaxf(D.expf(D.fminf(x, y)), D.erff(D.sqrtf(D.fabsf(x)))) + D.powf(
+        D.fabsf(y), D.tanhf(x))
+    s[i], _ = D.sincosf(x)
+    _, e[i] = D.frexpf(D.log2f(D.fabsf(y) + 1.0))
+
+
+@pytest.mark.parametrize("engine", ["batch", "wave"])
+def test_math_in_kernels_per_lane(engine):
+    rng = np.random.default_rng(11)
+    a = rng.normal(0, 4, 256).astype(np.float32)
+    b = rng.normal(0, 4, 256).astype(np.float32)
+    out, s = np.zeros(256, np.float32), np.zeros(256, np.float32)
+    e = np.zeros(256, np.int32)
+    with use_engine(engine):
+        _math_kernel[4, 64, 0, "gfx942"](a, b, out, s, e)
+    if engine == "batch":
+        assert last_launch_stats().per_wave_blocks == 0
+    want = D.fmaxf(D.expf(D.fminf(a, b)), D.erff(D.sqrtf(D.fabsf(a)))) + D.powf(
+        D.fabsf(b), D.tanhf(a))
+    assert np.array_equal(out, want)
+    assert np.array_equal(s, D.sincosf(a)[0])
+    assert np.array_equal(e, D.frexpf(D.log2f(D.fabsf(b) + 1.0))[1])
