@@ -14,7 +14,7 @@ import math
 from xml.sax.saxutils import escape
 
 from ..errors import OptionalDependencyError
-from .layout import Layout, cell_text, elements_text, location_text, register_text
+from .layout import Layout, _run, cell_text, elements_text, location_text, register_text
 from .palette import lane_colour
 
 CELL_W, CELL_H = 44, 26  # matrix and register cells
@@ -167,7 +167,7 @@ def _legend(layout: Layout, x0: float, y0: float, width: float) -> tuple[list[st
     else:
         reg = f"v3.1 = VGPR 3, part 1 (bits [{2 * bits - 1}:{bits}]; {32 // bits} parts a VGPR)"
     blocks = " (b:row,col = block b)" if layout.shape[0] > 1 else ""
-    if any(len(e) > 1 for e in layout.register_view().values()):
+    if any(len(e) > 1 and _run(e) for e in layout.register_view().values()):
         blocks += "; 'row,c0..c3' = columns c0 to c3, which share it"
     lines = [*([layout.note[0].upper() + layout.note[1:] + "."] if layout.note else []),
         f"Matrix cell: 'L17' = lane 17 holds this element; '+1' = one more copy in another "
@@ -184,41 +184,71 @@ def _legend(layout: Layout, x0: float, y0: float, width: float) -> tuple[list[st
         y += LINE_H
         parts.append(_text(x0, y, line, 10, "start", "legend-text"))
     y += 10
-    key_w = min(CELL_W, (width - 40) / layout.lanes)
-    for lane in range(layout.lanes):
-        x = x0 + 40 + lane * key_w
-        parts.append(f'<rect class="lane-key" x="{x:g}" y="{y:g}" width="{key_w:g}" '
-                     f'height="14" fill="{lane_colour(lane)}"/>')
-        if lane % 8 == 0:
-            parts.append(_text(x + 1, y + 26, str(lane), 9, "start"))
-    parts.append(_text(x0, y + 11, "lane", 10, "start"))
+    parts += colour_key(x0, y, width, [lane_colour(n) for n in range(layout.lanes)],
+                        {n: str(n) for n in range(0, layout.lanes, 8)}, "lane")
     parts.append("</g>")
     return parts, y + 30 - y0
 
 
-def svg(layout: Layout) -> str:
-    """Both views of `layout` and a legend as one SVG document (white background)."""
+def colour_key(x0: float, y: float, width: float, colours: list[str], labels: dict[int, str],
+               name: str) -> list[str]:
+    """A key bar: one swatch per colour (at most CELL_W wide), `labels` under some of them,
+    `name` on the left."""
+    parts = []
+    key_w = min(CELL_W, (width - 40) / len(colours))
+    for i, colour in enumerate(colours):
+        x = x0 + 40 + i * key_w
+        parts.append(f'<rect class="{name}-key" x="{x:g}" y="{y:g}" width="{key_w:g}" '
+                     f'height="14" fill="{colour}"/>')
+        if i in labels:
+            parts.append(_text(x + 1, y + 26, labels[i], 9, "start"))
+    parts.append(_text(x0, y + 11, name, 10, "start"))
+    return parts
+
+
+# Above these the labelled picture is unreadable as a whole: `svg` draws the overview.
+MAX_SIDE, MAX_BYTES = 2400, 500_000
+
+
+def svg(layout: Layout, full: bool = False) -> str:
+    """Both views of `layout` and a legend as one SVG document (white background); when that
+    is larger than MAX_SIDE px or MAX_BYTES, the unlabelled overview (`overview.py`) instead,
+    unless `full`."""
+    text, width, height = _labelled(layout)
+    if full or (max(width, height) <= MAX_SIDE and len(text) <= MAX_BYTES):
+        return text
+    from .overview import overview
+
+    return overview(layout)
+
+
+def document(title: str, width: float, height: float, body: list[str]) -> str:
+    """An SVG document: white background, `title` in bold at the top, then `body`."""
+    head = [f'<rect class="background" x="0" y="0" width="{width:g}" height="{height:g}" '
+            'fill="#ffffff"/>',
+            _text(MARGIN, MARGIN + 14, title, 15, "start", "title", "bold")]
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
+            f'viewBox="0 0 {width:g} {height:g}" font-family="{FONT}" fill="#111111">'
+            f"<title>{escape(title)}</title>{''.join(head + body)}</svg>\n")
+
+
+def _labelled(layout: Layout) -> tuple[str, float, float]:
+    """The full picture, every cell labelled, and its size."""
     top = MARGIN + TITLE_H
     matrix, mw, mh = _matrix_panel(layout, MARGIN, top)
     regs, rw, rh = _register_panel(layout, MARGIN + mw + 2 * GAP, top)
     width = MARGIN + mw + 2 * GAP + rw + MARGIN
     legend, lh = _legend(layout, MARGIN, top + max(mh, rh) + GAP, width - 2 * MARGIN)
     height = top + max(mh, rh) + GAP + lh + MARGIN
-    head = [f'<rect class="background" x="0" y="0" width="{width:g}" height="{height:g}" '
-            'fill="#ffffff"/>',
-            _text(MARGIN, MARGIN + 14, layout.title, 15, "start", "title", "bold")]
-    body = "".join(head + matrix + regs + legend)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
-            f'viewBox="0 0 {width:g} {height:g}" font-family="{FONT}" fill="#111111">'
-            f"<title>{escape(layout.title)}</title>{body}</svg>\n")
+    return document(layout.title, width, height, matrix + regs + legend), width, height
 
 
-def png(layout: Layout, path: str, scale: float = 2.0) -> None:
-    """The SVG picture rasterised to a PNG file (needs cairosvg: the `plot` extra)."""
+def png(layout: Layout, path: str, scale: float = 2.0, full: bool = False) -> None:
+    """The SVG picture (`svg`) rasterised to a PNG file (needs cairosvg: the `plot` extra)."""
     try:
         import cairosvg
     except ImportError:
         raise OptionalDependencyError(
             "PNG output needs cairosvg: pip install 'rocwmma-py[plot]' (or write --svg, "
             "which needs nothing)") from None
-    cairosvg.svg2png(bytestring=svg(layout).encode(), write_to=str(path), scale=scale)
+    cairosvg.svg2png(bytestring=svg(layout, full).encode(), write_to=str(path), scale=scale)
