@@ -183,3 +183,35 @@ def test_small_pictures_are_unchanged_by_full():
 
 def test_amic_dir_is_present():
     assert AMIC_DIR.is_dir()
+
+
+# --- --list-instructions --------------------------------------------------------------------
+
+def test_list_has_the_calculators_flops_and_vgprs():
+    checked = 0
+    for path in sorted(AMIC_DIR.glob("*__*.json")):
+        doc = load(path)
+        rows = {(r["isa"], r["wave"]): r for r in LI.list_instructions(TARGET[doc["arch"]])}
+        for wave in doc["meta"]["wave_sizes"]:
+            row = rows[(doc["instruction"], wave)]
+            gprs = doc["meta"]["gprs"][str(wave)]
+            assert row["flops"] == doc["meta"]["flops"], path.stem
+            assert (row["vgprs_a"], row["vgprs_b"], row["vgprs_c"]) == (
+                gprs["A"], gprs["B"], gprs["D"]), path.stem
+            checked += 1
+    assert checked > 100
+
+
+def test_list_every_target(capsys):
+    from rocwmma_py.arch import ARCH_NAMES
+
+    assert cli.layout_main(["--list-instructions", "--arch", "all", "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert list(rows[0])[:2] == ["arch", "isa"] and {r["arch"] for r in rows} == set(ARCH_NAMES)
+    assert len(rows) == sum(len(LI.list_instructions(a)) for a in ARCH_NAMES)
+    assert cli.layout_main(["--list-instructions", "--arch", "all"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{len(rows)} instructions on {len(ARCH_NAMES)} targets")
+    header = out.splitlines()[1].split()
+    assert header == ["arch", "isa", "builtin", "wave", "m", "n", "k", "blocks", "a", "b", "c",
+                      "cycles", "flops", "vgprs_a", "vgprs_b", "vgprs_c", "sparse"]

@@ -93,7 +93,8 @@ def parser(prog: str) -> argparse.ArgumentParser:
     query.add_argument("--detail", action="store_true",
                        help="instruction details: cycles, FLOPs, types, VGPRs per operand")
     query.add_argument("--list-instructions", action="store_true",
-                       help="the instructions of --arch")
+                       help="the instructions of --arch (--arch all: of every target) with "
+                       "shape, blocks, types, cycles, FLOPs and VGPRs per lane")
     out = p.add_argument_group("output")
     out.add_argument("--view", choices=["element", "register", "both"],
                      help="element -> (lane, register), (register, lane) -> element, or both "
@@ -230,7 +231,10 @@ def _list(args: argparse.Namespace, fmt: str) -> str:
     rows = LI.list_instructions(arch)
     header = list(rows[0])
     body = [[str(r[h]) for h in header] for r in rows]
-    return LI.table(f"{len(rows)} instructions on {names.arch(arch).name}", header, body, fmt)
+    where = (f"{len({r['arch'] for r in rows})} targets" if "arch" in rows[0]
+             else names.arch(arch).name)
+    return LI.table(f"{len(rows)} instructions on {where} (flops: per instruction; vgprs: "
+                    "per lane)", header, body, fmt)
 
 
 def _run(args: argparse.Namespace) -> str:
