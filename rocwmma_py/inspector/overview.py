@@ -22,9 +22,9 @@ from collections import defaultdict
 
 import numpy as np
 
+from .drawing import GAP, LINE_H, MARGIN, TITLE_H, _copies, _text, _tiling, colour_key, document
 from .layout import Layout, register_text
 from .palette import lane_colour
-from .svg import GAP, LINE_H, MARGIN, TITLE_H, _copies, _text, _tiling, colour_key, document
 
 MAX_PANEL = 880  # px: the longer side of one grid
 MAX_CELL = 14
