@@ -262,7 +262,7 @@ def test_detail_and_list(capsys):
     (["--instr", "v_mfma_f32_16x16x16_f16", "--compressed"],
      "the compressed view is A of a sparse instruction"),
     (["--instr", "v_mfma_f32_16x16x16_f16", "--abid", "1"],
-     "ABID/CBSZ pick the index set of a sparse instruction's K"),
+     "v_mfma_f32_16x16x16_f16 on gfx942 has none: it has one block"),
     (["--fragment", "a", "--abid", "1"], "--abid cannot be used with a fragment layout"),
     (SMFMAC + ["--detail", "--abid", "1"], "--abid cannot be used with --detail"),
 ])

@@ -31,16 +31,17 @@ from . import tables as LI
 from .formats import WIDTH
 
 # What each kind of output takes (argparse dests); anything else given is refused.
-_LAYOUT_OUT = {"view", "format", "width", "svg", "png", "row", "col", "block", "register",
-               "lane"}
+_LAYOUT_OUT = {"view", "format", "width", "svg", "png", "full", "row", "col", "block",
+               "register", "lane"}
 _TAKES = {
-    "instruction": {"instr", "arch", "wave", "matrix", "opsel", "abid", "cbsz", "compressed"}
-    | _LAYOUT_OUT,
+    "instruction": {"instr", "arch", "wave", "matrix", "opsel", "abid", "cbsz", "blgp",
+                    "compressed"} | _LAYOUT_OUT,
     "fragment": {"fragment", "arch", "shape", "dtype", "layout", "api"} | _LAYOUT_OUT,
     "sm_80": {"arch", "matrix", "fragment"} | _LAYOUT_OUT,
     "detail": {"detail", "instr", "arch", "wave", "format"},
     "list": {"list_instructions", "arch", "format"},
-    "compare": {"compare", "instr", "wave", "matrix", "opsel", "abid", "cbsz", "compressed",
+    "compare": {"compare", "instr", "wave", "matrix", "opsel", "abid", "cbsz", "blgp",
+                "compressed",
                 "fragment", "shape", "dtype", "layout", "api", "format"},
 }
 _OPTION = {"list_instructions": "--list-instructions", "instr": "--instr"}
@@ -69,9 +70,14 @@ def parser(prog: str) -> argparse.ArgumentParser:
                       help="gfx11 16-bit C/D: 0 = low halves (default), 1 = high halves; "
                       "gfx12 sparse K: the index set")
     what.add_argument("--abid", type=int,
-                      help="gfx9 sparse K: the index set (with CBSZ 0; default 0)")
+                      help="gfx9 multi-block A: the block broadcast (0..2**CBSZ-1); gfx9 "
+                      "sparse K: the index set (with CBSZ 0; default 0)")
     what.add_argument("--cbsz", type=int,
-                      help="gfx9 sparse K: CBSZ (0..3; not 0 reads index set 0, as ABID 0)")
+                      help="gfx9 multi-block A: log2 of the blocks sharing one A block; gfx9 "
+                      "sparse K: CBSZ (0..3; not 0 reads index set 0, as ABID 0)")
+    what.add_argument("--blgp", type=int,
+                      help="gfx9 B: the lane pattern (0..7: which lane's B registers each "
+                      "lane reads); CDNA3 f64: NEG (bit 0 A, 1 B, 2 C)")
     what.add_argument("--compressed", action="store_true",
                       help="sparse A as stored (M x K/2 values) instead of by dense k")
     what.add_argument("--shape", help="fragment MxNxK (default 16x16x16)")
@@ -88,7 +94,8 @@ def parser(prog: str) -> argparse.ArgumentParser:
     query.add_argument("--detail", action="store_true",
                        help="instruction details: cycles, FLOPs, types, VGPRs per operand")
     query.add_argument("--list-instructions", action="store_true",
-                       help="the instructions of --arch")
+                       help="the instructions of --arch (--arch all: of every target) with "
+                       "shape, blocks, types, cycles, FLOPs and VGPRs per lane")
     out = p.add_argument_group("output")
     out.add_argument("--view", choices=["element", "register", "both"],
                      help="element -> (lane, register), (register, lane) -> element, or both "
@@ -101,6 +108,9 @@ def parser(prog: str) -> argparse.ArgumentParser:
                      help="list the elements that sit elsewhere on ARCH2 than on ARCH1")
     out.add_argument("--svg", metavar="FILE", help="write the picture as SVG")
     out.add_argument("--png", metavar="FILE", help="write the picture as PNG (needs [plot])")
+    out.add_argument("--full", action="store_true",
+                     help="draw every cell labelled even when the picture is large (default: "
+                     "an unlabelled overview above 2400 px or 500 kB)")
     return p
 
 
@@ -152,7 +162,9 @@ def _check(args: argparse.Namespace, mode: str) -> None:
                          "multi-block operands)")
     if register and register != {"register", "lane"}:
         raise LayoutQueryError("a register query needs both --register and --lane")
-    shown = {"view", "svg", "png", "width"} & given
+    if args.full and not (args.svg or args.png):
+        raise LayoutQueryError("--full is for pictures: give --svg FILE or --png FILE with it")
+    shown = {"view", "svg", "png", "width", "full"} & given
     if (element or register) and shown:
         raise LayoutQueryError(f"a query prints one answer; {', '.join(map(_flag, sorted(shown)))} "
                          "cannot be used with it")
@@ -173,7 +185,8 @@ def build(args: argparse.Namespace, arch: str | None = None) -> LI.Layout:
     if args.instr:
         return LI.instruction_layout(args.instr, target, args.wave, args.matrix or "a",
                                      args.opsel or 0, abid=args.abid or 0,
-                                     cbsz=args.cbsz or 0, compressed=args.compressed)
+                                     cbsz=args.cbsz or 0, blgp=args.blgp,
+                                     compressed=args.compressed)
     layout = args.layout or (None if args.fragment == "acc" else "row")
     cls = LI.fragment_class(args.fragment, LI.parse_shape(args.shape or "16x16x16"),
                             args.dtype or "f16", layout, args.api or "rocwmma")
@@ -219,7 +232,10 @@ def _list(args: argparse.Namespace, fmt: str) -> str:
     rows = LI.list_instructions(arch)
     header = list(rows[0])
     body = [[str(r[h]) for h in header] for r in rows]
-    return LI.table(f"{len(rows)} instructions on {names.arch(arch).name}", header, body, fmt)
+    where = (f"{len({r['arch'] for r in rows})} targets" if "arch" in rows[0]
+             else names.arch(arch).name)
+    return LI.table(f"{len(rows)} instructions on {where} (flops: per instruction; vgprs: "
+                    "per lane)", header, body, fmt)
 
 
 def _run(args: argparse.Namespace) -> str:
@@ -243,11 +259,11 @@ def _run(args: argparse.Namespace) -> str:
         from .svg import svg
 
         with open(args.svg, "w") as f:
-            f.write(svg(layout))
+            f.write(svg(layout, full=args.full))
     if args.png:
         from .svg import png
 
-        png(layout, args.png)
+        png(layout, args.png, full=args.full)
     return text
 
 

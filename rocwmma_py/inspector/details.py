@@ -5,7 +5,7 @@ operand takes per lane."""
 from __future__ import annotations
 
 from .. import types as T
-from ..arch import get_arch
+from ..arch import ARCH_NAMES, get_arch
 from ..arch.instructions import Instruction
 from . import names
 from .sparse import selector
@@ -13,6 +13,7 @@ from .sparse import selector
 # Operand -> the builtin's argument / the calculator's encoding field; a sparse instruction
 # reads its index register K from src2 and accumulates into its destination (D += A*B).
 _FIELDS = {"A": "src0", "B": "src1", "C": "src2", "D": "vdst"}
+ALL = "all"  # --list-instructions --arch all: every target
 _SPARSE_FIELDS = {**_FIELDS, "C": "vdst (D += A*B)", "K": "src2"}
 
 
@@ -88,14 +89,21 @@ def details_text(d: dict) -> str:
 
 
 def list_instructions(arch: str) -> list[dict]:
-    """Every instruction of an AMD target: isa, builtin, wave, m, n, k (dense), blocks, a/b/c
-    types, cycles, sparse ("4:2" for the structured-sparse ones, else "-"), sorted by ISA
-    name, then wave."""
+    """Every instruction of an AMD target (the calculator's list with its details): isa,
+    builtin, wave, m, n, k (dense), blocks, a/b/c types, cycles, flops (ops for integer
+    types), VGPRs per lane of A, B and C/D, sparse ("4:2" for the structured-sparse ones, else
+    "-"), sorted by ISA name, then wave. `arch="all"`: every target's, an `arch` column
+    first, in target order."""
+    if str(arch).lower() == ALL:
+        return [{"arch": a, **row} for a in ARCH_NAMES for row in list_instructions(a)]
     target = names.arch(arch)
-    rows = [{"isa": i.isa, "builtin": i.builtin, "wave": i.wave, "m": i.m, "n": i.n, "k": i.k,
-             "blocks": i.blocks, "a": T.short_name(i.a_type), "b": T.short_name(i.b_type),
-             "c": T.short_name(i.c_type), "cycles": i.cycles,
-             "sparse": "4:2" if i.sparse else "-"}
-            for i in target.instructions.values()]
+    rows = []
+    for i in target.instructions.values():
+        vgprs = _vgprs(i)
+        rows.append({"isa": i.isa, "builtin": i.builtin, "wave": i.wave, "m": i.m, "n": i.n,
+                     "k": i.k, "blocks": i.blocks, "a": T.short_name(i.a_type),
+                     "b": T.short_name(i.b_type), "c": T.short_name(i.c_type),
+                     "cycles": i.cycles, "flops": i.flops, "vgprs_a": vgprs["A"],
+                     "vgprs_b": vgprs["B"], "vgprs_c": vgprs["C"],
+                     "sparse": "4:2" if i.sparse else "-"})
     return sorted(rows, key=lambda r: (r["isa"], r["wave"]))
-

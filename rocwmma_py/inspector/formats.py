@@ -17,7 +17,7 @@ import io
 import numpy as np
 
 from ..errors import LayoutQueryError
-from .layout import COLUMNS, Layout, cell_text, elements_text, location_text, register_text
+from .layout import COLUMNS, Layout, _run, cell_text, elements_text, location_text, register_text
 
 VIEWS = ("element", "register")
 FORMATS = ("text", "csv", "markdown")
@@ -115,7 +115,8 @@ def _text_register(layout: Layout, width: int) -> str:
     body = [[_part_text(*s)] + [cell_text(layout, view[(*s, lane)]) if (*s, lane) in view
                                 else "-" for lane in range(layout.lanes)] for s in slots]
     cell = "b:row,col" if multi else "row,col"
-    group = ", row,c0..c3 = columns c0 to c3" if any(len(e) > 1 for e in view.values()) else ""
+    runs = any(len(e) > 1 and _run(e) for e in view.values())  # sparse groups of 4 k
+    group = ", row,c0..c3 = columns c0 to c3" if runs else ""
     return "\n".join([
         layout.title, "(register, lane) -> element",
         _legend(layout).split("\n")[0], *([layout.note] if layout.note else []),

@@ -14,16 +14,23 @@ import math
 from xml.sax.saxutils import escape
 
 from ..errors import OptionalDependencyError
-from .layout import Layout, cell_text, elements_text, location_text, register_text
+from .drawing import (
+    AXIS,
+    CELL_H,
+    CELL_W,
+    GAP,
+    LINE_H,
+    MARGIN,
+    TITLE_H,
+    _copies,
+    _text,
+    _tiling,
+    colour_key,
+    document,
+)
+from .layout import Layout, _run, cell_text, elements_text, location_text, register_text
+from .overview import overview
 from .palette import lane_colour
-
-CELL_W, CELL_H = 44, 26  # matrix and register cells
-AXIS = 30  # room for indices along the axes
-GAP = 36  # between panels and blocks
-MARGIN = 16
-TITLE_H = 40
-LINE_H = 15  # legend lines
-FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 
 
 def _part(vgpr: int, lo: int, hi: int, matrix: str = "") -> str:
@@ -37,14 +44,6 @@ def _part(vgpr: int, lo: int, hi: int, matrix: str = "") -> str:
     return f"v{vgpr}" if bits == 32 else f"v{vgpr}.{lo // bits}"
 
 
-def _text(x: float, y: float, s: str, size: int = 9, anchor: str = "middle", cls: str = "",
-          weight: str = "normal") -> str:
-    c = f' class="{cls}"' if cls else ""
-    w = ' font-weight="bold"' if weight == "bold" else ""
-    return (f'<text{c} x="{x:g}" y="{y:g}" font-size="{size}" text-anchor="{anchor}"{w}>'
-            f"{escape(s)}</text>")
-
-
 def _cell(x: float, y: float, kind: str, fill: str, lines: list[str], tip: str) -> str:
     ty = y + CELL_H / 2 - 5 * (len(lines) - 1) + 3
     spans = "".join(f'<tspan x="{x + CELL_W / 2:g}" dy="{0 if i == 0 else 10}">{escape(t)}'
@@ -54,15 +53,6 @@ def _cell(x: float, y: float, kind: str, fill: str, lines: list[str], tip: str) 
             f'stroke="#ffffff" stroke-width="1"/>'
             f'<text class="{kind}-label" y="{ty:g}" font-size="8" text-anchor="middle">'
             f"{spans}</text></g>")
-
-
-def _tiling(count: int, rows: int, cols: int) -> int:
-    """How many items of rows x cols cells to put side by side (a divisor of `count`, so the
-    grid is full) to make it squarest."""
-    def skew(across: int) -> float:
-        down = -(-count // across)
-        return abs(math.log((across * (cols * CELL_W + GAP)) / (down * (rows * CELL_H + GAP))))
-    return min((d for d in range(1, count + 1) if count % d == 0), key=skew)
 
 
 def _matrix_panel(layout: Layout, x0: float, y0: float) -> tuple[list[str], float, float]:
@@ -142,20 +132,6 @@ def _register_panel(layout: Layout, x0: float, y0: float) -> tuple[list[str], fl
     return parts, label_w + band * CELL_W, 18 + bands * (len(slots) * CELL_H + AXIS)
 
 
-def _copies(layout: Layout) -> str:
-    view = layout.element_view().values()
-    most = max(len(locs) for locs in view)
-    if most == 1:
-        return "Every element is held by exactly one lane."
-    offsets = {tuple(loc[0] - locs[0][0] for loc in locs[1:]) for locs in view}
-    if len(offsets) == 1:
-        (off,) = offsets
-        return (f"Replicated: every element is held {most} times, by the lane shown and lanes "
-                f"{', '.join(f'+{d}' for d in off)}; those copies have the same colour family "
-                "in the register file.")
-    return "Replicated: some elements are held by several lanes (the lowest is shown)."
-
-
 def _legend(layout: Layout, x0: float, y0: float, width: float) -> tuple[list[str], float]:
     bits = layout.bits
     if layout.matrix == "K":
@@ -167,7 +143,7 @@ def _legend(layout: Layout, x0: float, y0: float, width: float) -> tuple[list[st
     else:
         reg = f"v3.1 = VGPR 3, part 1 (bits [{2 * bits - 1}:{bits}]; {32 // bits} parts a VGPR)"
     blocks = " (b:row,col = block b)" if layout.shape[0] > 1 else ""
-    if any(len(e) > 1 for e in layout.register_view().values()):
+    if any(len(e) > 1 and _run(e) for e in layout.register_view().values()):
         blocks += "; 'row,c0..c3' = columns c0 to c3, which share it"
     lines = [*([layout.note[0].upper() + layout.note[1:] + "."] if layout.note else []),
         f"Matrix cell: 'L17' = lane 17 holds this element; '+1' = one more copy in another "
@@ -184,41 +160,43 @@ def _legend(layout: Layout, x0: float, y0: float, width: float) -> tuple[list[st
         y += LINE_H
         parts.append(_text(x0, y, line, 10, "start", "legend-text"))
     y += 10
-    key_w = min(CELL_W, (width - 40) / layout.lanes)
-    for lane in range(layout.lanes):
-        x = x0 + 40 + lane * key_w
-        parts.append(f'<rect class="lane-key" x="{x:g}" y="{y:g}" width="{key_w:g}" '
-                     f'height="14" fill="{lane_colour(lane)}"/>')
-        if lane % 8 == 0:
-            parts.append(_text(x + 1, y + 26, str(lane), 9, "start"))
-    parts.append(_text(x0, y + 11, "lane", 10, "start"))
+    parts += colour_key(x0, y, width, [lane_colour(n) for n in range(layout.lanes)],
+                        {n: str(n) for n in range(0, layout.lanes, 8)}, "lane")
     parts.append("</g>")
     return parts, y + 30 - y0
 
 
-def svg(layout: Layout) -> str:
-    """Both views of `layout` and a legend as one SVG document (white background)."""
+# Above these the labelled picture is unreadable as a whole: `svg` draws the overview.
+MAX_SIDE, MAX_BYTES = 2400, 500_000
+
+
+def svg(layout: Layout, full: bool = False) -> str:
+    """Both views of `layout` and a legend as one SVG document (white background); when that
+    is larger than MAX_SIDE px or MAX_BYTES, the unlabelled overview (`overview.py`) instead,
+    unless `full`."""
+    text, width, height = _labelled(layout)
+    if full or (max(width, height) <= MAX_SIDE and len(text) <= MAX_BYTES):
+        return text
+    return overview(layout)
+
+
+def _labelled(layout: Layout) -> tuple[str, float, float]:
+    """The full picture, every cell labelled, and its size."""
     top = MARGIN + TITLE_H
     matrix, mw, mh = _matrix_panel(layout, MARGIN, top)
     regs, rw, rh = _register_panel(layout, MARGIN + mw + 2 * GAP, top)
     width = MARGIN + mw + 2 * GAP + rw + MARGIN
     legend, lh = _legend(layout, MARGIN, top + max(mh, rh) + GAP, width - 2 * MARGIN)
     height = top + max(mh, rh) + GAP + lh + MARGIN
-    head = [f'<rect class="background" x="0" y="0" width="{width:g}" height="{height:g}" '
-            'fill="#ffffff"/>',
-            _text(MARGIN, MARGIN + 14, layout.title, 15, "start", "title", "bold")]
-    body = "".join(head + matrix + regs + legend)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
-            f'viewBox="0 0 {width:g} {height:g}" font-family="{FONT}" fill="#111111">'
-            f"<title>{escape(layout.title)}</title>{body}</svg>\n")
+    return document(layout.title, width, height, matrix + regs + legend), width, height
 
 
-def png(layout: Layout, path: str, scale: float = 2.0) -> None:
-    """The SVG picture rasterised to a PNG file (needs cairosvg: the `plot` extra)."""
+def png(layout: Layout, path: str, scale: float = 2.0, full: bool = False) -> None:
+    """The SVG picture (`svg`) rasterised to a PNG file (needs cairosvg: the `plot` extra)."""
     try:
         import cairosvg
     except ImportError:
         raise OptionalDependencyError(
             "PNG output needs cairosvg: pip install 'rocwmma-py[plot]' (or write --svg, "
             "which needs nothing)") from None
-    cairosvg.svg2png(bytestring=svg(layout).encode(), write_to=str(path), scale=scale)
+    cairosvg.svg2png(bytestring=svg(layout, full).encode(), write_to=str(path), scale=scale)

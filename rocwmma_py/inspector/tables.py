@@ -20,6 +20,7 @@ from .. import types as T
 from ..errors import LayoutQueryError
 from ..rocwmma.fragment import fragment
 from ..rocwmma.tags import accumulator, col_major, matrix_a, matrix_b, row_major
+from . import modifiers as MOD
 from . import names
 from . import sparse as SP
 from .details import details_text, instruction_details, list_instructions
@@ -60,11 +61,13 @@ def _entries(block, row, col, lane, slot, bits) -> np.ndarray:
 
 def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: str = "a",
                        opsel: int = 0, *, abid: int = 0, cbsz: int = 0,
-                       compressed: bool = False) -> Layout:
+                       blgp: int | None = None, compressed: bool = False) -> Layout:
     """Operand `matrix` (a, b, c, d, or k: a sparse instruction's index register) of an
     instruction, by ISA mnemonic or builtin name. `opsel` (0 or 1) picks the VGPR half of a
     gfx11 16-bit C/D; elsewhere it must be 0, except for K of a gfx12 sparse instruction,
-    where it is the index set (as `abid`, with `cbsz` 0, is on gfx9).
+    where it is the index set (as `abid`, with `cbsz` 0, is on gfx9). On a dense multi-block
+    gfx9 MFMA `cbsz`/`abid` broadcast an A block and `blgp` moves B's lanes (NEG on CDNA3
+    f64), as the calculator shows them (`modifiers.py`).
 
     A of a sparse instruction is by dense (i, k), M x K, as the calculator shows it: the four
     k of a group at the slot of its two stored values; `compressed=True` gives the stored
@@ -78,14 +81,13 @@ def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: st
         raise LayoutQueryError(f"the compressed view is A of a sparse instruction (v_smfmac_*, "
                                f"v_swmmac_*); {instr.isa} {key} has none")
     if instr.sparse:
+        if blgp is not None:
+            raise LayoutQueryError(f"{instr.isa} takes no BLGP (CBSZ/ABID pick its index set)")
         return _sparse_layout(instr, target.name, key, opsel, abid, cbsz, compressed)
     if key == "K":
         raise LayoutQueryError(f"matrix k is the index register of a 4:2 sparse instruction "
                                f"(v_smfmac_*, v_swmmac_*); {instr.isa} is dense: give a, b, c "
                                "or d")
-    if abid or cbsz:
-        raise LayoutQueryError(f"ABID/CBSZ pick the index set of a sparse instruction's K; "
-                               f"{instr.isa} is dense (the inspector shows no A broadcast)")
     if opsel not in (0, 1) or isinstance(opsel, bool):
         raise LayoutQueryError(f"opsel must be 0 or 1 (the calculator's OPSEL=4 is 1); "
                                f"got {opsel!r}")
@@ -95,8 +97,9 @@ def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: st
             f"(v_wmma_f16_16x16x16_f16, v_wmma_bf16_16x16x16_bf16) and to K of gfx12 sparse "
             f"v_swmmac (the index set); {instr.isa} {key} on {target.name} has none")
     suffix = f", OPSEL={opsel}" if "opsel" in instr.args and key in "CD" else ""
-    return _operand_layout(instr, f"{instr.isa} {key} on {target.name} (wave{instr.wave}"
-                           f"{suffix})", key, opsel)
+    return MOD.apply(_operand_layout(instr, f"{instr.isa} {key} on {target.name} "
+                                     f"(wave{instr.wave}{suffix})", key, opsel),
+                     instr, target.name, cbsz, abid, blgp)
 
 
 def _operand_layout(instr, title: str, key: str, opsel: int = 0) -> Layout:
