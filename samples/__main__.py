@@ -5,6 +5,9 @@
 
 from __future__ import annotations
 
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
+
 import importlib
 import pkgutil
 import sys

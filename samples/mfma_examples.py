@@ -9,10 +9,13 @@
 
 Every kernel is launched like the blog's: grid (1, 1, 1), block (16, 4, 1).
 
-    python -m samples.mfma_examples [--arch gfx942] [--print]
+    rocwmma-sample mfma_examples [--arch gfx942] [--print]
 """
 
 from __future__ import annotations
+
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 from collections.abc import Sequence
 

@@ -8,7 +8,8 @@ Prints the original's columns (elapsedMs is the emulator's wall time), the emula
 and a peak-time model of the target. Exit status: 0 PASSED, 1 FAILED, 2 refused.
 """
 
-
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 from rocwmma_py import float64_t, get_arch
 

@@ -3,13 +3,14 @@ BLOCKS_M x BLOCKS_N blocks, cooperative global reads into double-buffered LDS
 (design: samples/perf_gemm_common.py). Every target; gfx9 and gfx11/12 use the original's
 parameter tables.
 
-    rocwmma-sample perf_hgemm [--arch gfx1100] [-m 512 -n 512 -k 512] [--runs 1]
+    rocwmma-sample perf_i8gemm [--arch gfx1100] [-m 512 -n 512 -k 512] [--runs 1]
 
 Prints the original's columns (elapsedMs is the emulator's wall time), the emulation speed
 and a peak-time model of the target. Exit status: 0 PASSED, 1 FAILED, 2 refused.
 """
 
-
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 from rocwmma_py import Constants, int8_t, int32_t
 

@@ -15,6 +15,9 @@ Exit status: 0 PASSED, 1 FAILED, 2 refused (sizes not multiples of 16).
 
 from __future__ import annotations
 
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
+
 import numpy as np
 
 from rocwmma_py import (

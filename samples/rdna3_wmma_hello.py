@@ -5,10 +5,13 @@ kernel loads a row of A and a column of B into each lane (replicated in lanes 16
 __builtin_amdgcn_wmma_f16_16x16x16_f16_w32 and stores the unpacked 16-bit results, once with
 OPSEL false (low halves) and once with OPSEL true (high halves).
 
-    python -m samples.rdna3_wmma_hello [--arch gfx1100] [--print]
+    rocwmma-sample rdna3_wmma_hello [--arch gfx1100] [--print]
 """
 
 from __future__ import annotations
+
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 from collections.abc import Sequence
 

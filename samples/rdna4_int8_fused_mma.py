@@ -6,10 +6,13 @@ __builtin_amdgcn_wmma_i32_16x16x16_iu8_w32_gfx12 and the last 8 to a second one.
 and B (N0 x K0) are K-major ("TN"), C (M0 x N0) is column-major, as hipblasGemmEx(OP_T,
 OP_N) produces it; here the reference is an exact numpy int64 GEMM instead of hipBLAS.
 
-    python -m samples.rdna4_int8_fused_mma [--arch gfx1200] [--print]
+    rocwmma-sample rdna4_int8_fused_mma [--arch gfx1200] [--print]
 """
 
 from __future__ import annotations
+
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 from collections.abc import Sequence
 

@@ -4,10 +4,13 @@ B is read with __builtin_amdgcn_global_load_tr_b128_v8i16: every lane loads 8 co
 f16 of one row of B (a 128-bit load), and each octant of 8 lanes transposes its 8x8 block
 on the way into the registers, which yields exactly the WMMA B layout (lane j: column j).
 
-    python -m samples.rdna4_transpose_load [--arch gfx1200] [--print]
+    rocwmma-sample rdna4_transpose_load [--arch gfx1200] [--print]
 """
 
 from __future__ import annotations
+
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 from collections.abc import Sequence
 
@@ -15,9 +18,9 @@ import numpy as np
 
 from rocwmma_py import amdgcn, float16, kernel, lane_id, use_arch, vector_type
 from rocwmma_py.runtime import half8  # _Float16 __attribute__((ext_vector_type(8)))
-from samples.rdna4_wmma_hello import load_half_rows, store_packed_c
 
 from .common import parse_args, print_matrix, validate
+from .rdna4_wmma_hello import load_half_rows, store_packed_c
 
 BUILTIN = "wmma_f16_16x16x16_f16_w32_gfx12"
 

@@ -6,10 +6,13 @@ GPUs": A is row-major and B column-major in memory, each lane loads two runs of 
 __builtin_amdgcn_wmma_f16_16x16x16_f16_w32_gfx12, and the packed C holds rows 0-7 in lanes
 0-15 and rows 8-15 in lanes 16-31.
 
-    python -m samples.rdna4_wmma_hello [--arch gfx1200] [--print]
+    rocwmma-sample rdna4_wmma_hello [--arch gfx1200] [--print]
 """
 
 from __future__ import annotations
+
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 from collections.abc import Sequence
 

@@ -7,6 +7,9 @@ by name and launched — the counterpart of hiprtcCompileProgram / hipModuleGetF
 Exit status: 0 PASSED, 1 FAILED (or the source failed to compile), 2 refused.
 """
 
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
+
 import traceback
 
 from rocwmma_py import bfloat16_t, float32_t

@@ -7,7 +7,8 @@ x and y are allocated 16 columns wide because the kernel touches that much (see
 samples/simple_gemv_common.py). Exit status: 0 PASSED, 1 FAILED, 2 refused.
 """
 
-
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 from rocwmma_py import float64_t
 

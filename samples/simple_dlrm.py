@@ -12,7 +12,8 @@ gradient is copied. Per-lane conditions (`if (row > col) out[...] = ...`) use `w
 Validation: compareEqual with tolerance 1.0. Exit status: 0 PASSED, 1 FAILED, 2 refused.
 """
 
-
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 import numpy as np
 

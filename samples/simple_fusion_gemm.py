@@ -22,7 +22,8 @@ Exit status: 0 PASSED, 1 FAILED, 2 refused ("This sample Not test on gfx11/gfx12
 "Unsupported matrix size!", the SV_ITERS limit).
 """
 
-
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 import numpy as np
 

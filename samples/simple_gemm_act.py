@@ -24,7 +24,8 @@ Exit status: 0 PASSED, 1 FAILED, 2 refused ("This sample not tested on gfx11/gfx
 "Unsupported matrix size!").
 """
 
-
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 import numpy as np
 

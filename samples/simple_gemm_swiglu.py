@@ -20,6 +20,9 @@ Exit status: 0 PASSED, 1 FAILED, 2 refused ("Unsupported matrix size! M must be 
 of 64, ...").
 """
 
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
+
 from dataclasses import dataclass
 
 import numpy as np

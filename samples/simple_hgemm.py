@@ -6,7 +6,8 @@ f32 accumulation; one 16x16 block of D per wave, (4W, 4) thread blocks, no LDS; 
 Exit status: 0 PASSED, 1 FAILED, 2 refused (unsupported size).
 """
 
-
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 from rocwmma_py import float16_t, float32_t
 

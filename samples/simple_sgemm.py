@@ -6,7 +6,8 @@ per wave, (4W, 4) thread blocks, no LDS; gfx9 only (f32 has no WMMA).
 Exit status: 0 PASSED, 1 FAILED, 2 refused (unsupported architecture or size).
 """
 
-
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 from rocwmma_py import float32_t
 

@@ -20,7 +20,8 @@ exp and sums add far less.
 Exit status: 0 PASSED, 1 FAILED, 2 refused (sizes must be multiples of 16).
 """
 
-
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 import numpy as np
 

@@ -23,6 +23,9 @@ Exit status: 0 PASSED, 1 FAILED, 2 refused (M, N not multiples of 16 or K of 32)
 
 from __future__ import annotations
 
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
+
 import contextlib
 import io
 from collections.abc import Callable, Sequence

@@ -21,7 +21,8 @@ is not associative. Three checks:
 Exit status: 0 PASSED, 1 FAILED, 2 refused (sizes that do not tile).
 """
 
-
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 import numpy as np
 

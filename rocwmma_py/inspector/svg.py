@@ -1,5 +1,5 @@
 """Pictures of a layout in the style of AMD's matrix-core blog figures: one SVG renderer (no
-dependency); PNG is that SVG rasterised by cairosvg (`pip install 'rocwmma-py[plot]'`).
+dependency); PNG is that SVG rasterised by cairosvg (the `plot` extra: `pip install '.[plot]'`).
 
 Left: the matrix (blocks of a multi-block operand tiled as a grid), row and column indices
 along the axes, each cell coloured by the lane holding it and labelled with that lane and
@@ -197,6 +197,6 @@ def png(layout: Layout, path: str, scale: float = 2.0, full: bool = False) -> No
         import cairosvg
     except ImportError:
         raise OptionalDependencyError(
-            "PNG output needs cairosvg: pip install 'rocwmma-py[plot]' (or write --svg, "
-            "which needs nothing)") from None
+            "PNG output needs cairosvg: pip install cairosvg (or, in a checkout, "
+            "pip install '.[plot]'); --svg needs nothing") from None
     cairosvg.svg2png(bytestring=svg(layout, full).encode(), write_to=str(path), scale=scale)

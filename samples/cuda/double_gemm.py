@@ -1,10 +1,13 @@
 """A double-precision wmma GEMM (m8n8k4): on gfx90a/gfx942/gfx950 each 8x8 tile runs as a
 padded 16x16x4 f64 MFMA; gfx11/gfx12 have no f64 matrix instruction.
 
-    python -m samples.cuda.double_gemm [--arch gfx90a] [-m 32 -n 32 -k 32]
+    rocwmma-sample cuda.double_gemm [--arch gfx90a] [-m 32 -n 32 -k 32]
 """
 
 from __future__ import annotations
+
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 import numpy as np
 

@@ -13,6 +13,9 @@ whole wave. The launch stays on the batched engine.
 
 from __future__ import annotations
 
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
+
 import numpy as np
 
 from rocwmma_py import get_arch

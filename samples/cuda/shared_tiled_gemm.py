@@ -2,10 +2,13 @@
 B in `__shared__` memory, `__syncthreads()`, and its 2x2 warps each compute one 16x16 tile
 of C = A*B (half in, float out, row-major).
 
-    python -m samples.cuda.shared_tiled_gemm [--arch gfx1100] [-m 64 -n 64 -k 64]
+    rocwmma-sample cuda.shared_tiled_gemm [--arch gfx1100] [-m 64 -n 64 -k 64]
 """
 
 from __future__ import annotations
+
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 import numpy as np
 

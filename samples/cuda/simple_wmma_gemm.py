@@ -1,7 +1,7 @@
 """CUDA's classic simple_wmma_gemm: one warp per 16x16 tile of C = alpha * A*B + beta * C,
 half inputs (column-major), float accumulation.
 
-    python -m samples.cuda.simple_wmma_gemm [--arch gfx1100] [-m 64 -n 64 -k 64]
+    rocwmma-sample cuda.simple_wmma_gemm [--arch gfx1100] [-m 64 -n 64 -k 64]
 
 The kernel body is the CUDA one with `wmma::` -> `wmma.`; only the launch line changes
 (`k<<<grid, block>>>(...)` -> `k[grid, block, 0, arch](...)`), and the host sizes the grid
@@ -9,6 +9,9 @@ with the target's warpSize (64 on gfx9) where the CUDA sample wrote 32.
 """
 
 from __future__ import annotations
+
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 import numpy as np
 

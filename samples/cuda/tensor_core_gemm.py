@@ -5,7 +5,7 @@ through shared memory, and per K chunk warps 0-3 copy A's rows while warps 4-7 c
 columns (`int4` copies, 16 bytes per lane) before every warp computes a 32x64 piece with
 2x4 wmma tiles read from shared memory.
 
-    python -m samples.cuda.tensor_core_gemm [--arch gfx1100] [-m 256 -n 128 -k 128]
+    rocwmma-sample cuda.tensor_core_gemm [--arch gfx1100] [-m 256 -n 128 -k 128]
 
 The structure follows the CUDA sample (persistent block loop, skewed shared rows, one
 `extern __shared__` buffer viewed as half for A/B and as float for C/D); sizes are
@@ -15,6 +15,9 @@ scales C by beta before the K loop and the sum by alpha after it, i.e. alpha * b
 """
 
 from __future__ import annotations
+
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 import numpy as np
 

@@ -1,10 +1,13 @@
 """A tf32 wmma GEMM (m16n16k8, CUDA's precision::tf32): float inputs rounded with
 `__float_to_tf32` in the fragments, float accumulation. Only gfx942 has tf32 (xf32) MFMA.
 
-    python -m samples.cuda.tf32_gemm [-m 32 -n 32 -k 32]
+    rocwmma-sample cuda.tf32_gemm [-m 32 -n 32 -k 32]
 """
 
 from __future__ import annotations
+
+if not __package__:  # run as a file, `python samples/X.py`: run as its module instead
+    __import__("_script").run_as_module(__file__)
 
 import numpy as np
 
