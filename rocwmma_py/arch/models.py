@@ -129,7 +129,7 @@ def compute(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, c: np.
     """D of one instruction under `model` (a `numerics_model` name); batched over leading
     axes, K in the instruction's order."""
     if model == EXACT or instr.integer:
-        return accumulate(a, b, c, instr.c_type, clamp=clamp)
+        return accumulate(a, b, c, instr.result_type, clamp=clamp)
     return SILICON_MODELS[model](instr).compute(a, b, c)
 
 
