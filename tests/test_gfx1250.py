@@ -22,7 +22,14 @@ from rocwmma_py import amdgcn, kernel
 from rocwmma_py import types as T
 from rocwmma_py.arch import get_arch
 from rocwmma_py.errors import ModifierError, UnsupportedInstructionError
-from rocwmma_py.runtime import blockDim, blockIdx, last_launch_stats, threadIdx, use_arch, use_engine
+from rocwmma_py.runtime import (
+    blockDim,
+    blockIdx,
+    last_launch_stats,
+    threadIdx,
+    use_arch,
+    use_engine,
+)
 from rocwmma_py.sparse import compress_4to2
 
 pytestmark = pytest.mark.smoke

@@ -166,8 +166,10 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
     a_neg, b_neg, c_mod = _gfx1250_modifiers(instr, a_neg, b_neg, c_mod, matrix_a_reuse,
                                              matrix_b_reuse)
     if instr.sign_flags:
+        gfx1250 = "a_sign" in instr.args  # errors name the builtin's own argument
         sgn_a, sgn_b, clamp = (_check(instr, name, value, range(2)) for name, value in
-                               (("sgn_a", sgn_a), ("sgn_b", sgn_b), ("clamp", clamp)))
+                               (("a_sign" if gfx1250 else "sgn_a", sgn_a),
+                                ("b_sign" if gfx1250 else "sgn_b", sgn_b), ("clamp", clamp)))
         unsigned = {T.int8: T.uint8, T.int4: T.uint4}
         a_type = a_type if sgn_a else unsigned[a_type]
         b_type = b_type if sgn_b else unsigned[b_type]
