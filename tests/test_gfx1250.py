@@ -251,3 +251,31 @@ def test_kernel_on_both_engines(name):
     for w, (a, b, c) in enumerate(cases):
         d = from_regs(instr.c_layout(), out["batch"].reshape(6, 32, -1)[w])
         assert np.array_equal(d.astype(np.float64), a @ b + c), f"wave {w}"
+
+
+# ---- the rocWMMA fragment API (develop: gfx1250 in rocWMMA's gfx12 enablers, wmma_impl.hpp
+# of ROCm/rocm-libraries @ 0ea94c5f2432), through the GEMM kernels of the rocWMMA grid -------
+
+GRID_TYPES = ["f16_f32_f32", "f16_f16_f16", "bf16_f32_f32", "bf16_bf16_bf16", "i8_i32_i32",
+              "f8_f32_f32", "bf8_f32_f32", "u8_i32_i32", "f32_f32_f32"]
+
+
+@pytest.mark.parametrize("block", [(16, 16, 16), (16, 16, 64)])
+@pytest.mark.parametrize("types", GRID_TYPES)
+@pytest.mark.parametrize("arch", ["gfx1250", "gfx1251"])
+def test_rocwmma_gemm_grid(arch, types, block):
+    """Exactly-representable GEMMs (the grid's fill values) equal the exact reference."""
+    from gemm_kernels import gemm_reference, make_problem, run_gemm, type_set
+
+    problem = make_problem(type_set(types, arch), 64, 64, 64)
+    got = run_gemm(problem, arch, block)
+    np.testing.assert_array_equal(np.asarray(got, np.float64),
+                                  np.asarray(gemm_reference(problem), np.float64))
+
+
+def test_rocwmma_f64_only_on_gfx1251():
+    from gemm_kernels import gemm_reference, make_problem, run_gemm, type_set
+
+    problem = make_problem(type_set("f64_f64_f64", "gfx1251"), 32, 32, 32)
+    got = run_gemm(problem, "gfx1251", (16, 16, 16))
+    np.testing.assert_array_equal(got, gemm_reference(problem))
