@@ -87,10 +87,11 @@ def _index_words(instr: Instruction, index, waves: int) -> np.ndarray:
         regs = regs[:, 0]
     tail = () if words == 1 else (words,)
     if regs.shape[1:] != tail or regs.shape[0] not in (lanes, waves * lanes):
-        form = f"({lanes},)" if words == 1 else f"({lanes}, {words})"
+        form = "one 32-bit int per lane, shape" if words == 1 else \
+            f"{words} 32-bit ints per lane (a v{words}i32), shape"
+        shape = f"({lanes},)" if words == 1 else f"({lanes}, {words})"
         raise OperandShapeError(
-            f"{instr.builtin}: operand index must hold {words} 32-bit int(s) per lane, shape "
-            f"{form}; got shape {regs.shape}"
+            f"{instr.builtin}: operand index must hold {form} {shape}; got shape {regs.shape}"
         )
     if regs.dtype.kind not in "iu":
         raise OperandTypeError(f"{instr.builtin}: operand index must be 32-bit integer words "
