@@ -20,7 +20,7 @@ import numpy as np
 
 from .arch import ARCH_NAMES, get_arch, targets_with
 from .arch.execute import execute
-from .arch.instructions import Instruction
+from .arch.instructions import SIGN_ARGS, Instruction
 from .arch.models import numerics_model
 from .errors import BuiltinArgumentError, UnsupportedInstructionError
 from .runtime import Pointer, VectorRegs, current_arch
@@ -94,12 +94,17 @@ def _bind(signature: inspect.Signature, builtin: str, no_opsel: bool, args, kwar
         raise BuiltinArgumentError(f"{call}: {err}") from None
 
 
-def _make(builtin: str, args: tuple[str, ...], targets: list[str], no_opsel: bool):
-    params = [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD) for a in args]
+def _make(builtin: str, args: tuple[str, ...], targets: list[str], no_opsel: bool,
+          optional: int = 0):
+    required = len(args) - optional  # trailing optional immediates default to 0 (gfx1250 clamp)
+    params = [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                **({} if n < required else {"default": False}))
+              for n, a in enumerate(args)]
     signature = inspect.Signature(params)
 
     def builtin_fn(*call_args, **call_kwargs):
         bound = _bind(signature, builtin, no_opsel, call_args, call_kwargs)
+        bound = {SIGN_ARGS.get(k, k): v for k, v in bound.items()}  # a_sign is sgn_a
         arch = current_arch()
         instr = instruction(builtin, arch)
         c = bound["c"]
@@ -125,7 +130,7 @@ def _register() -> list[str]:
         # a gfx12 builtin whose gfx11 form takes OPSEL (16-bit results) has none itself
         gfx11 = names.get(name.removesuffix("_gfx12")) if name.endswith("_gfx12") else None
         no_opsel = gfx11 is not None and "opsel" in gfx11.args
-        globals()[name] = _make(name, instr.args, _targets(name), no_opsel)
+        globals()[name] = _make(name, instr.args, _targets(name), no_opsel, instr.optional)
     return sorted(names)
 
 

@@ -114,8 +114,19 @@ __all__ = [
     "smfmac_i32_32x32x64_i8",
     "swmmac_bf16_16x16x32_bf16_w32",
     "swmmac_bf16_16x16x32_bf16_w64",
+    "swmmac_bf16_16x16x64_bf16",
+    "swmmac_bf16f32_16x16x64_bf16",
+    "swmmac_f16_16x16x128_bf8_bf8",
+    "swmmac_f16_16x16x128_bf8_fp8",
+    "swmmac_f16_16x16x128_fp8_bf8",
+    "swmmac_f16_16x16x128_fp8_fp8",
     "swmmac_f16_16x16x32_f16_w32",
     "swmmac_f16_16x16x32_f16_w64",
+    "swmmac_f16_16x16x64_f16",
+    "swmmac_f32_16x16x128_bf8_bf8",
+    "swmmac_f32_16x16x128_bf8_fp8",
+    "swmmac_f32_16x16x128_fp8_bf8",
+    "swmmac_f32_16x16x128_fp8_fp8",
     "swmmac_f32_16x16x32_bf16_w32",
     "swmmac_f32_16x16x32_bf16_w64",
     "swmmac_f32_16x16x32_bf8_bf8_w32",
@@ -128,6 +139,9 @@ __all__ = [
     "swmmac_f32_16x16x32_fp8_bf8_w64",
     "swmmac_f32_16x16x32_fp8_fp8_w32",
     "swmmac_f32_16x16x32_fp8_fp8_w64",
+    "swmmac_f32_16x16x64_bf16",
+    "swmmac_f32_16x16x64_f16",
+    "swmmac_i32_16x16x128_iu8",
     "swmmac_i32_16x16x32_iu4_w32",
     "swmmac_i32_16x16x32_iu4_w64",
     "swmmac_i32_16x16x32_iu8_w32",
@@ -139,10 +153,25 @@ __all__ = [
     "wmma_bf16_16x16x16_bf16_w32_gfx12",
     "wmma_bf16_16x16x16_bf16_w64",
     "wmma_bf16_16x16x16_bf16_w64_gfx12",
+    "wmma_bf16_16x16x32_bf16",
+    "wmma_bf16f32_16x16x32_bf16",
+    "wmma_f16_16x16x128_bf8_bf8",
+    "wmma_f16_16x16x128_bf8_fp8",
+    "wmma_f16_16x16x128_fp8_bf8",
+    "wmma_f16_16x16x128_fp8_fp8",
     "wmma_f16_16x16x16_f16_w32",
     "wmma_f16_16x16x16_f16_w32_gfx12",
     "wmma_f16_16x16x16_f16_w64",
     "wmma_f16_16x16x16_f16_w64_gfx12",
+    "wmma_f16_16x16x32_f16",
+    "wmma_f16_16x16x64_bf8_bf8",
+    "wmma_f16_16x16x64_bf8_fp8",
+    "wmma_f16_16x16x64_fp8_bf8",
+    "wmma_f16_16x16x64_fp8_fp8",
+    "wmma_f32_16x16x128_bf8_bf8",
+    "wmma_f32_16x16x128_bf8_fp8",
+    "wmma_f32_16x16x128_fp8_bf8",
+    "wmma_f32_16x16x128_fp8_fp8",
     "wmma_f32_16x16x16_bf16_w32",
     "wmma_f32_16x16x16_bf16_w32_gfx12",
     "wmma_f32_16x16x16_bf16_w64",
@@ -159,6 +188,14 @@ __all__ = [
     "wmma_f32_16x16x16_fp8_bf8_w64_gfx12",
     "wmma_f32_16x16x16_fp8_fp8_w32_gfx12",
     "wmma_f32_16x16x16_fp8_fp8_w64_gfx12",
+    "wmma_f32_16x16x32_bf16",
+    "wmma_f32_16x16x32_f16",
+    "wmma_f32_16x16x4_f32",
+    "wmma_f32_16x16x64_bf8_bf8",
+    "wmma_f32_16x16x64_bf8_fp8",
+    "wmma_f32_16x16x64_fp8_bf8",
+    "wmma_f32_16x16x64_fp8_fp8",
+    "wmma_f64_16x16x4_f64",
     "wmma_i32_16x16x16_iu4_w32",
     "wmma_i32_16x16x16_iu4_w32_gfx12",
     "wmma_i32_16x16x16_iu4_w64",
@@ -169,6 +206,7 @@ __all__ = [
     "wmma_i32_16x16x16_iu8_w64_gfx12",
     "wmma_i32_16x16x32_iu4_w32_gfx12",
     "wmma_i32_16x16x32_iu4_w64_gfx12",
+    "wmma_i32_16x16x64_iu8",
 ]
 
 def instruction(builtin: str, arch: str | Arch | None = None) -> Instruction:
@@ -2734,7 +2772,7 @@ def swmmac_bf16_16x16x32_bf16_w32(
 
     D = A·B + C, 16x16x32, one wave of 32 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) bfloat16
@@ -2763,7 +2801,7 @@ def swmmac_bf16_16x16x32_bf16_w64(
 
     D = A·B + C, 16x16x32, one wave of 64 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) bfloat16
@@ -2782,6 +2820,230 @@ def swmmac_bf16_16x16x32_bf16_w64(
         TypeError: wrong arguments (the message shows the builtin's argument list).
     """
 
+def swmmac_bf16_16x16x64_bf16(
+    a_neg: bool | int,
+    a: ArrayLike,
+    b_neg: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_bf16_16x16x64_bf16(a_neg, a, b_neg, b, c, index, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 1 index set(s) per index word.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) bfloat16
+        b: (32, 32) bfloat16
+        c: (32, 8) bfloat16
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        a_neg: bool: negate A
+        b_neg: bool: negate B
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_swmmac_bf16_16x16x64_bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_bf16f32_16x16x64_bf16(
+    a_neg: bool | int,
+    a: ArrayLike,
+    b_neg: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_bf16f32_16x16x64_bf16(a_neg, a, b_neg, b, c, index, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 1 index set(s) per index word.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) bfloat16
+        b: (32, 32) bfloat16
+        c: (32, 8) float32
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D as (32, 8) bfloat16
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        a_neg: bool: negate A
+        b_neg: bool: negate B
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_swmmac_bf16f32_16x16x64_bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f16_16x16x128_bf8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f16_16x16x128_bf8_bf8(a, b, c, index, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    A is 4:2 sparse: 64 stored values of each row's 128, 1 index set(s) per index word.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e5m2
+        b: (32, 64) float8_e5m2
+        c: (32, 8) float16
+        index: (32, 2) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_swmmac_f16_16x16x128_bf8_bf8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f16_16x16x128_bf8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f16_16x16x128_bf8_fp8(a, b, c, index, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    A is 4:2 sparse: 64 stored values of each row's 128, 1 index set(s) per index word.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e5m2
+        b: (32, 64) float8_e4m3fn
+        c: (32, 8) float16
+        index: (32, 2) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_swmmac_f16_16x16x128_bf8_fp8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f16_16x16x128_fp8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f16_16x16x128_fp8_bf8(a, b, c, index, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    A is 4:2 sparse: 64 stored values of each row's 128, 1 index set(s) per index word.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e4m3fn
+        b: (32, 64) float8_e5m2
+        c: (32, 8) float16
+        index: (32, 2) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_swmmac_f16_16x16x128_fp8_bf8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f16_16x16x128_fp8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f16_16x16x128_fp8_fp8(a, b, c, index, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    A is 4:2 sparse: 64 stored values of each row's 128, 1 index set(s) per index word.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e4m3fn
+        b: (32, 64) float8_e4m3fn
+        c: (32, 8) float16
+        index: (32, 2) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_swmmac_f16_16x16x128_fp8_fp8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
 def swmmac_f16_16x16x32_f16_w32(
     a: ArrayLike,
     b: ArrayLike,
@@ -2792,7 +3054,7 @@ def swmmac_f16_16x16x32_f16_w32(
 
     D = A·B + C, 16x16x32, one wave of 32 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) float16
@@ -2821,7 +3083,7 @@ def swmmac_f16_16x16x32_f16_w64(
 
     D = A·B + C, 16x16x32, one wave of 64 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) float16
@@ -2840,6 +3102,190 @@ def swmmac_f16_16x16x32_f16_w64(
         TypeError: wrong arguments (the message shows the builtin's argument list).
     """
 
+def swmmac_f16_16x16x64_f16(
+    a_neg: bool | int,
+    a: ArrayLike,
+    b_neg: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f16_16x16x64_f16(a_neg, a, b_neg, b, c, index, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 1 index set(s) per index word.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) float16
+        b: (32, 32) float16
+        c: (32, 8) float16
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        a_neg: bool: negate A
+        b_neg: bool: negate B
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_swmmac_f16_16x16x64_f16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x128_bf8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x128_bf8_bf8(a, b, c, index, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    A is 4:2 sparse: 64 stored values of each row's 128, 1 index set(s) per index word.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e5m2
+        b: (32, 64) float8_e5m2
+        c: (32, 8) float32
+        index: (32, 2) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x128_bf8_bf8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x128_bf8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x128_bf8_fp8(a, b, c, index, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    A is 4:2 sparse: 64 stored values of each row's 128, 1 index set(s) per index word.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e5m2
+        b: (32, 64) float8_e4m3fn
+        c: (32, 8) float32
+        index: (32, 2) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x128_bf8_fp8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x128_fp8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x128_fp8_bf8(a, b, c, index, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    A is 4:2 sparse: 64 stored values of each row's 128, 1 index set(s) per index word.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e4m3fn
+        b: (32, 64) float8_e5m2
+        c: (32, 8) float32
+        index: (32, 2) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x128_fp8_bf8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x128_fp8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x128_fp8_fp8(a, b, c, index, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    A is 4:2 sparse: 64 stored values of each row's 128, 1 index set(s) per index word.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e4m3fn
+        b: (32, 64) float8_e4m3fn
+        c: (32, 8) float32
+        index: (32, 2) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x128_fp8_fp8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
 def swmmac_f32_16x16x32_bf16_w32(
     a: ArrayLike,
     b: ArrayLike,
@@ -2850,7 +3296,7 @@ def swmmac_f32_16x16x32_bf16_w32(
 
     D = A·B + C, 16x16x32, one wave of 32 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) bfloat16
@@ -2879,7 +3325,7 @@ def swmmac_f32_16x16x32_bf16_w64(
 
     D = A·B + C, 16x16x32, one wave of 64 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) bfloat16
@@ -2908,7 +3354,7 @@ def swmmac_f32_16x16x32_bf8_bf8_w32(
 
     D = A·B + C, 16x16x32, one wave of 32 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) float8_e5m2
@@ -2937,7 +3383,7 @@ def swmmac_f32_16x16x32_bf8_bf8_w64(
 
     D = A·B + C, 16x16x32, one wave of 64 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) float8_e5m2
@@ -2966,7 +3412,7 @@ def swmmac_f32_16x16x32_bf8_fp8_w32(
 
     D = A·B + C, 16x16x32, one wave of 32 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) float8_e5m2
@@ -2995,7 +3441,7 @@ def swmmac_f32_16x16x32_bf8_fp8_w64(
 
     D = A·B + C, 16x16x32, one wave of 64 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) float8_e5m2
@@ -3024,7 +3470,7 @@ def swmmac_f32_16x16x32_f16_w32(
 
     D = A·B + C, 16x16x32, one wave of 32 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) float16
@@ -3053,7 +3499,7 @@ def swmmac_f32_16x16x32_f16_w64(
 
     D = A·B + C, 16x16x32, one wave of 64 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) float16
@@ -3082,7 +3528,7 @@ def swmmac_f32_16x16x32_fp8_bf8_w32(
 
     D = A·B + C, 16x16x32, one wave of 32 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) float8_e4m3fn
@@ -3111,7 +3557,7 @@ def swmmac_f32_16x16x32_fp8_bf8_w64(
 
     D = A·B + C, 16x16x32, one wave of 64 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) float8_e4m3fn
@@ -3140,7 +3586,7 @@ def swmmac_f32_16x16x32_fp8_fp8_w32(
 
     D = A·B + C, 16x16x32, one wave of 32 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) float8_e4m3fn
@@ -3169,7 +3615,7 @@ def swmmac_f32_16x16x32_fp8_fp8_w64(
 
     D = A·B + C, 16x16x32, one wave of 64 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) float8_e4m3fn
@@ -3181,6 +3627,128 @@ def swmmac_f32_16x16x32_fp8_fp8_w64(
 
     ISA and cycles:
         v_swmmac_f32_16x16x32_fp8_fp8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x64_bf16(
+    a_neg: bool | int,
+    a: ArrayLike,
+    b_neg: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x64_bf16(a_neg, a, b_neg, b, c, index, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 1 index set(s) per index word.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) bfloat16
+        b: (32, 32) bfloat16
+        c: (32, 8) float32
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        a_neg: bool: negate A
+        b_neg: bool: negate B
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x64_bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_f32_16x16x64_f16(
+    a_neg: bool | int,
+    a: ArrayLike,
+    b_neg: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_f32_16x16x64_f16(a_neg, a, b_neg, b, c, index, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    A is 4:2 sparse: 32 stored values of each row's 64, 1 index set(s) per index word.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) float16
+        b: (32, 32) float16
+        c: (32, 8) float32
+        index: (32,) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        a_neg: bool: negate A
+        b_neg: bool: negate B
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_swmmac_f32_16x16x64_f16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def swmmac_i32_16x16x128_iu8(
+    a_sign: bool | int,
+    a: ArrayLike,
+    b_sign: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    index: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+    clamp: bool | int = False,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_swmmac_i32_16x16x128_iu8(a_sign, a, b_sign, b, c, index, matrix_a_reuse,
+        matrix_b_reuse, clamp).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    A is 4:2 sparse: 64 stored values of each row's 128, 1 index set(s) per index word.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) int8 (the same bytes as (32, 8) int32 words)
+        b: (32, 64) int8 (the same bytes as (32, 16) int32 words)
+        c: (32, 8) int32
+        index: (32, 2) int32, the 2-bit positions of A's stored values:
+            value e of a lane in bits 2e+1:2e of its index set
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        a_sign: bool: A is signed (True) or unsigned
+        b_sign: bool: B is signed (True) or unsigned
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_swmmac_i32_16x16x128_iu8, 32 cycles
 
     Raises:
         UnsupportedInstructionError: the running target has no such builtin.
@@ -3201,7 +3769,7 @@ def swmmac_i32_16x16x32_iu4_w32(
 
     D = A·B + C, 16x16x32, one wave of 32 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) int4 (the same bytes as (32, 1) int32 words)
@@ -3238,7 +3806,7 @@ def swmmac_i32_16x16x32_iu4_w64(
 
     D = A·B + C, 16x16x32, one wave of 64 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 8) int4 (the same bytes as (64, 1) int32 words)
@@ -3275,7 +3843,7 @@ def swmmac_i32_16x16x32_iu8_w32(
 
     D = A·B + C, 16x16x32, one wave of 32 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 2 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) int8 (the same bytes as (32, 2) int32 words)
@@ -3312,7 +3880,7 @@ def swmmac_i32_16x16x32_iu8_w64(
 
     D = A·B + C, 16x16x32, one wave of 64 lanes.
     A is 4:2 sparse: 16 stored values of each row's 32, 4 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) int8 (the same bytes as (64, 1) int32 words)
@@ -3349,7 +3917,7 @@ def swmmac_i32_16x16x64_iu4_w32(
 
     D = A·B + C, 16x16x64, one wave of 32 lanes.
     A is 4:2 sparse: 32 stored values of each row's 64, 1 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 16) int4 (the same bytes as (32, 2) int32 words)
@@ -3386,7 +3954,7 @@ def swmmac_i32_16x16x64_iu4_w64(
 
     D = A·B + C, 16x16x64, one wave of 64 lanes.
     A is 4:2 sparse: 32 stored values of each row's 64, 2 index set(s) per index word.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 8) int4 (the same bytes as (64, 1) int32 words)
@@ -3447,7 +4015,7 @@ def wmma_bf16_16x16x16_bf16_w32_gfx12(
     """__builtin_amdgcn_wmma_bf16_16x16x16_bf16_w32_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) bfloat16
@@ -3501,7 +4069,7 @@ def wmma_bf16_16x16x16_bf16_w64_gfx12(
     """__builtin_amdgcn_wmma_bf16_16x16x16_bf16_w64_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) bfloat16
@@ -3511,6 +4079,214 @@ def wmma_bf16_16x16x16_bf16_w64_gfx12(
 
     ISA and cycles:
         v_wmma_bf16_16x16x16_bf16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_bf16_16x16x32_bf16(
+    a_neg: bool | int,
+    a: ArrayLike,
+    b_neg: bool | int,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_bf16_16x16x32_bf16(a_neg, a, b_neg, b, c_mod, c, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) bfloat16
+        b: (32, 16) bfloat16
+        c: (32, 8) bfloat16
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        a_neg: bool: negate A
+        b_neg: bool: negate B
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_bf16_16x16x32_bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_bf16f32_16x16x32_bf16(
+    a_neg: bool | int,
+    a: ArrayLike,
+    b_neg: bool | int,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_bf16f32_16x16x32_bf16(a_neg, a, b_neg, b, c_mod, c, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) bfloat16
+        b: (32, 16) bfloat16
+        c: (32, 8) float32
+        returns D as (32, 8) bfloat16
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        a_neg: bool: negate A
+        b_neg: bool: negate B
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_bf16f32_16x16x32_bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f16_16x16x128_bf8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f16_16x16x128_bf8_bf8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 64) float8_e5m2
+        b: (32, 64) float8_e5m2
+        c: (32, 8) float16
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f16_16x16x128_bf8_bf8, 64 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f16_16x16x128_bf8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f16_16x16x128_bf8_fp8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 64) float8_e5m2
+        b: (32, 64) float8_e4m3fn
+        c: (32, 8) float16
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f16_16x16x128_bf8_fp8, 64 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f16_16x16x128_fp8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f16_16x16x128_fp8_bf8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 64) float8_e4m3fn
+        b: (32, 64) float8_e5m2
+        c: (32, 8) float16
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f16_16x16x128_fp8_bf8, 64 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f16_16x16x128_fp8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f16_16x16x128_fp8_fp8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 64) float8_e4m3fn
+        b: (32, 64) float8_e4m3fn
+        c: (32, 8) float16
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f16_16x16x128_fp8_fp8, 64 cycles
 
     Raises:
         UnsupportedInstructionError: the running target has no such builtin.
@@ -3555,7 +4331,7 @@ def wmma_f16_16x16x16_f16_w32_gfx12(
     """__builtin_amdgcn_wmma_f16_16x16x16_f16_w32_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) float16
@@ -3609,7 +4385,7 @@ def wmma_f16_16x16x16_f16_w64_gfx12(
     """__builtin_amdgcn_wmma_f16_16x16x16_f16_w64_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) float16
@@ -3619,6 +4395,308 @@ def wmma_f16_16x16x16_f16_w64_gfx12(
 
     ISA and cycles:
         v_wmma_f16_16x16x16_f16, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f16_16x16x32_f16(
+    a_neg: bool | int,
+    a: ArrayLike,
+    b_neg: bool | int,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f16_16x16x32_f16(a_neg, a, b_neg, b, c_mod, c, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) float16
+        b: (32, 16) float16
+        c: (32, 8) float16
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        a_neg: bool: negate A
+        b_neg: bool: negate B
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f16_16x16x32_f16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f16_16x16x64_bf8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f16_16x16x64_bf8_bf8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e5m2
+        b: (32, 32) float8_e5m2
+        c: (32, 8) float16
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f16_16x16x64_bf8_bf8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f16_16x16x64_bf8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f16_16x16x64_bf8_fp8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e5m2
+        b: (32, 32) float8_e4m3fn
+        c: (32, 8) float16
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f16_16x16x64_bf8_fp8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f16_16x16x64_fp8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f16_16x16x64_fp8_bf8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e4m3fn
+        b: (32, 32) float8_e5m2
+        c: (32, 8) float16
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f16_16x16x64_fp8_bf8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f16_16x16x64_fp8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f16_16x16x64_fp8_fp8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e4m3fn
+        b: (32, 32) float8_e4m3fn
+        c: (32, 8) float16
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f16_16x16x64_fp8_fp8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x128_bf8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x128_bf8_bf8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 64) float8_e5m2
+        b: (32, 64) float8_e5m2
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f32_16x16x128_bf8_bf8, 64 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x128_bf8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x128_bf8_fp8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 64) float8_e5m2
+        b: (32, 64) float8_e4m3fn
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f32_16x16x128_bf8_fp8, 64 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x128_fp8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x128_fp8_bf8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 64) float8_e4m3fn
+        b: (32, 64) float8_e5m2
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f32_16x16x128_fp8_bf8, 64 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x128_fp8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x128_fp8_fp8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 64) float8_e4m3fn
+        b: (32, 64) float8_e4m3fn
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f32_16x16x128_fp8_fp8, 64 cycles
 
     Raises:
         UnsupportedInstructionError: the running target has no such builtin.
@@ -3659,7 +4737,7 @@ def wmma_f32_16x16x16_bf16_w32_gfx12(
     """__builtin_amdgcn_wmma_f32_16x16x16_bf16_w32_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) bfloat16
@@ -3709,7 +4787,7 @@ def wmma_f32_16x16x16_bf16_w64_gfx12(
     """__builtin_amdgcn_wmma_f32_16x16x16_bf16_w64_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) bfloat16
@@ -3734,7 +4812,7 @@ def wmma_f32_16x16x16_bf8_bf8_w32_gfx12(
     """__builtin_amdgcn_wmma_f32_16x16x16_bf8_bf8_w32_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) float8_e5m2
@@ -3759,7 +4837,7 @@ def wmma_f32_16x16x16_bf8_bf8_w64_gfx12(
     """__builtin_amdgcn_wmma_f32_16x16x16_bf8_bf8_w64_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) float8_e5m2
@@ -3784,7 +4862,7 @@ def wmma_f32_16x16x16_bf8_fp8_w32_gfx12(
     """__builtin_amdgcn_wmma_f32_16x16x16_bf8_fp8_w32_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) float8_e5m2
@@ -3809,7 +4887,7 @@ def wmma_f32_16x16x16_bf8_fp8_w64_gfx12(
     """__builtin_amdgcn_wmma_f32_16x16x16_bf8_fp8_w64_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) float8_e5m2
@@ -3859,7 +4937,7 @@ def wmma_f32_16x16x16_f16_w32_gfx12(
     """__builtin_amdgcn_wmma_f32_16x16x16_f16_w32_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) float16
@@ -3909,7 +4987,7 @@ def wmma_f32_16x16x16_f16_w64_gfx12(
     """__builtin_amdgcn_wmma_f32_16x16x16_f16_w64_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) float16
@@ -3934,7 +5012,7 @@ def wmma_f32_16x16x16_fp8_bf8_w32_gfx12(
     """__builtin_amdgcn_wmma_f32_16x16x16_fp8_bf8_w32_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) float8_e4m3fn
@@ -3959,7 +5037,7 @@ def wmma_f32_16x16x16_fp8_bf8_w64_gfx12(
     """__builtin_amdgcn_wmma_f32_16x16x16_fp8_bf8_w64_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) float8_e4m3fn
@@ -3984,7 +5062,7 @@ def wmma_f32_16x16x16_fp8_fp8_w32_gfx12(
     """__builtin_amdgcn_wmma_f32_16x16x16_fp8_fp8_w32_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) float8_e4m3fn
@@ -4009,7 +5087,7 @@ def wmma_f32_16x16x16_fp8_fp8_w64_gfx12(
     """__builtin_amdgcn_wmma_f32_16x16x16_fp8_fp8_w64_gfx12(a, b, c).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) float8_e4m3fn
@@ -4019,6 +5097,290 @@ def wmma_f32_16x16x16_fp8_fp8_w64_gfx12(
 
     ISA and cycles:
         v_wmma_f32_16x16x16_fp8_fp8, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x32_bf16(
+    a_neg: bool | int,
+    a: ArrayLike,
+    b_neg: bool | int,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x32_bf16(a_neg, a, b_neg, b, c_mod, c, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) bfloat16
+        b: (32, 16) bfloat16
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        a_neg: bool: negate A
+        b_neg: bool: negate B
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f32_16x16x32_bf16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x32_f16(
+    a_neg: bool | int,
+    a: ArrayLike,
+    b_neg: bool | int,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x32_f16(a_neg, a, b_neg, b, c_mod, c, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x32, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) float16
+        b: (32, 16) float16
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        a_neg: bool: negate A
+        b_neg: bool: negate B
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f32_16x16x32_f16, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x4_f32(
+    a_neg: bool | int,
+    a: ArrayLike,
+    b_neg: bool | int,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x4_f32(a_neg, a, b_neg, b, c_mod, c, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x4, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 2) float32
+        b: (32, 2) float32
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        a_neg: bool: negate A
+        b_neg: bool: negate B
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f32_16x16x4_f32, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x64_bf8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x64_bf8_bf8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e5m2
+        b: (32, 32) float8_e5m2
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f32_16x16x64_bf8_bf8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x64_bf8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x64_bf8_fp8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e5m2
+        b: (32, 32) float8_e4m3fn
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f32_16x16x64_bf8_fp8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x64_fp8_bf8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x64_fp8_bf8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e4m3fn
+        b: (32, 32) float8_e5m2
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f32_16x16x64_fp8_bf8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f32_16x16x64_fp8_fp8(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x64_fp8_fp8(a, b, c_mod, c, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) float8_e4m3fn
+        b: (32, 32) float8_e4m3fn
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f32_16x16x64_fp8_fp8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_f64_16x16x4_f64(
+    a_neg: bool | int,
+    a: ArrayLike,
+    b_neg: bool | int,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f64_16x16x4_f64(a_neg, a, b_neg, b, c_mod, c, matrix_a_reuse,
+        matrix_b_reuse).
+
+    D = A·B + C, 16x16x4, one wave of 32 lanes.
+    Targets: gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 2) float64
+        b: (32, 2) float64
+        c: (32, 8) float64
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        a_neg: bool: negate A
+        b_neg: bool: negate B
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_f64_16x16x4_f64, 16 cycles
 
     Raises:
         UnsupportedInstructionError: the running target has no such builtin.
@@ -4070,7 +5432,7 @@ def wmma_i32_16x16x16_iu4_w32_gfx12(
     """__builtin_amdgcn_wmma_i32_16x16x16_iu4_w32_gfx12(sgn_a, a, sgn_b, b, c, clamp).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) int4 (the same bytes as (32, 1) int32 words)
@@ -4136,7 +5498,7 @@ def wmma_i32_16x16x16_iu4_w64_gfx12(
     """__builtin_amdgcn_wmma_i32_16x16x16_iu4_w64_gfx12(sgn_a, a, sgn_b, b, c, clamp).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 8) int4 (the same bytes as (64, 1) int32 words)
@@ -4202,7 +5564,7 @@ def wmma_i32_16x16x16_iu8_w32_gfx12(
     """__builtin_amdgcn_wmma_i32_16x16x16_iu8_w32_gfx12(sgn_a, a, sgn_b, b, c, clamp).
 
     D = A·B + C, 16x16x16, one wave of 32 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 8) int8 (the same bytes as (32, 2) int32 words)
@@ -4268,7 +5630,7 @@ def wmma_i32_16x16x16_iu8_w64_gfx12(
     """__builtin_amdgcn_wmma_i32_16x16x16_iu8_w64_gfx12(sgn_a, a, sgn_b, b, c, clamp).
 
     D = A·B + C, 16x16x16, one wave of 64 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 4) int8 (the same bytes as (64, 1) int32 words)
@@ -4301,7 +5663,7 @@ def wmma_i32_16x16x32_iu4_w32_gfx12(
     """__builtin_amdgcn_wmma_i32_16x16x32_iu4_w32_gfx12(sgn_a, a, sgn_b, b, c, clamp).
 
     D = A·B + C, 16x16x32, one wave of 32 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (32, 16) int4 (the same bytes as (32, 2) int32 words)
@@ -4334,7 +5696,7 @@ def wmma_i32_16x16x32_iu4_w64_gfx12(
     """__builtin_amdgcn_wmma_i32_16x16x32_iu4_w64_gfx12(sgn_a, a, sgn_b, b, c, clamp).
 
     D = A·B + C, 16x16x32, one wave of 64 lanes.
-    Targets: gfx1200, gfx1201.
+    Targets: gfx1200, gfx1201, gfx1170.
 
     Operands per wave (lanes, elements per lane):
         a: (64, 8) int4 (the same bytes as (64, 1) int32 words)
@@ -4349,6 +5711,44 @@ def wmma_i32_16x16x32_iu4_w64_gfx12(
 
     ISA and cycles:
         v_wmma_i32_16x16x32_iu4, 8 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_i32_16x16x64_iu8(
+    a_sign: bool | int,
+    a: ArrayLike,
+    b_sign: bool | int,
+    b: ArrayLike,
+    c: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+    clamp: bool | int = False,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_i32_16x16x64_iu8(a_sign, a, b_sign, b, c, matrix_a_reuse,
+        matrix_b_reuse, clamp).
+
+    D = A·B + C, 16x16x64, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 32) int8 (the same bytes as (32, 8) int32 words)
+        b: (32, 32) int8 (the same bytes as (32, 8) int32 words)
+        c: (32, 8) int32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        a_sign: bool: A is signed (True) or unsigned
+        b_sign: bool: B is signed (True) or unsigned
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+        clamp: bool: saturate the int32 result instead of wrapping
+
+    ISA and cycles:
+        v_wmma_i32_16x16x64_iu8, 32 cycles
 
     Raises:
         UnsupportedInstructionError: the running target has no such builtin.

@@ -50,7 +50,8 @@ class Compressed:
     def registers(self, builtin: str, arch: str | Arch | None = None,
                   index_set: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """(a, index) as the sparse builtin takes them: A's stored values as (lanes, S)
-        elements of the instruction's A type, and one int32 index word per lane with the
+        elements of the instruction's A type, and one int32 index word per lane (two, as
+        (lanes, 2), where 2 bits per stored value need 64: gfx1250 8-bit) with the
         indices in set `index_set` (bits 2e + 2*S*set of each lane, other sets 0).
 
         The matrix must be the instruction's compressed A: (M, K/2)."""
@@ -69,6 +70,8 @@ class Compressed:
             2 * slot + 2 * lay.slots * index_set).astype(np.uint64)
         words = np.zeros(lay.lanes, np.uint64)
         np.bitwise_or.at(words, lane, fields)
+        if instr.index_words == 2:  # gfx1250 8-bit: a v2i32 per lane, low word first
+            return a, words.view(np.int32).reshape(lay.lanes, 2)
         return a, words.astype(np.uint32).view(np.int32)
 
 

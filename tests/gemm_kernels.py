@@ -113,10 +113,12 @@ TYPE_SETS = (
 
 ARCHS = ("gfx908", "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1200")
 RDNA35 = ("gfx1103", "gfx1150", "gfx1151", "gfx1152", "gfx1153")  # gfx1100's matrix cores
+NEW_WMMA = ("gfx1170", "gfx1250", "gfx1251")  # RDNA4's set; GFX12.5 (own K=32..128 set)
 WAVE_SIZE = {"gfx908": 64, "gfx90a": 64, "gfx942": 64, "gfx950": 64, "gfx1100": 32,
-             "gfx1200": 32, **dict.fromkeys(RDNA35, 32)}
+             "gfx1200": 32, **dict.fromkeys(RDNA35, 32), **dict.fromkeys(NEW_WMMA, 32)}
 FAMILY = {"gfx908": "gfx9", "gfx90a": "gfx9", "gfx942": "gfx9", "gfx950": "gfx9",
-          "gfx1100": "gfx11", "gfx1200": "gfx12", **dict.fromkeys(RDNA35, "gfx11")}
+          "gfx1100": "gfx11", "gfx1200": "gfx12", **dict.fromkeys(RDNA35, "gfx11"),
+          "gfx1170": "gfx12", "gfx1250": "gfx1250", "gfx1251": "gfx1250"}
 
 _COMMON = ("f16_f32_f32", "f16_f16_f16", "bf16_f32_f32", "bf16_bf16_bf16", "i8_i32_i32")
 # Which type sets each arch runs (rocwmma-notes §3.2/3.3 and the §5.3 predicates).

@@ -26,7 +26,8 @@ pytestmark = pytest.mark.smoke
 
 GFX9 = ["gfx908", "gfx90a", "gfx942", "gfx950"]
 GFX11 = ["gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150", "gfx1151", "gfx1152", "gfx1153"]
-GFX12 = ["gfx1200", "gfx1201"]
+GFX12 = ["gfx1200", "gfx1201", "gfx1170"]  # gfx1170: RDNA4's WMMA set (sparse.md §7)
+GFX1250 = ["gfx1250", "gfx1251"]
 
 
 def call(arch: str, builtin: str, *args, **kwargs):
@@ -59,6 +60,34 @@ WMMA_RE = re.compile(r"wmma_(f32|f16|bf16|i32)_16x16x(\d+)_(.+)_w(32|64)(_gfx12)
 # 4:2 sparse (sparse.md §3): A holds K/2 stored values, B is dense; an `int index` per lane
 SMFMAC_RE = re.compile(r"smfmac_(f32|i32)_(\d+)x(\d+)x(\d+)_(.+)$")
 SWMMAC_RE = re.compile(r"swmmac_(f32|f16|bf16|i32)_16x16x(\d+)_(.+)_w(32|64)$")
+# GFX12.5 (LLVM BuiltinsAMDGPU.td @ 008ba4314e76): no suffix, wave32, modifier arguments
+WMMA1250_RE = re.compile(r"(wmma|swmmac)_(f32|f16|bf16|bf16f32|i32|f64)_16x16x(\d+)_([a-z0-9]+"
+                         r"(?:_[a-z0-9]+)?)$")
+REUSE = ("matrix_a_reuse", "matrix_b_reuse")
+
+
+def _describe_1250(builtin: str) -> dict | None:
+    """Arguments as TD's ArgNames (the sparse ones after the dense ones), 16 lanes per K half:
+    A K/2 elements per lane (K/4 stored when sparse), B K/2, C/D 8."""
+    m = WMMA1250_RE.match(builtin)
+    if not m or builtin.endswith(("_w32", "_w64", "_gfx12")) or "x16_" in builtin:
+        return None
+    kind, c_name, kk, ab = m.groups()
+    kk, sparse = int(kk), kind == "swmmac"
+    ta, tb = _types(ab, ocp=True)
+    if ab == "iu8":
+        args = ("a_sign", "a", "b_sign", "b", "c", *(("index",) if sparse else ()), *REUSE,
+                "clamp")
+    elif ab.split("_")[0] in FP8:
+        args = ("a", "b", "c", "index", *REUSE) if sparse else ("a", "b", "c_mod", "c", *REUSE)
+    elif sparse:
+        args = ("a_neg", "a", "b_neg", "b", "c", "index", *REUSE)
+    else:
+        args = ("a_neg", "a", "b_neg", "b", "c_mod", "c", *REUSE)
+    tc = np.float32 if c_name == "bf16f32" else PLAIN[c_name]
+    return dict(args=args, lanes=32, ta=ta, tb=tb, tc=tc, k=kk // 2 if sparse else kk,
+                n_a=kk // 4 if sparse else kk // 2, n_b=kk // 2, n_c=8,
+                td=ml_dtypes.bfloat16 if c_name == "bf16f32" else tc)
 
 
 def _types(ab: str, ocp: bool):
@@ -70,6 +99,8 @@ def _types(ab: str, ocp: bool):
 def describe(builtin: str, arch: str) -> dict:
     """Expected argument names, lanes, A/B/C element types, per-lane element counts and the
     K of all-ones A and B (the products one output sums: K/2 for the sparse ones)."""
+    if (spec := _describe_1250(builtin)) is not None:
+        return spec
     if m := SMFMAC_RE.match(builtin):
         c_name, mm, nn, kk, ab = m.groups()
         mm, nn, kk = int(mm), int(nn), int(kk)
@@ -152,7 +183,9 @@ def test_signature_matches_instruction_args_and_llvm(name):
     params = list(inspect.signature(getattr(amdgcn, name)).parameters.values())
     names = tuple(p.name for p in params)
     assert all(p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in params)
-    assert all(p.default is inspect.Parameter.empty for p in params)  # like the builtins
+    # like the builtins; the variadic GFX12.5 iu8 forms take an optional trailing clamp
+    assert all(p.default is inspect.Parameter.empty or (p.name == "clamp" and p is params[-1]
+               and "iu8" in name) for p in params)
     archs = [a for a in ARCH_NAMES if name in get_arch(a).instructions]
     assert archs
     for arch in archs:
@@ -209,13 +242,26 @@ AVAILABILITY = {
         ("i32", 32, "iu8"), ("i32", 32, "iu4"), ("i32", 64, "iu4"),
         *(("f32", 32, f"{a}_{b}") for a in ("fp8", "bf8") for b in ("fp8", "bf8")))
        for w in (32, 64)},
+    # LLVM BuiltinsAMDGPU.td @ 008ba4314e76 "GFX1250 WMMA builtins"; the f64 one is gfx1251's
+    # (gfx1251-gemm-insts; clang BuiltinsAMDGPUDocs.td @ 08e0d9a8e86b)
+    **{f"wmma_{c}_16x16x{k}_{ab}": GFX1250 for c, k, ab in (
+        ("f32", 4, "f32"), ("f32", 32, "f16"), ("f32", 32, "bf16"), ("f16", 32, "f16"),
+        ("bf16", 32, "bf16"), ("bf16f32", 32, "bf16"), ("i32", 64, "iu8"),
+        *((c, k, f"{a}_{b}") for c in ("f32", "f16") for k in (64, 128)
+          for a in ("fp8", "bf8") for b in ("fp8", "bf8")))},
+    "wmma_f64_16x16x4_f64": ["gfx1251"],
+    **{f"swmmac_{c}_16x16x{k}_{ab}": GFX1250 for c, k, ab in (
+        ("f32", 64, "bf16"), ("bf16", 64, "bf16"), ("bf16f32", 64, "bf16"), ("f32", 64, "f16"),
+        ("f16", 64, "f16"), ("i32", 128, "iu8"),
+        *((c, 128, f"{a}_{b}") for c in ("f32", "f16") for a in ("fp8", "bf8")
+          for b in ("fp8", "bf8")))},
 }
 
 
 def test_every_sparse_builtin_is_listed():
     sparse = {n for n in amdgcn.BUILTINS if "smfmac" in n or "swmmac" in n}
     assert sparse == {n for n in AVAILABILITY if "smfmac" in n or "swmmac" in n}
-    assert len(sparse) == 28 + 22
+    assert len(sparse) == 28 + 22 + 14
 
 
 @pytest.mark.parametrize("name", sorted(AVAILABILITY))
@@ -227,7 +273,8 @@ def test_builtin_exists_exactly_on_the_documented_targets(name):
 
 def test_wave_size_of_every_builtin_matches_its_targets():
     for arch, builtin in PAIRS:
-        want = 64 if arch in GFX9 else int(builtin.split("_w")[-1][:2])
+        want = 64 if arch in GFX9 else 32 if arch in GFX1250 else \
+            int(builtin.split("_w")[-1][:2])
         assert amdgcn.instruction(builtin, arch).wave == want, (arch, builtin)
 
 
@@ -264,14 +311,18 @@ def test_every_builtin_all_ones_gives_c_plus_k(arch, builtin):
         c = c[:, 0]
     kwargs = dict(a=_ones_words(spec["ta"], spec["n_a"], lanes),
                   b=_ones_words(spec["tb"], spec["n_b"], lanes), c=c)
+    words = 2 if "iu8" in builtin or "fp8" in builtin or "bf8" in builtin else 1
+    index = rng.integers(0, 2**32, (lanes, words) if "swmmac" in builtin and arch in GFX1250
+                         and words == 2 else lanes).astype(np.uint32)
     extra = {"cbsz": 0, "abid": 0, "blgp": 0, "opsel": False, "sgn_a": True, "sgn_b": True,
-             "clamp": False, "index": rng.integers(0, 2**32, lanes).astype(np.uint32)}
+             "clamp": False, "index": index, "a_sign": True, "b_sign": True, "a_neg": False,
+             "b_neg": False, "c_mod": 0, "matrix_a_reuse": False, "matrix_b_reuse": False}
     kwargs.update({x: extra[x] for x in spec["args"] if x not in kwargs})
     c_before = c.copy()
     d = call(arch, builtin, **kwargs)
     assert isinstance(d, Lanes)  # D is per lane, like every builtin result
     d = np.asarray(d)  # outside a kernel: the one wave's registers
-    assert d.dtype == c.dtype and d.shape == c.shape
+    assert d.dtype == np.dtype(spec.get("td", c.dtype)) and d.shape == c.shape
     np.testing.assert_array_equal(c, c_before)  # C is not modified in place
     want = c.astype(np.float64) + spec["k"]
     if "opsel" in spec["args"]:  # gfx11 16-bit result: low halves, high halves keep C

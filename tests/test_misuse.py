@@ -673,13 +673,14 @@ def test_opsel_accepts_bools_and_integers(value):
 
 
 _VALID_IMMEDIATES = {"cbsz": 0, "abid": 0, "blgp": 0, "opsel": 0, "sgn_a": 1, "sgn_b": 1,
-                     "clamp": 0}
+                     "clamp": 0, "a_sign": 1, "b_sign": 1, "a_neg": 0, "b_neg": 0, "c_mod": 0,
+                     "matrix_a_reuse": 0, "matrix_b_reuse": 0}
 
 
 def _immediate_cases():
     """(arch, builtin, immediate) for every builtin taking immediates, on one arch having it."""
     for builtin in amdgcn.BUILTINS:
-        arch = next(a for a in ("gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1200")
+        arch = next(a for a in ("gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1200", "gfx1251")
                     if builtin in get_arch(a).instructions)
         args = amdgcn.instruction(builtin, arch).args
         yield from ((arch, builtin, a) for a in args if a in _VALID_IMMEDIATES)

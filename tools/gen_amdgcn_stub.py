@@ -96,6 +96,13 @@ _MODIFIERS = {
     "sgn_a": "sgn_a: bool: A is signed (True) or unsigned",
     "sgn_b": "sgn_b: bool: B is signed (True) or unsigned",
     "clamp": "clamp: bool: saturate the int32 result instead of wrapping",
+    "a_sign": "a_sign: bool: A is signed (True) or unsigned",
+    "b_sign": "b_sign: bool: B is signed (True) or unsigned",
+    "a_neg": "a_neg: bool: negate A",
+    "b_neg": "b_neg: bool: negate B",
+    "c_mod": "c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)",
+    "matrix_a_reuse": "matrix_a_reuse: bool: reuse hint for A (accepted, no effect)",
+    "matrix_b_reuse": "matrix_b_reuse: bool: reuse hint for B (accepted, no effect)",
 }
 _SPARSE_MODIFIERS = {
     "cbsz": "cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0",
@@ -150,7 +157,8 @@ def _docstring(builtin: str) -> str:
     sparse = ([f"A is 4:2 sparse: {first.a_k} stored values of each row's {first.k}, "
                f"{first.index_sets} index set(s) per index word."] if first.sparse else [])
     lines = [
-        f"__builtin_amdgcn_{builtin}({', '.join(first.args)}).",
+        *textwrap.wrap(f"__builtin_amdgcn_{builtin}({', '.join(first.args)}).", 92,
+                       subsequent_indent="    ", break_on_hyphens=False),
         "",
         f"D = A·B + C, {shape}{blocks}, one wave of {first.wave} lanes.",
         *sparse,
@@ -162,9 +170,12 @@ def _docstring(builtin: str) -> str:
         for text in _grouped(rows, lambda i, w=what: _operand(i, w)):
             lines.append(f"    {what}: {text}")
     if first.sparse:
-        lines += [f"    index: ({first.wave},) int32, the 2-bit positions of A's stored values:",
+        form = f"({first.wave},)" if first.index_words == 1 else \
+            f"({first.wave}, {first.index_words})"
+        lines += [f"    index: {form} int32, the 2-bit positions of A's stored values:",
                   "        value e of a lane in bits 2e+1:2e of its index set"]
-    lines.append("    returns D with c's dtype and shape")
+    lines.append("    returns D with c's dtype and shape" if first.d_type is None else
+                 f"    returns D as ({first.wave}, 8) {_dtype_name(first.d_type)}")
     modifiers = [m for m in first.args if m not in ("a", "b", "c", "index")]
     if modifiers:
         lines += ["", "Immediates (compile-time ints or bools; out of range: ModifierError):"]
@@ -188,10 +199,11 @@ def _docstring(builtin: str) -> str:
 
 
 def _signature(builtin: str) -> str:
-    args = _rows(builtin)[0][1].args
-    params = [f"{a}: ArrayLike" if a in ("a", "b", "c", "index") else
-              f"{a}: {'int' if a in ('cbsz', 'abid', 'blgp') else 'bool | int'}"
-              for a in args]
+    instr = _rows(builtin)[0][1]
+    args, required = instr.args, len(instr.args) - instr.optional
+    params = [(f"{a}: ArrayLike" if a in ("a", "b", "c", "index") else
+               f"{a}: {'int' if a in ('cbsz', 'abid', 'blgp', 'c_mod') else 'bool | int'}")
+              + ("" if n < required else " = False") for n, a in enumerate(args)]
     return f"def {builtin}(\n" + "".join(f"    {p},\n" for p in params) + ") -> NDArray[Any]:"
 
 

@@ -17,6 +17,8 @@ from .aliases import normalize, target_of, unknown_target
 
 LDS_BYTES = 64 * 1024
 GFX950_LDS_BYTES = 160 * 1024  # CDNA4 raised LDS per CU to 160 KiB
+# GFX12.5: LLVM AMDGPU.td gives gfx1250 FeatureAddressableLocalMemorySize327680
+GFX1250_LDS_BYTES = 320 * 1024
 
 # f16/bf16 packed atomic adds that return the old value, as (type name, space) pairs
 # (`Arch.half_atomic_add`; LLVM AMDGPU features atomic-buffer-global-pk-add-f16-insts,
@@ -31,7 +33,8 @@ class Arch:
     the capabilities the emulator branches on (one column each)."""
 
     name: str
-    family: str  # "gfx9" (CDNA, MFMA), "gfx11" (RDNA3, WMMA), "gfx12" (RDNA4, WMMA)
+    family: str  # "gfx9" (CDNA, MFMA), "gfx11" (RDNA3, WMMA), "gfx12" (RDNA4, WMMA),
+    # "gfx1250" (GFX12.5 WMMA: K = 32..128, wave32 only)
     wave_size: int
     arch_id: int
     lds_bytes: int
@@ -72,6 +75,8 @@ class Arch:
     dpp_row_share: bool
     # the unit whose FLOPs/cycle the inspector reports ("CU" on gfx9, "WGP" on RDNA)
     compute_unit: str
+    # v_wmma_f64_16x16x4_f64 (gfx1251: LLVM gfx1251-gemm-insts)
+    wmma_f64: bool = False
 
     @cached_property
     def instructions(self) -> dict:
@@ -107,6 +112,16 @@ _FAMILY: dict[str, dict] = {
         permlane16=True, permlane_swap=False, transpose_load=True, dpp_wave_shifts=False,
         dpp_row_newbcast=False, dpp_row_share=True, compute_unit="WGP",
     ),
+    # GFX12.5 (LLVM TargetParser: gfx1250-insts; every WMMA builtin wave32 only): RDNA4's
+    # accumulator layout (CK ck_tile WmmaTraitsBase<gfx12_t, ...> serves gfx1250), 16-bit
+    # results packed; its own instruction set (`arch/instructions.py: _WMMA1250`).
+    "gfx1250": dict(
+        wave_size=32, mfma_generation=0, fragment_types=(T.float8, T.bfloat8),
+        acc16_in_f32=False, int8_clamp=True, rocwmma_unsigned_i8=True, wmma_unsigned_i8=True,
+        acc_layout="wmma12", acc_layout_f64="wmma12", half_atomic_add=_HALF_ADD_ALL,
+        permlane16=True, permlane_swap=False, transpose_load=False, dpp_wave_shifts=False,
+        dpp_row_newbcast=False, dpp_row_share=True, compute_unit="WGP",
+    ),
 }
 
 _ROWS: list[tuple[str, str, int, int, str | None, dict]] = [
@@ -135,6 +150,15 @@ _ROWS: list[tuple[str, str, int, int, str | None, dict]] = [
     ("gfx1153", "gfx11", 0x1153, LDS_BYTES, None, {}),
     ("gfx1200", "gfx12", 0x1200, LDS_BYTES, None, {}),
     ("gfx1201", "gfx12", 0x1201, LDS_BYTES, None, {}),
+    # GFX11.7 "RDNA 4m": LLVM TargetParser gives it RDNA4's wmma-128b-insts and
+    # swmmac-gfx1200-insts, so the gfx12 WMMA/SWMMAC builtins (same names, wave32 and wave64)
+    # with gfx12's layouts (shared/reference/sparse.md §7)
+    ("gfx1170", "gfx12", 0x1170, LDS_BYTES, None, {}),
+    # GFX12.5 (LLVM TargetParser GK_GFX1250/GK_GFX1251); gfx1251 adds gfx1251-gemm-insts
+    # (the f64 WMMA, not emulated: its layout is unsourced)
+    ("gfx1250", "gfx1250", 0x1250, GFX1250_LDS_BYTES, None, {}),
+    ("gfx1251", "gfx1250", 0x1251, GFX1250_LDS_BYTES, None,
+     dict(wmma_f64=True, fragment_types=(T.float64, T.float8, T.bfloat8))),
 ]
 
 

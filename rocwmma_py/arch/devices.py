@@ -39,7 +39,7 @@ MAX_GRID_SIZE = (2**31 - 1, 2**16, 2**16)  # HIP's, see the module docstring
 REGS_PER_BLOCK = 65536
 # Matrix-capable SIMDs per CU (rocminfo "SIMDs per CU": 4 on CDNA, 2 on RDNA 3/3.5/4): not a
 # hipDeviceProp_t field, used by the perf samples' peak model.
-SIMDS_PER_CU = {"gfx9": 4, "gfx11": 2, "gfx12": 2}
+SIMDS_PER_CU = {"gfx9": 4, "gfx11": 2, "gfx12": 2, "gfx1250": 2}
 
 
 @dataclass(frozen=True)
@@ -125,6 +125,19 @@ _PRODUCTS: dict[str, Product] = {
     # clock unsourced, 20/16).
     "gfx1201": Product("RX 9070 XT", "AMD Radeon RX 9070 XT", "", 64, 2970, 1250, 256, 8 * MiB,
                        16 * GiB),
+    # gfx1170 ("RDNA 4m", LLVM PR llvm/llvm-project#180185): no public product. Placeholder
+    # figures of the RX 9060 XT (the smallest RDNA4 board) so persistent-grid kernels run;
+    # name says so.
+    "gfx1170": Product("gfx1170 (no public product)", "AMD gfx1170 (no public product)", "",
+                       32, 3130, 1250, 128, 4 * MiB, 16 * GiB),
+    # gfx1250/gfx1251 (GFX12.5): public mentions name the MI455X (gfx1250), but no spec sheet
+    # or rocminfo dump was found: every figure is an unsourced placeholder (CUs, clocks,
+    # memory as the MI355X row); LDS 320 KiB comes from the Arch row (LLVM AMDGPU.td).
+    "gfx1250": Product("gfx1250 (no public product figures)",
+                       "AMD gfx1250 (no public product figures)", "", 256, 2400, 2000, 8192,
+                       4 * MiB, 288 * GiB),
+    "gfx1251": Product("gfx1251 (no public product)", "AMD gfx1251 (no public product)", "",
+                       256, 2400, 2000, 8192, 4 * MiB, 288 * GiB),
 }
 assert tuple(_PRODUCTS) == ARCH_NAMES, "one product row per target, in table order"
 

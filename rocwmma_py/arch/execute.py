@@ -78,16 +78,20 @@ def _index_set(instr: Instruction, cbsz, abid, index_key) -> int:
 
 
 def _index_words(instr: Instruction, index, waves: int) -> np.ndarray:
-    """The sparse index operand as (waves, lanes) uint32 words: C's `int` per lane, so any
-    integer that fits 32 bits signed or unsigned (-1 is 0xffffffff)."""
+    """The sparse index operand as (waves, lanes) uint64 bit fields: C's `int` per lane (or
+    gfx1250's `v2i32`, low word first), so any integer that fits 32 bits signed or unsigned
+    (-1 is 0xffffffff)."""
     regs = np.asarray(index)
-    lanes = instr.a_layout.lanes
-    if regs.ndim == 2 and regs.shape[1] == 1:
+    lanes, words = instr.a_layout.lanes, instr.index_words
+    if regs.ndim == 2 and regs.shape[1] == 1 and words == 1:
         regs = regs[:, 0]
-    if regs.ndim != 1 or regs.shape[0] not in (lanes, waves * lanes):
+    tail = () if words == 1 else (words,)
+    if regs.shape[1:] != tail or regs.shape[0] not in (lanes, waves * lanes):
+        form = "one 32-bit int per lane, shape" if words == 1 else \
+            f"{words} 32-bit ints per lane (a v{words}i32), shape"
+        shape = f"({lanes},)" if words == 1 else f"({lanes}, {words})"
         raise OperandShapeError(
-            f"{instr.builtin}: operand index must hold one 32-bit int per lane, shape "
-            f"({lanes},); got shape {regs.shape}"
+            f"{instr.builtin}: operand index must hold {form} {shape}; got shape {regs.shape}"
         )
     if regs.dtype.kind not in "iu":
         raise OperandTypeError(f"{instr.builtin}: operand index must be 32-bit integer words "
@@ -96,8 +100,11 @@ def _index_words(instr: Instruction, index, waves: int) -> np.ndarray:
     if regs.size and (wide.min() < -(2**31) or wide.max() >= 2**32):
         raise OperandTypeError(f"{instr.builtin}: operand index holds values outside 32 bits "
                                "(allowed: -2**31 .. 2**32 - 1, one index word per lane)")
-    words = (wide & 0xFFFFFFFF).reshape(-1, lanes)
-    return np.broadcast_to(words, (waves, lanes))
+    fields = (wide & 0xFFFFFFFF).astype(np.uint64)
+    if words > 1:  # word w holds bits 32w..32w+31 of the lane's index
+        fields = np.bitwise_or.reduce(fields << (32 * np.arange(words, dtype=np.uint64)),
+                                      axis=1)
+    return np.broadcast_to(fields.reshape(-1, lanes), (waves, lanes))
 
 
 def _sparse_b(instr: Instruction, b_mat: np.ndarray, words: np.ndarray,
@@ -108,7 +115,7 @@ def _sparse_b(instr: Instruction, b_mat: np.ndarray, words: np.ndarray,
     lay = instr.a_layout
     lane, slot = lay.written
     shift = (2 * slot + 2 * lay.slots * index_set).astype(np.uint64)
-    fields = (words[:, lane].astype(np.uint64) >> shift) & 3  # (waves, stored values)
+    fields = (words[:, lane] >> shift) & np.uint64(3)  # (waves, stored values)
     idx = np.empty((words.shape[0], instr.m, instr.a_k), np.int64)
     idx[:, lay.row[lane, slot], lay.col[lane, slot]] = fields
     rows = 4 * (np.arange(instr.a_k) // 2) + idx  # dense K row of B each stored value meets
@@ -116,8 +123,23 @@ def _sparse_b(instr: Instruction, b_mat: np.ndarray, words: np.ndarray,
     return b_mat[:, 0, 0][waves, rows]
 
 
+def _gfx1250_modifiers(instr: Instruction, a_neg, b_neg, c_mod, matrix_a_reuse,
+                       matrix_b_reuse) -> tuple[int, int, int]:
+    """GFX12.5's A/B negation and C modifier (clang BuiltinsAMDGPUDocs.td @ 08e0d9a8e86b:
+    a_neg/b_neg negate the input matrix, c_mod 0 none, 1 neg, 2 abs, 3 neg(abs)); the reuse
+    hints are checked and ignored (they only let the hardware keep A or B from the previous
+    WMMA, which is the same data)."""
+    mods = []
+    for name, value, top in (("a_neg", a_neg, 1), ("b_neg", b_neg, 1), ("c_mod", c_mod, 3),
+                             ("matrix_a_reuse", matrix_a_reuse, 1),
+                             ("matrix_b_reuse", matrix_b_reuse, 1)):
+        mods.append(_check(instr, name, value, range(top + 1 if name in instr.args else 1)))
+    return mods[0], mods[1], mods[2]
+
+
 def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
-            sgn_a=True, sgn_b=True, clamp=False, index=None, index_key=0, waves: int = 1,
+            sgn_a=True, sgn_b=True, clamp=False, index=None, index_key=0, a_neg=0, b_neg=0,
+            c_mod=0, matrix_a_reuse=0, matrix_b_reuse=0, waves: int = 1,
             hip_types: bool = False, model: str = EXACT) -> np.ndarray:
     """D = A*B + C for one instruction; returns D with C's dtype and shape. With `waves` > 1
     operands hold the registers of that many waves (waves * lanes rows, wave-major; one
@@ -142,9 +164,13 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
     blgp = _check(instr, "blgp", blgp, range(8 if instr.blgp else 1))
     opsel = _check(instr, "opsel", opsel, range(2 if "opsel" in instr.args else 1))
     a_type, b_type = instr.a_type, instr.b_type
-    if "sgn_a" in instr.args:
+    a_neg, b_neg, c_mod = _gfx1250_modifiers(instr, a_neg, b_neg, c_mod, matrix_a_reuse,
+                                             matrix_b_reuse)
+    if instr.sign_flags:
+        gfx1250 = "a_sign" in instr.args  # errors name the builtin's own argument
         sgn_a, sgn_b, clamp = (_check(instr, name, value, range(2)) for name, value in
-                               (("sgn_a", sgn_a), ("sgn_b", sgn_b), ("clamp", clamp)))
+                               (("a_sign" if gfx1250 else "sgn_a", sgn_a),
+                                ("b_sign" if gfx1250 else "sgn_b", sgn_b), ("clamp", clamp)))
         unsigned = {T.int8: T.uint8, T.int4: T.uint4}
         a_type = a_type if sgn_a else unsigned[a_type]
         b_type = b_type if sgn_b else unsigned[b_type]
@@ -171,6 +197,9 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
     if instr.blgp == "neg" and blgp:
         a_mat, b_mat, c_mat = (-x if blgp >> bit & 1 else x
                                for bit, x in enumerate((a_mat, b_mat, c_mat)))
+    a_mat, b_mat = (-x if neg else x for neg, x in ((a_neg, a_mat), (b_neg, b_mat)))
+    c_mat = np.abs(c_mat) if c_mod & 2 else c_mat
+    c_mat = -c_mat if c_mod & 1 else c_mat
     if instr.sparse:
         b_rows = _sparse_b(instr, b_mat, _index_words(instr, index, waves), index_set)
         d_mat = compute(model, instr, a_mat[:, 0, 0, :, None], b_rows, c_mat[:, 0, :, None],
@@ -181,9 +210,16 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
     # Scatter: each D slot takes the result its lane group computed from its own A/B copy.
     lane, slot = c_layout.written
     group = lane // 16 if d_mat.shape[1] > 1 else np.zeros_like(lane)
+    values = d_mat[:, group, c_layout.block[lane, slot], c_layout.row[lane, slot],
+                   c_layout.col[lane, slot]]
+    if instr.d_type is not None:
+        # bf16f32: D is a packed bf16 vector in the slots C's f32 values had (same 8 rows per
+        # lane), returned as its elements
+        d_el = np.zeros(c_el.shape, T.storage_dtype(instr.d_type))
+        d_el[:, lane, slot] = values
+        return d_el.reshape(-1, c_layout.slots)
     d_el = c_el.copy()
-    d_el[:, lane, slot] = d_mat[:, group, c_layout.block[lane, slot], c_layout.row[lane, slot],
-                                c_layout.col[lane, slot]]
+    d_el[:, lane, slot] = values
     per_lane = c_regs.shape[1] if c_regs.ndim > 1 else 1
     d_regs = T.from_elements(d_el.reshape(-1, c_layout.slots), c_regs.dtype, per_lane)
     return d_regs.reshape(c_regs.shape)

@@ -30,6 +30,18 @@ WMMA_IU_ARGS = ("sgn_a", "a", "sgn_b", "b", "c", "clamp")
 SMFMAC_ARGS = ("a", "b", "c", "index", "cbsz", "abid")
 SWMMAC_ARGS = ("a", "b", "c", "index")
 SWMMAC_IU_ARGS = ("sgn_a", "a", "sgn_b", "b", "c", "index", "clamp")
+# gfx1250 (LLVM BuiltinsAMDGPU.td ArgNames @ 008ba4314e76): A/B negation, C modifier and
+# reuse hints; the iu8 forms name their sign flags a_sign/b_sign and take an optional clamp.
+# The sparse rows have no ArgNames there: named here after the dense ones.
+_REUSE = ("matrix_a_reuse", "matrix_b_reuse")
+WMMA1250_NEG_ARGS = ("a_neg", "a", "b_neg", "b", "c_mod", "c", *_REUSE)
+WMMA1250_ARGS = ("a", "b", "c_mod", "c", *_REUSE)
+WMMA1250_IU_ARGS = ("a_sign", "a", "b_sign", "b", "c", *_REUSE, "clamp")
+SWMMAC1250_NEG_ARGS = ("a_neg", "a", "b_neg", "b", "c", "index", *_REUSE)
+SWMMAC1250_ARGS = ("a", "b", "c", "index", *_REUSE)
+SWMMAC1250_IU_ARGS = ("a_sign", "a", "b_sign", "b", "c", "index", *_REUSE, "clamp")
+# the signedness flags under their two spellings (gfx11/gfx12: sgn_a; gfx1250: a_sign)
+SIGN_ARGS = {"sgn_a": "sgn_a", "sgn_b": "sgn_b", "a_sign": "sgn_a", "b_sign": "sgn_b"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,6 +66,20 @@ class Instruction:
     # 4:2 structured sparse A (smfmac/swmmac): A holds K/2 stored values per row, laid out as
     # the dense A of the half-K instruction, and `index` says where each sat (sparse.md)
     sparse: bool = False
+    # trailing arguments that may be left out (gfx1250 iu8 clamp: the builtin is variadic)
+    optional: int = 0
+    # D's element type where it differs from C's (gfx1250 bf16f32: f32 C, bf16 D)
+    d_type: type | None = None
+
+    @property
+    def result_type(self) -> type:
+        """D's element type: C's unless the instruction converts (bf16f32)."""
+        return self.d_type or self.c_type
+
+    @property
+    def sign_flags(self) -> bool:
+        """The integer instruction takes signedness flags for A and B."""
+        return "sgn_a" in self.args or "a_sign" in self.args
 
     @property
     def flops(self) -> int:
@@ -72,7 +98,13 @@ class Instruction:
     def index_sets(self) -> int:
         """Index sets one 32-bit index register holds (2 bits per stored A value of a lane);
         0 for dense instructions."""
-        return 32 // (2 * self.a_layout.slots) if self.sparse else 0
+        return max(1, 32 // (2 * self.a_layout.slots)) if self.sparse else 0
+
+    @property
+    def index_words(self) -> int:
+        """32-bit words of the sparse index operand per lane: 2 bits per stored A value of a
+        lane, at least one word (gfx1250 8-bit SWMMAC: 64 values, a v2i32 index)."""
+        return max(1, 2 * self.a_layout.slots // 32) if self.sparse else 0
 
     @cached_property
     def a_layout(self) -> L.OperandLayout:
@@ -109,6 +141,8 @@ OPERAND_LAYOUTS = {
               lambda i, bits, opsel: L.wmma11_acc(i.wave, bits, opsel)),
     "gfx12": (lambda i, k, bits, is_b: L.wmma12_input(i.wave, k, bits, is_b),
               lambda i, bits, opsel: L.wmma12_acc(i.wave, bits)),
+    "gfx1250": (lambda i, k, bits, is_b: L.wmma1250_input(k, bits, is_b),
+                lambda i, bits, opsel: L.wmma12_acc(32, bits)),
 }
 
 
@@ -284,6 +318,58 @@ def _wmma_table(arch) -> dict[str, Instruction]:
     return table
 
 
+# --- gfx1250 / gfx1251 (GFX12.5) WMMA and SWMMAC, wave32 only ------------------------------
+# Names, operand vectors and argument lists: LLVM clang/include/clang/Basic/BuiltinsAMDGPU.td
+# @ 008ba4314e761332c4eb0c8b817346a819d0654d ("GFX1250 WMMA builtins", all gated on
+# gfx1250-insts,wavefrontsize32). No builtin carries a suffix. Cycles: unsourced (no
+# calculator or ISA table covers GFX12.5): the RDNA4 figure of the same operand types scaled
+# by K over RDNA4's K, i.e. the same datapath width assumed.
+# (builtin, A, B, C, D or None, K, args, cycles)
+_FP8_OCP = (("fp8", T.float8), ("bf8", T.bfloat8))
+_WMMA1250 = [
+    ("wmma_f32_16x16x4_f32", F32, F32, F32, None, 4, WMMA1250_NEG_ARGS, 8),
+    ("wmma_f32_16x16x32_f16", F16, F16, F32, None, 32, WMMA1250_NEG_ARGS, 32),
+    ("wmma_f32_16x16x32_bf16", BF16, BF16, F32, None, 32, WMMA1250_NEG_ARGS, 32),
+    ("wmma_f16_16x16x32_f16", F16, F16, F16, None, 32, WMMA1250_NEG_ARGS, 32),
+    ("wmma_bf16_16x16x32_bf16", BF16, BF16, BF16, None, 32, WMMA1250_NEG_ARGS, 32),
+    ("wmma_bf16f32_16x16x32_bf16", BF16, BF16, F32, BF16, 32, WMMA1250_NEG_ARGS, 32),
+    ("wmma_i32_16x16x64_iu8", I8, I8, I32, None, 64, WMMA1250_IU_ARGS, 32),
+    *((f"wmma_{T.short_name(c)}_16x16x{k}_{an}_{bn}", a, b, c, None, k, WMMA1250_ARGS,
+       k // 2) for c in (F32, F16) for k in (64, 128)
+      for an, a in _FP8_OCP for bn, b in _FP8_OCP),
+]
+_SWMMAC1250 = [
+    ("swmmac_f32_16x16x64_bf16", BF16, BF16, F32, None, 64, SWMMAC1250_NEG_ARGS, 32),
+    ("swmmac_bf16_16x16x64_bf16", BF16, BF16, BF16, None, 64, SWMMAC1250_NEG_ARGS, 32),
+    ("swmmac_bf16f32_16x16x64_bf16", BF16, BF16, F32, BF16, 64, SWMMAC1250_NEG_ARGS, 32),
+    ("swmmac_f32_16x16x64_f16", F16, F16, F32, None, 64, SWMMAC1250_NEG_ARGS, 32),
+    ("swmmac_f16_16x16x64_f16", F16, F16, F16, None, 64, SWMMAC1250_NEG_ARGS, 32),
+    ("swmmac_i32_16x16x128_iu8", I8, I8, I32, None, 128, SWMMAC1250_IU_ARGS, 32),
+    *((f"swmmac_{T.short_name(c)}_16x16x128_{an}_{bn}", a, b, c, None, 128, SWMMAC1250_ARGS,
+       32) for c in (F32, F16) for an, a in _FP8_OCP for bn, b in _FP8_OCP),
+]
+
+
+# gfx1251 only (`Arch.wmma_f64`; LLVM gfx1251-gemm-insts): operands v2f64, v2f64, v8f64 (MC
+# test gfx1251_asm_wmma_w32: A v[0:3], C v[8:23]); arguments as the other GFX12.5 float
+# forms (clang BuiltinsAMDGPUDocs.td @ 08e0d9a8e86b, DocWMMA_f64_16x16x4_f64_GFX1251).
+_WMMA1251_F64 = [("wmma_f64_16x16x4_f64", F64, F64, F64, None, 4, WMMA1250_NEG_ARGS, 16)]
+
+
+def _wmma1250_table(arch) -> dict[str, Instruction]:
+    """The GFX12.5 rows: dense WMMA and 4:2 sparse SWMMAC (`sparse.md` §7)."""
+    table = {}
+    dense = _WMMA1250 + (_WMMA1251_F64 if arch.wmma_f64 else [])
+    for rows, sparse in ((dense, False), (_SWMMAC1250, True)):
+        for name, a, b, c, d, k, args, cycles in rows:
+            table[name] = Instruction(name, "v_" + name, "gfx1250", 32, 16, 16, k, 1, a, b, c,
+                                      cycles, args, sparse=sparse,
+                                      optional=int(args[-1] == "clamp"), d_type=d)
+    return table
+
+
 def instructions_for(arch) -> dict[str, Instruction]:
     """The instruction table of one `Arch`, keyed by builtin name."""
+    if arch.family == "gfx1250":
+        return _wmma1250_table(arch)
     return _mfma_table(arch) if arch.mfma_generation else _wmma_table(arch)

@@ -173,6 +173,35 @@ def wmma12_acc(wave: int, bits: int) -> OperandLayout:
     return lay if wave == 32 else _to_wave64(lay)
 
 
+# --- gfx1250 / gfx1251 (GFX12.5) WMMA, wave32 ---------------------------------------------
+
+
+def wmma1250_input(k: int, bits: int, is_b: bool) -> OperandLayout:
+    """A/B: row i (column j) in lanes i and i + 16; K in runs of 128 bits (8 x 16-bit,
+    16 x 8-bit; 2 x 32/64-bit at K = 4) that alternate between the two lane halves, run c of
+    a half in the slots after run c - 1.
+
+    Source: ROCm/rocm-libraries @ 0149199e2afacfb649606a0a15ae418985d10732,
+    projects/composablekernel/include/ck_tile/ops/gemm/warp/
+    warp_gemm_attribute_wmma_impl_base_traits.hpp (`LayoutFromDataType`, used by the gfx1250
+    `WmmaTraits<gfx125_t, ...>`): kKLane 2 lane halves; kK1PerLane 8 for 16-bit types, 16 for
+    fp8/bf8 at K = 64 and in the f8f6f4 K = 128 layout, 2 for fp32/fp64 (K = 4); kK0PerLane
+    runs = K / (2 kK1PerLane). Two CK defaults disagree with that 128-bit rule (i8 K = 64 and
+    non-f8f6f4 fp8 K = 128 fall to kK1PerLane 8): the 128-bit run is followed for them (see
+    docs/guide/matrix-cores.md). Operand sizes from LLVM BuiltinsAMDGPU.td @ 008ba4314e76.
+    For 16-bit K = 32 this is also RDNA4's calculator formula (`wmma12_input`, runs of K/4).
+    Sparse A (SWMMAC) is this map at the stored K/2 [inferred, as on gfx12].
+    """
+    run = min(128 // bits, k // 2)
+    if k % (2 * run):
+        raise InternalError(f"GFX12.5 WMMA operand K={k} is not a whole number of runs")
+    x, kk = _grid(16, k)
+    half, slot = (kk // run) % 2, run * (kk // (2 * run)) + kk % run
+    rc = (kk, x) if is_b else (x, kk)
+    shape = (1, k, 16) if is_b else (1, 16, k)
+    return _build(32, k // 2, bits, shape, np.zeros_like(kk), *rc, x + 16 * half, slot)
+
+
 # --- gfx9 operand modifiers ---------------------------------------------------------------
 
 

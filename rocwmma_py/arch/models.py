@@ -130,7 +130,7 @@ def arithmetic(model: str, instr: Instruction, clamp: bool = False) -> Arithmeti
     once for "exact" and for integer instructions (`clamp` saturating), else the silicon
     model's arithmetic."""
     if model == EXACT or instr.integer:
-        return Arithmetic(partial(accumulate, acc_type=instr.c_type, clamp=clamp), _no_floor,
+        return Arithmetic(partial(accumulate, acc_type=instr.result_type, clamp=clamp), _no_floor,
                           positive_zero=False, order_free=True)
     return SILICON_MODELS[model](instr)
 
@@ -161,7 +161,7 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
     if not T.is_float(acc_type):
         if sum_bound(np.abs(a), np.abs(b), np.abs(c)) > ml_dtypes.iinfo(acc_type).max:
             return None
-        return accumulate(a, b, c, instr.c_type, clamp=clamp)
+        return accumulate(a, b, c, instr.result_type, clamp=clamp)
     max_a, max_b = SC.max_abs(a), SC.max_abs(b)
     if not (math.isfinite(max_a) and math.isfinite(max_b)):
         return None
@@ -199,7 +199,7 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
         exact = SC.multiples_of(c, q)
     if not exact:
         return None
-    d = accumulate(a, b, c, instr.c_type)
+    d = accumulate(a, b, c, instr.result_type)
     if arith.positive_zero:
         d += d.dtype.type(0)  # -0 + +0 == +0; every other value unchanged
     return d

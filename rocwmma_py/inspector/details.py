@@ -38,7 +38,7 @@ def _modifiers(instr: Instruction) -> list[str]:
         mods.append("BLGP as NEG (negate A, B, C)")
     if "opsel" in instr.args:
         mods.append("OPSEL (16-bit C/D in the low or high half of each VGPR)")
-    if "sgn_a" in instr.args:
+    if instr.sign_flags:
         mods.append("signedness of A and B (sgn_a, sgn_b), clamp")
     return mods
 

@@ -52,8 +52,8 @@ def _candidates(arch: Arch, ta, tb, tc, unsigned: str) -> list[Instruction]:
     return sorted(
         (i for i in arch.instructions.values()
          if i.m == i.n == 16 and i.blocks == 1 and i.wave == arch.wave_size and not i.sparse
-         and (i.a_type, i.b_type, i.c_type) == (a, b, c)
-         and (signed or ("sgn_a" in i.args and getattr(arch, unsigned)))),
+         and (i.a_type, i.b_type, i.c_type) == (a, b, c) and i.d_type is None
+         and (signed or (i.sign_flags and getattr(arch, unsigned)))),
         key=lambda i: i.k,
     )
 
