@@ -88,8 +88,11 @@ def acc_positions(m: int, n: int, wave: int, family: str, f64: bool = False):
 
 WAVE = {"gfx908": 64, "gfx90a": 64, "gfx942": 64, "gfx950": 64, "gfx1100": 32,
         "gfx1101": 32, "gfx1102": 32, "gfx1103": 32, "gfx1150": 32, "gfx1151": 32,
-        "gfx1152": 32, "gfx1153": 32, "gfx1200": 32, "gfx1201": 32}  # fmt: skip
-FAMILY = {a: "gfx9" if WAVE[a] == 64 else a[:5] for a in WAVE}  # gfx9 / gfx11 / gfx12
+        "gfx1152": 32, "gfx1153": 32, "gfx1200": 32, "gfx1201": 32, "gfx1170": 32,
+        "gfx1250": 32, "gfx1251": 32}  # fmt: skip
+# gfx9 / gfx11 / gfx12 fragment layouts; gfx1170 (RDNA 4m) and gfx1250/1251 take rocWMMA's
+# gfx12 ones (rocWMMA develop serves gfx1250 with its gfx12 code path)
+FAMILY = {a: "gfx9" if WAVE[a] == 64 else "gfx11" if a < "gfx1170" else "gfx12" for a in WAVE}
 TYPES = {
     "f16": (float16, 2, np.float16), "bf16": (bfloat16, 2, ml_dtypes.bfloat16),
     "f32": (float32, 4, np.float32), "f64": (float64, 8, np.float64),

@@ -49,7 +49,8 @@ SPELLINGS = [  # (how a user writes it, the target)
 
 
 def test_the_aliases_cover_every_target_and_only_targets():
-    assert set(ALIASES.values()) == set(ARCH_NAMES)
+    """Every target but gfx1251, which has no public product or generation name."""
+    assert set(ALIASES.values()) == set(ARCH_NAMES) - {"gfx1251"}
 
 
 def test_the_die_mapping_of_rdna3():
@@ -199,5 +200,5 @@ def test_the_guide_table_is_the_alias_table():
     """docs/guide/matrix-cores.md lists, per target, exactly its aliases in table order."""
     text = (ROOT / "docs" / "guide" / "matrix-cores.md").read_text()
     rows = [f"| {t} | {', '.join(a for a, g in ALIASES.items() if g == t)} |"
-            for t in ARCH_NAMES]
+            for t in ARCH_NAMES if t in ALIASES.values()]
     assert "\n".join(rows) in text

@@ -124,7 +124,7 @@ def test_every_shape_and_type_is_exact(arch, tin, tacc, shape, value_range):
 
 @pytest.mark.parametrize("tin,arch,targets", [
     (wmma.unsigned_char, "gfx942", "gfx1100, gfx1101, gfx1102, gfx1103, gfx1150, gfx1151, "
-     "gfx1152, gfx1153, gfx1200, gfx1201"),
+     "gfx1152, gfx1153, gfx1200, gfx1201, gfx1170, gfx1250, gfx1251"),
     (wmma.precision.tf32, "gfx1100", "gfx942"),
     (wmma.precision.tf32, "gfx950", "gfx942"),
     (wmma.double, "gfx1200", "gfx90a, gfx942, gfx950"),

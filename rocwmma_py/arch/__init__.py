@@ -155,10 +155,9 @@ _ROWS: list[tuple[str, str, int, int, str | None, dict]] = [
     # with gfx12's layouts (shared/reference/sparse.md §7)
     ("gfx1170", "gfx12", 0x1170, LDS_BYTES, None, {}),
     # GFX12.5 (LLVM TargetParser GK_GFX1250/GK_GFX1251); gfx1251 adds gfx1251-gemm-insts
-    # (the f64 WMMA, not emulated: its layout is unsourced)
+    # (the f64 WMMA builtin; rocWMMA has no f64 fragments there)
     ("gfx1250", "gfx1250", 0x1250, GFX1250_LDS_BYTES, None, {}),
-    ("gfx1251", "gfx1250", 0x1251, GFX1250_LDS_BYTES, None,
-     dict(wmma_f64=True, fragment_types=(T.float64, T.float8, T.bfloat8))),
+    ("gfx1251", "gfx1250", 0x1251, GFX1250_LDS_BYTES, None, dict(wmma_f64=True)),
 ]
 
 

@@ -50,6 +50,8 @@ ALIASES: dict[str, str] = {
     # RDNA4 (gfx12, WMMA)
     "RX 9060 XT": "gfx1200", "RDNA4": "gfx1200",
     "RX 9070": "gfx1201", "RX 9070 XT": "gfx1201",
+    "RDNA4m": "gfx1170",  # "GFX11.7 (RDNA 4m)", llvm/llvm-project#180185
+    "CDNA5": "gfx1250",  # GFX12.5; gfx1251 has no public name
 }
 
 _PREFIX = re.compile(r"^(amd|radeon|instinct)+")

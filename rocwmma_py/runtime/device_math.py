@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import BuiltinArgumentError
 from ..lane_wise import lane_wise
 from . import rounding as R
 from .half_math import rsqrtf as _half_math_rsqrtf
@@ -582,7 +583,7 @@ def _form(row: MathFunction, dtype: np.dtype, name: str,
 
     def fn(*xs: Any) -> Any:
         if len(xs) != row.arity:
-            raise TypeError(f"{name} takes {row.arity} arguments, got {len(xs)}")
+            raise BuiltinArgumentError(f"{name} takes {row.arity} arguments, got {len(xs)}")
         scalar = all(np.ndim(x) == 0 for x in xs)
         args = [np.asarray(x).astype(np.int64) if i in row.int_args
                 else np.asarray(x, dtype) if native
