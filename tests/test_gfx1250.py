@@ -14,6 +14,8 @@ Operand vector lengths: LLVM clang/include/clang/Basic/BuiltinsAMDGPU.td @ 008ba
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from sparse_helpers import from_regs, to_regs
@@ -36,13 +38,42 @@ pytestmark = pytest.mark.smoke
 
 DENSE = sorted(n for n, i in get_arch("gfx1251").instructions.items() if not i.sparse)
 SPARSE = sorted(n for n, i in get_arch("gfx1250").instructions.items() if i.sparse)
-# (builtin, A/B vector elements per lane, C, D) per LLVM BuiltinsAMDGPU.td @ 008ba4314e76
-TD_VECTORS = {
-    "wmma_f32_16x16x4_f32": (2, 2, 8), "wmma_f32_16x16x32_f16": (16, 16, 8),
-    "wmma_i32_16x16x64_iu8": (64, 64, 8), "wmma_f32_16x16x128_fp8_fp8": (128, 128, 8),
-    "wmma_f16_16x16x64_bf8_fp8": (64, 64, 8), "swmmac_f32_16x16x64_f16": (32, 64, 8),
-    "swmmac_i32_16x16x128_iu8": (64, 128, 8), "swmmac_f16_16x16x128_fp8_bf8": (64, 128, 8),
-}  # bytes of A, B per lane and C elements: v2f32, v16f16, v8i32 (32 B), v16i32 (64 B), ...
+# A, B, C, D vector types of each builtin's signature: LLVM
+# clang/include/clang/Basic/BuiltinsAMDGPU.td @ 008ba4314e761332c4eb0c8b817346a819d0654d;
+# wmma_f64_16x16x4_f64 (gfx1251, not in that .td) from clang's gfx1251 Sema test at the same
+# tree (v2d a, v2d b, v8d c). fp8/bf8/iu8 operands are packed in int vectors.
+_FP8 = [f"{x}_{y}" for x in ("fp8", "bf8") for y in ("fp8", "bf8")]
+TD_SIGNATURES = {
+    "wmma_f32_16x16x4_f32": ("v2f32", "v2f32", "v8f32", "v8f32"),
+    "wmma_f32_16x16x32_bf16": ("v16bf16", "v16bf16", "v8f32", "v8f32"),
+    "wmma_bf16_16x16x32_bf16": ("v16bf16", "v16bf16", "v8bf16", "v8bf16"),
+    "wmma_bf16f32_16x16x32_bf16": ("v16bf16", "v16bf16", "v8f32", "v8bf16"),
+    "wmma_f32_16x16x32_f16": ("v16f16", "v16f16", "v8f32", "v8f32"),
+    "wmma_f16_16x16x32_f16": ("v16f16", "v16f16", "v8f16", "v8f16"),
+    "wmma_i32_16x16x64_iu8": ("v8i32", "v8i32", "v8i32", "v8i32"),
+    "wmma_f64_16x16x4_f64": ("v2f64", "v2f64", "v8f64", "v8f64"),
+    **{f"wmma_f32_16x16x64_{t}": ("v8i32", "v8i32", "v8f32", "v8f32") for t in _FP8},
+    **{f"wmma_f16_16x16x64_{t}": ("v8i32", "v8i32", "v8f16", "v8f16") for t in _FP8},
+    **{f"wmma_f32_16x16x128_{t}": ("v16i32", "v16i32", "v8f32", "v8f32") for t in _FP8},
+    **{f"wmma_f16_16x16x128_{t}": ("v16i32", "v16i32", "v8f16", "v8f16") for t in _FP8},
+    "swmmac_f32_16x16x64_bf16": ("v16bf16", "v32bf16", "v8f32", "v8f32"),
+    "swmmac_bf16_16x16x64_bf16": ("v16bf16", "v32bf16", "v8bf16", "v8bf16"),
+    "swmmac_bf16f32_16x16x64_bf16": ("v16bf16", "v32bf16", "v8f32", "v8f32"),
+    "swmmac_f32_16x16x64_f16": ("v16f16", "v32f16", "v8f32", "v8f32"),
+    "swmmac_f16_16x16x64_f16": ("v16f16", "v32f16", "v8f16", "v8f16"),
+    "swmmac_i32_16x16x128_iu8": ("v8i32", "v16i32", "v8i32", "v8i32"),
+    **{f"swmmac_f32_16x16x128_{t}": ("v8i32", "v16i32", "v8f32", "v8f32") for t in _FP8},
+    **{f"swmmac_f16_16x16x128_{t}": ("v8i32", "v16i32", "v8f16", "v8f16") for t in _FP8},
+}
+# LLVM declares this builtin's result v8f32; the table here gives it a bf16 D (as the dense
+# wmma_bf16f32, whose result the .td does declare v8bf16): a disagreement left to the tables
+TD_DISAGREES = {"swmmac_bf16f32_16x16x64_bf16"}
+
+
+def vector_bytes(vec: str) -> int:
+    """Bytes of an LLVM vector type written vNtype (v16bf16 -> 32)."""
+    count, bits = re.fullmatch(r"v(\d+)[a-z]+?(\d+)", vec).groups()
+    return int(count) * int(bits) // 8
 
 
 def ck_place(k: int, bits: int, is_b: bool) -> dict[tuple[int, int], tuple[int, int]]:
@@ -73,15 +104,21 @@ def test_target_rows():
     assert not any(n.endswith(("_w32", "_w64", "_gfx12")) for n in DENSE + SPARSE)
 
 
-@pytest.mark.parametrize("name", sorted(TD_VECTORS))
+def test_td_covers_every_builtin():
+    assert sorted(TD_SIGNATURES) == sorted(DENSE + SPARSE)
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
+    strict=True, reason="LLVM: v8f32 result")) if n in TD_DISAGREES else n
+    for n in sorted(TD_SIGNATURES)])
 def test_operand_sizes_match_llvm(name):
+    """Bytes per lane of A, B, C and D equal the builtin's vector types in the .td."""
     instr = amdgcn.instruction(name, "gfx1251")
-    a, b, c = TD_VECTORS[name]
-    bytes_a = instr.a_layout.slots * T.bits(instr.a_type) // 8
-    bytes_b = instr.b_layout.slots * T.bits(instr.b_type) // 8
-    if T.bits(instr.a_type) == 8:
-        assert (bytes_a, bytes_b) == (a // 2, b // 2) if instr.sparse else (bytes_a, bytes_b)
-    assert instr.c_layout().slots == c
+    c = instr.c_layout()
+    got = (instr.a_layout.slots * T.bits(instr.a_type),
+           instr.b_layout.slots * T.bits(instr.b_type),
+           c.slots * T.bits(instr.c_type), c.slots * T.bits(instr.result_type))
+    assert tuple(g // 8 for g in got) == tuple(map(vector_bytes, TD_SIGNATURES[name]))
 
 
 @pytest.mark.parametrize("name", DENSE + SPARSE)
