@@ -136,13 +136,16 @@ def from_registers(builtin: str, a: Any, index: Any, arch: str | Arch | None = N
     _check_set(instr, index_set)
     lay = instr.a_layout
     el = T.as_elements(np.asarray(a).reshape(lay.lanes, -1), instr.a_type, lay.slots)
-    words = np.asarray(index).reshape(lay.lanes).astype(np.int64) & 0xFFFFFFFF
+    parts = (np.asarray(index).reshape(lay.lanes, -1).astype(np.int64) & 0xFFFFFFFF).astype(
+        np.uint64)
+    words = parts[:, 0] if parts.shape[1] == 1 else parts[:, 0] | parts[:, 1] << np.uint64(32)
     lane, slot = lay.written
     rows, cols = lay.row[lane, slot], lay.col[lane, slot]
     values = np.zeros((instr.m, instr.a_k), el.dtype)
     indices = np.zeros((instr.m, instr.a_k), np.uint8)
     values[rows, cols] = el[lane, slot]
-    indices[rows, cols] = (words[lane] >> (2 * slot + 2 * lay.slots * index_set)) & 3
+    shift = (2 * slot + 2 * lay.slots * index_set).astype(np.uint64)
+    indices[rows, cols] = (words[lane] >> shift) & np.uint64(3)
     return Compressed(values, indices)
 
 
@@ -150,7 +153,8 @@ def _sparse_instruction(builtin: str, arch: str | Arch | None) -> Instruction:
     instr = instruction(builtin, get_arch(arch) if arch is not None else current_arch())
     if not instr.sparse:
         raise SparsityError(f"{builtin} is a dense instruction; the sparse ones are "
-                            "smfmac_* (gfx942, gfx950) and swmmac_* (gfx1200, gfx1201)")
+                            "smfmac_* (gfx942, gfx950) and swmmac_* (gfx1200, gfx1201, "
+                            "gfx1170, gfx1250, gfx1251)")
     return instr
 
 

@@ -310,9 +310,11 @@ def test_rocwmma_gemm_grid(arch, types, block):
                                   np.asarray(gemm_reference(problem), np.float64))
 
 
-def test_rocwmma_f64_only_on_gfx1251():
-    from gemm_kernels import gemm_reference, make_problem, run_gemm, type_set
+def test_rocwmma_f64_fragments_are_not_on_gfx1251():
+    """gfx1251 has the f64 WMMA builtin, but rocWMMA serves GFX12.5 with its gfx12 type set
+    (no f64 fragments), so an f64 fragment is refused there, naming the types it has."""
+    from rocwmma_py import FragmentError, float64, fragment, matrix_a, row_major, use_arch
 
-    problem = make_problem(type_set("f64_f64_f64", "gfx1251"), 32, 32, 32)
-    got = run_gemm(problem, "gfx1251", (16, 16, 16))
-    np.testing.assert_array_equal(got, gemm_reference(problem))
+    assert "wmma_f64_16x16x4_f64" in get_arch("gfx1251").instructions
+    with use_arch("gfx1251"), pytest.raises(FragmentError, match="f64 is not supported on gfx1251"):
+        fragment[matrix_a, 16, 16, 16, float64, row_major]()
