@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import partial
 
 import ml_dtypes
@@ -168,16 +169,16 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
     info = ml_dtypes.finfo(T.storage_dtype(acc_type))
     q_sub = int(np.frexp(float(info.smallest_subnormal))[1]) - 1
 
-    def least_q(bound: float) -> int:
-        return max(int(np.frexp(bound)[1]) - info.nmant - 1, q_sub)  # bound < 2**(p + q)
+    def least_q(bound: Fraction) -> int:  # bound < 2**(p + q)
+        return max(_exponent_above(bound) - info.nmant - 1, q_sub)
 
     def split(q: int) -> tuple[int, int]:
         ea, eb = int(np.frexp(max_a)[1]), int(np.frexp(max_b)[1])  # max|a| < 2**ea
         qa = ea - (ea + eb - q) // 2
         return qa, q - qa
 
-    # the bound, rounded up: three float64 operations err by less than 2**-50 relatively
-    products = a.shape[-1] * max_a * max_b * (1 + 2.0**-50)
+    # the bounds exactly (rational): a bound at the largest finite value still collapses
+    products = a.shape[-1] * Fraction(max_a) * Fraction(max_b)
     if products:  # C and the model's floor only raise q, and both parts of its split with
         qa, qb = split(least_q(products))  # it: A and B failing here fail there too
         if not (SC.multiples_of(a, qa) and SC.multiples_of(b, qb)):
@@ -185,8 +186,8 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
     max_c = SC.max_abs(c)
     if not math.isfinite(max_c):
         return None
-    bound = (a.shape[-1] * max_a * max_b + max_c) * (1 + 2.0**-50)
-    if bound > float(info.max):
+    bound = products + Fraction(max_c)
+    if bound > Fraction(float(info.max)):
         return None
     q: float = max(least_q(bound), arith.chain_floor(a, b, c, max_a, max_b))
     if q == math.inf:
@@ -203,6 +204,14 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
     if arith.positive_zero:
         d += d.dtype.type(0)  # -0 + +0 == +0; every other value unchanged
     return d
+
+
+def _exponent_above(x: Fraction) -> int:
+    """The least e with x < 2**e (x >= 0; the smallest int for 0)."""
+    if not x:
+        return -(2**31)
+    e = x.numerator.bit_length() - x.denominator.bit_length()  # 2**(e-1) < x < 2**(e+1)
+    return e + 1 if x >= Fraction(2) ** e else e
 
 
 def _normal_floor(a, b, c, max_a: float, max_b: float, mins: tuple[int, int]) -> float:
