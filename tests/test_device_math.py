@@ -134,7 +134,7 @@ DOMAIN: dict[str, tuple[tuple, ...]] = {
     "erfcinv": ((-1000, 0.99, "+"),), "erfc": ((-40, 4.8, "+-"),),
     "erfcx": ((-20, 8, "+-"),), "normcdf": ((-20, 5.2, "+-"),),
     "normcdfinv": ((-1000, -0.00001, "+"),),
-    "lgamma": ((-40, 100, "+-"),), "tgamma": ((-40, 5.1, "+-"),),
+    "lgamma": ((-40, 100, "+-"),), "tgamma": ((-40, 7.43, "+-"),),
     "fma": ((-200, 200, "+-"),) * 3,
     **{f: ((None, 62, "+-"),) for f in ("lrint", "llrint", "lround", "llround")},
 }
@@ -156,8 +156,9 @@ def sample(name: str, fmt, rng, n: int) -> list[np.ndarray]:
         mag = np.exp2(rng.uniform(lo, hi, n)).astype(fmt)
         sign = rng.choice([-1, 1] if signs == "+-" else [-1] if signs == "-" else [1], n)
         out.append((mag * sign).astype(fmt))
-    if name == "lgamma":  # CUDA's bound holds outside (-10.001, -2.264)
-        out[0] = np.where((out[0] > -10.001) & (out[0] < -2.264), -out[0], out[0])
+    if name == "lgamma":  # CUDA's bound holds outside (-10.001, -2.264), double (-23.0001, -2.2637)
+        lo = -10.001 if fmt is np.float32 else -23.0001
+        out[0] = np.where((out[0] > lo) & (out[0] < -2.2637), -out[0], out[0])
     if name in ("tgamma", "lgamma"):  # and away from the poles (non-positive integers)
         out[0] = np.where(out[0] < -2.0**20, -out[0], out[0])
         out[0] = np.where((out[0] < 0) & (out[0] == np.floor(out[0])), out[0] + 0.25, out[0])

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -411,41 +412,166 @@ def _normcdfinv(p: np.ndarray) -> np.ndarray:
     return -np.sqrt(2.0) * _erfcinv(2 * p)
 
 
-# --- gamma: Lanczos (g = 7, 9 terms) in double, for the float forms -------------------------
+# --- double-double arrays: (hi, lo) pairs, for the functions that cancel --------------------
 
-_LANCZOS = (0.99999999999980993, 676.5203681218851, -1259.1392167224028,
-            771.32342877765313, -176.61502916214059, 12.507343278686905,
-            -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7)
+DD = tuple[np.ndarray, np.ndarray]
 
 
-def _lanczos(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(t, A) with Gamma(x) = sqrt(2 pi) t^(x - 1/2) e^-t A for x >= 1/2, t = x + 6.5."""
-    z = x - 1
-    a = np.full_like(x, _LANCZOS[0])
-    for i, c in enumerate(_LANCZOS[1:], 1):
-        a = a + c / (z + i)
-    return z + 7.5, a
+def _fast_two_sum(s: np.ndarray, e: np.ndarray) -> DD:
+    h = s + e
+    return h, e - (h - s)
+
+
+def _dd(a: Any) -> DD:
+    a = np.asarray(a, np.float64)
+    return a, np.zeros_like(a)
+
+
+def _dd_add(a: DD, b: DD) -> DD:
+    s, e = _two_sum(a[0], b[0])
+    return _fast_two_sum(s, e + (a[1] + b[1]))
+
+
+def _dd_mul(a: DD, b: DD) -> DD:
+    p, e = _two_prod(a[0], b[0])
+    return _fast_two_sum(p, e + (a[0] * b[1] + a[1] * b[0]))
+
+
+def _dd_div(a: DD, b: DD) -> DD:
+    """a / b: the double quotient and one correction from the double-double remainder."""
+    q = a[0] / b[0]
+    r = _dd_add(a, _dd_mul((-q, np.zeros_like(q)), b))
+    return _fast_two_sum(q, (r[0] + r[1]) / b[0])
+
+
+def _dd_const(value: Fraction) -> tuple[float, float]:
+    hi = float(value)
+    return hi, float(value - Fraction(hi))
+
+
+_LN2_DD = (0.6931471805599453, 2.3190468138462996e-17)
+_ODD_RECIPROCALS = tuple(_dd_const(Fraction(1, 2 * k + 1)) for k in range(22))
+
+
+def _dd_log(a: DD) -> DD:
+    """ln(hi + lo) for positive normal hi to ~2^-100: hi = m 2^e with m in [1/sqrt 2, sqrt 2),
+    ln m = 2 atanh(s), s = (m - 1)/(m + 1) (|s| < 0.172), the odd series in double-double."""
+    m, e = np.frexp(a[0])
+    low = m < 0.7071067811865476
+    m, e = np.where(low, 2 * m, m), np.where(low, e - 1, e).astype(np.float64)
+    lo = np.ldexp(a[1], -e.astype(np.int64))
+    s = _dd_div(_two_sum(m - 1, lo), _dd_add(_two_sum(m, np.ones_like(m)), _dd(lo)))
+    s2 = _dd_mul(s, s)
+    acc = _dd(np.full_like(m, _ODD_RECIPROCALS[-1][0]))
+    for hi, lo_c in _ODD_RECIPROCALS[-2::-1]:
+        acc = _dd_add(_dd_mul(acc, s2), (np.full_like(m, hi), np.full_like(m, lo_c)))
+    ln_m = _dd_mul(_dd_mul(s, acc), _dd(np.full_like(m, 2.0)))
+    p, err = _two_prod(e, np.full_like(m, _LN2_DD[0]))
+    return _dd_add(ln_m, _fast_two_sum(p, err + e * _LN2_DD[1]))
+
+
+# --- gamma: double-double Stirling on a shifted argument, Taylor series at the roots 1, 2 -----
+
+_EULER = (0.5772156649015329, -4.942915152430645e-18)
+_ONE_MINUS_EULER = (0.42278433509846713, 4.942915152430645e-18)
+_HALF_LN_2PI = (0.9189385332046728, -3.8782941580672414e-17)
+_LN_PI = (1.1447298858494002, 1.0265951162707826e-17)
+# lgamma(1 + t) + gamma t and lgamma(2 + t) - (1 - gamma) t: (-1)^k zeta(k)/k t^k, k >= 2
+# (minus 1 from zeta(k) at 2), for |t| <= 1/8 (the 23rd power is below 2^-70 there)
+_AT_ONE = (0.8224670334241132, -0.40068563438653143, 0.27058080842778454,
+           -0.20738555102867398, 0.1695571769974082, -0.1440498967688461,
+           0.12550966952474304, -0.11133426586956469, 0.1000994575127818,
+           -0.09095401714582904, 0.083353840546109, -0.0769325164113522, 0.07143294629536133,
+           -0.06666870588242046, 0.06250095514121304, -0.058823978658684585,
+           0.055555767627403614, -0.05263167937961666, 0.05000004769810169,
+           -0.047619070330142226, 0.04545455629320467, -0.04347826605304026)
+_AT_TWO = (0.3224670334241132, -0.0673523010531981, 0.020580808427784546,
+           -0.007385551028673986, 0.0028905103307415234, -0.001192753911703261,
+           0.0005096695247430425, -0.00022315475845357939, 9.945751278180853e-05,
+           -4.492623673813314e-05, 2.050721277567069e-05, -9.439488275268397e-06,
+           4.374866789907488e-06, -2.039215753801366e-06, 9.55141213040742e-07,
+           -4.492469198764566e-07, 2.1207184805554665e-07, -1.0043224823968099e-07)
+# Stirling's series: B_2k / (2k (2k - 1)), k = 1..10 (below 2^-70 relative at y >= 12)
+_STIRLING = (0.08333333333333333, -0.002777777777777778, 0.0007936507936507937,
+             -0.0005952380952380953, 0.0008417508417508417, -0.0019175269175269176,
+             0.00641025641025641, -0.029550653594771242, 0.17964437236883057,
+             -1.3924322169059011)
+_STIRLING_FROM = 12.0
+
+
+def _stirling_dd(y: DD) -> DD:
+    """lgamma(y) for y >= 12 (< 2^500): (y - 1/2) ln y - y + ln(2 pi)/2 in double-double, the
+    series in 1/y^2 in double (it is below 1/144 of the result's leading terms)."""
+    log_y = _dd_log(y)
+    lead = _dd_add(_dd_mul(_dd_add(y, _dd(np.full_like(y[0], -0.5))), log_y),
+                   (-y[0], -y[1]))
+    inv = 1 / y[0]
+    series = inv * _poly(inv * inv, _STIRLING)
+    return _dd_add(lead, _fast_two_sum(np.full_like(inv, _HALF_LN_2PI[0]),
+                                       series + _HALF_LN_2PI[1]))
+
+
+def _lgamma_at_root(t: np.ndarray, lead: tuple[float, float],
+                    tail: tuple[float, ...]) -> DD:
+    """lead t + t^2 tail(t), the linear term in double-double (it carries the result)."""
+    p, e = _two_prod(t, np.full_like(t, lead[0]))
+    return _fast_two_sum(p, e + t * lead[1] + t * t * _poly(t, tail))
+
+
+def _lgamma_dd(x: np.ndarray) -> DD:
+    """lgamma(x) as a double-double for finite non-pole x (other lanes give garbage):
+    near 1 and 2 Taylor series; x < 12 moved up to y = x + n >= 12 with lgamma(x) =
+    lgamma(y) - ln|x (x+1) ... (x+n-1)| (the shifted argument and the product in double-double,
+    so nothing cancels); x < -20 by reflection, ln(pi / |sin(pi x)|) - lgamma(1 - x)."""
+    big = np.abs(x) >= 2.0**500
+    xs = np.where(big | np.isnan(x), 13.0, x)
+    reflect = xs < -20
+    z = np.where(reflect, 1 - xs, xs)  # exact: |x| < 2^52 here (larger negatives are poles)
+    n = np.where(z < _STIRLING_FROM, np.ceil(_STIRLING_FROM - z), 0.0)
+    y = _two_sum(z, n)
+    prod = _dd(np.ones_like(z))
+    for k in range(int(n.max(initial=0))):
+        term = _two_sum(z, np.full_like(z, float(k)))
+        prod = _dd_mul(prod, (np.where(k < n, term[0], 1.0), np.where(k < n, term[1], 0.0)))
+    sign = np.where(prod[0] < 0, -1.0, 1.0)
+    log_prod = _dd_log((sign * prod[0], sign * prod[1]))
+    shifted = _dd_add(_stirling_dd(y), (-log_prod[0], -log_prod[1]))
+    log_s = _dd_log(_dd(np.where(reflect, np.abs(_sinpi(xs)), 1.0)))
+    ln_pi_over_s = _dd_add(_dd(np.full_like(xs, _LN_PI[0])), (-log_s[0], _LN_PI[1] - log_s[1]))
+    reflected = _dd_add(ln_pi_over_s, (-shifted[0], -shifted[1]))
+    at_one = _lgamma_at_root(xs - 1, (-_EULER[0], -_EULER[1]), _AT_ONE)
+    at_two = _lgamma_at_root(xs - 2, _ONE_MINUS_EULER, _AT_TWO)
+    hi = np.where(reflect, reflected[0], shifted[0])
+    lo = np.where(reflect, reflected[1], shifted[1])
+    near_one, near_two = np.abs(xs - 1) <= 0.125, np.abs(xs - 2) <= 0.125
+    hi = np.where(near_one, at_one[0], np.where(near_two, at_two[0], hi))
+    lo = np.where(near_one, at_one[1], np.where(near_two, at_two[1], lo))
+    ax = np.abs(x)
+    tiny = -np.log(np.where(ax < 2.0**-60, ax, 1.0))
+    huge = ax * (np.log(np.where(big, ax, 1.0)) - 1)
+    hi = np.where(ax < 2.0**-60, tiny, np.where(big, huge, hi))
+    return hi, np.where((ax < 2.0**-60) | big, 0.0, lo)
+
+
+def _gamma_pole(x: np.ndarray) -> np.ndarray:
+    return (x <= 0) & (x == np.floor(x))
 
 
 def _lgamma(x: np.ndarray) -> np.ndarray:
-    pos = np.maximum(np.where(x < 0.5, 1 - x, x), 0.5)
-    t, a = _lanczos(pos)
-    lg = 0.9189385332046728 + (pos - 0.5) * np.log(t) - t + np.log(a)
-    reflected = np.log(np.pi / np.abs(_sinpi(x))) - lg
-    out = np.where(x < 0.5, reflected, lg)
-    pole = (x <= 0) & (x == np.floor(x))
-    return np.where(pole | np.isinf(x), np.inf, np.where(np.isnan(x), x, out))
+    hi, lo = _lgamma_dd(x)
+    out = hi + lo
+    return np.where(_gamma_pole(x) | np.isinf(x), np.inf, np.where(np.isnan(x), x, out))
 
 
 def _tgamma(x: np.ndarray) -> np.ndarray:
-    pos = np.clip(np.where(x < 0.5, 1 - x, x), 0.5, 180.0)
-    t, a = _lanczos(pos)
-    g = 2.5066282746310002 * np.power(t, (pos - 0.5) / 2) * np.exp(-t) * a \
-        * np.power(t, (pos - 0.5) / 2)
-    reflected = np.pi / (_sinpi(x) * g)
-    out = np.where(x < 0.5, reflected, g)
+    """exp of the double-double lgamma (exp(hi) (1 + lo): the exponent's rounding is in lo),
+    with Gamma's sign (negative where x < 0 and floor(x) is odd); 1/x for |x| < 2^-60."""
+    hi, lo = _lgamma_dd(np.where(x > 180, 180.0, x))
+    e = np.exp(hi)
+    out = e + e * lo
+    out = np.where((x < 0) & (np.mod(np.floor(x), 2) == 1), -out, out)
+    out = np.where(np.abs(x) < 2.0**-60, 1 / x, out)
     out = np.where(x > 180, np.inf, out)
-    out = np.where(x == 0, np.copysign(np.inf, x), out)
     pole = ((x < 0) & (x == np.floor(x))) | (x == -np.inf)
     return np.where(pole | np.isnan(x), np.nan, out)
 
@@ -555,8 +681,8 @@ FUNCTIONS: tuple[MathFunction, ...] = (
     _M("erfcx", _erfcx, 4, 4),
     _M("normcdf", _normcdf, 5, 5),
     _M("normcdfinv", _normcdfinv, 5, 8),
-    _M("lgamma", _lgamma, 6, 4, double=False),
-    _M("tgamma", _tgamma, 5, 10, double=False),
+    _M("lgamma", _lgamma, 6, 4),
+    _M("tgamma", _tgamma, 5, 10),
 )
 
 
