@@ -568,7 +568,7 @@ def _tgamma(x: np.ndarray) -> np.ndarray:
     with Gamma's sign (negative where x < 0 and floor(x) is odd); 1/x for |x| < 2^-60."""
     hi, lo = _lgamma_dd(np.where(x > 180, 180.0, x))
     e = np.exp(hi)
-    out = e + e * lo
+    out = np.where(np.isinf(e), e, e + e * lo)
     out = np.where((x < 0) & (np.mod(np.floor(x), 2) == 1), -out, out)
     out = np.where(np.abs(x) < 2.0**-60, 1 / x, out)
     out = np.where(x > 180, np.inf, out)
@@ -685,6 +685,8 @@ def _bessel_jy(x: np.ndarray, nu: int, kind: str) -> np.ndarray:
     big = np.maximum(x, _SERIES_BELOW)
     far = _hankel(big, nu)[0 if kind == "j" else 1]
     out = _near_zeros(kind, nu, x, np.where(x < _SERIES_BELOW, series, far))
+    if kind == "y" and nu:  # -2/(pi x) alone (the series' double-double pole would overflow)
+        out = np.where(x < 1e-300, -_TWO_OVER_PI[0] / np.where(x < 1e-300, x, 1.0), out)
     return np.where(np.isinf(x), 0.0, out)
 
 
