@@ -526,9 +526,10 @@ def _lgamma_dd(x: np.ndarray) -> DD:
     big = np.abs(x) >= 2.0**500
     xs = np.where(big | np.isnan(x), 13.0, x)
     reflect = xs < -20
-    z = np.where(reflect, 1 - xs, xs)  # exact: |x| < 2^52 here (larger negatives are poles)
+    flipped = _two_sum(np.ones_like(xs), -xs)  # 1 - x, not exact across a binade
+    z = np.where(reflect, flipped[0], xs)
     n = np.where(z < _STIRLING_FROM, np.ceil(_STIRLING_FROM - z), 0.0)
-    y = _two_sum(z, n)
+    y = _dd_add(_two_sum(z, n), _dd(np.where(reflect, flipped[1], 0.0)))
     prod = _dd(np.ones_like(z))
     for k in range(int(n.max(initial=0))):
         term = _two_sum(z, np.full_like(z, float(k)))
