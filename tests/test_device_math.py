@@ -128,7 +128,7 @@ for _n in ("norm3d", "norm4d"):
 for _n in ("rnorm3d", "rnorm4d"):
     REFERENCE[_n] = REFERENCE["rhypot"]
 
-SLOW = ("erfinv", "erfcinv", "normcdfinv")  # mpmath's inverses: fewer random inputs
+SLOW = ("erfinv", "erfcinv", "normcdfinv", "yn")  # slow in mpmath: fewer random inputs
 
 # Inputs: per argument (lowest log2 magnitude, highest, signs); None -> the format's range.
 WIDE = (None, None, "+-")
