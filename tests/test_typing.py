@@ -24,7 +24,7 @@ def _mypy(tmp_path_factory, *targets: str) -> subprocess.CompletedProcess:
 
 def test_generated_stubs_are_current():
     outputs = gen_amdgcn_stub.outputs()
-    assert len(outputs) == 3
+    assert len(outputs) == 4
     for path, text in outputs.items():
         assert path.read_text() == text, f"{path} is stale: run python tools/gen_amdgcn_stub.py"
 
@@ -93,7 +93,7 @@ def test_user_script_runs():
 
 
 def test_generator_check_mode(tmp_path, monkeypatch):
-    for name in ("STUB", "HALF_MATH_STUB", "VECTOR_STUB"):
+    for name in ("STUB", "HALF_MATH_STUB", "DEVICE_MATH_STUB", "VECTOR_STUB"):
         monkeypatch.setattr(gen_amdgcn_stub, name, tmp_path / f"{name}.pyi")
         (tmp_path / f"{name}.pyi").write_text("stale\n")
     assert gen_amdgcn_stub.main(["--check"]) == 1

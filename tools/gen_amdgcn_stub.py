@@ -6,7 +6,8 @@ checkers cannot see them; this stub declares each with the builtin's arguments a
 docstring, the operand shapes and dtypes per lane on every target that has it (pdoc shows
 these docstrings in the API reference). Likewise the half-precision intrinsics
 (`runtime/_half_math_exports.pyi`, imported for type checkers by `rocwmma_py`,
-`rocwmma_py.runtime` and `rocwmma_py.cuda`) and CUDA's vector structs and makers
+`rocwmma_py.runtime` and `rocwmma_py.cuda`), CUDA's device math library
+(`runtime/_device_math_exports.pyi`) and CUDA's vector structs and makers
 (`cuda/_vector_exports.pyi`). `tests/test_typing.py` checks that regenerating them gives the
 committed files.
 
@@ -36,6 +37,7 @@ from rocwmma_py.arch.instructions import Instruction  # noqa: E402
 
 STUB = ROOT / "rocwmma_py" / "amdgcn.pyi"
 HALF_MATH_STUB = ROOT / "rocwmma_py" / "runtime" / "_half_math_exports.pyi"
+DEVICE_MATH_STUB = ROOT / "rocwmma_py" / "runtime" / "_device_math_exports.pyi"
 VECTOR_STUB = ROOT / "rocwmma_py" / "cuda" / "_vector_exports.pyi"
 
 HEADER = '''\
@@ -262,11 +264,12 @@ def render_exports(module: ModuleType, names: list[str]) -> str:
 def outputs() -> dict[Path, str]:
     """Every generated stub and its text."""
     from rocwmma_py.cuda import vectors
-    from rocwmma_py.runtime import half_math
+    from rocwmma_py.runtime import device_math, half_math
 
     return {
         STUB: render(),
         HALF_MATH_STUB: render_exports(half_math, list(half_math.HALF_MATH_NAMES)),
+        DEVICE_MATH_STUB: render_exports(device_math, list(device_math.DEVICE_MATH_NAMES)),
         VECTOR_STUB: render_exports(vectors, [*vectors.VECTOR_TYPES, *vectors.MAKERS]),
     }
 
