@@ -216,9 +216,10 @@ def svg(layout: Layout) -> str:
 def png(layout: Layout, path: str, scale: float = 2.0) -> None:
     """The SVG picture rasterised to a PNG file (needs cairosvg: the `plot` extra)."""
     try:
-        import cairosvg
+        import cairosvg  # pyright: ignore[reportMissingImports] - the optional plot extra
     except ImportError:
         raise OptionalDependencyError(
             "PNG output needs cairosvg: pip install 'rocwmma-py[plot]' (or write --svg, "
             "which needs nothing)") from None
-    cairosvg.svg2png(bytestring=svg(layout).encode(), write_to=str(path), scale=scale)
+    cairosvg.svg2png(bytestring=svg(layout).encode(), write_to=str(path),
+                     scale=scale)  # pyright: ignore[reportArgumentType] - inferred from `=1`
