@@ -38,7 +38,7 @@ from .runtime.lane_ops import (  # noqa: F401 - the cross-lane builtins, re-expo
     readlane,
     update_dpp,
 )
-from .runtime.lanes import as_lanes, batch_data
+from .runtime.lanes import Lanes, as_lanes, batch_data
 from .runtime.state import current_context_or_none
 
 
@@ -137,7 +137,7 @@ def _register() -> list[str]:
 BUILTINS: list[str] = _register()
 
 
-def global_load_tr_b128_v8i16(ptr: Pointer) -> np.ndarray:
+def global_load_tr_b128_v8i16(ptr: Pointer) -> Lanes:
     """gfx12 transposing load (AMD's "Accelerating Generative AI on AMD Radeon GPUs"): each
     lane loads 8 x 16-bit from its own address,
     then every group of 8 lanes transposes its 8x8 block: out[8q+i][e] = in[8q+e][i]."""

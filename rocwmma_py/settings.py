@@ -48,11 +48,13 @@ class SettingNotEnteredWarning(UserWarning):
 class Kind(Protocol[T_co]):
     """The values a setting takes; each refusal (a ConfigError) says which are allowed."""
 
-    def check(self, value: object) -> T_co:
+    def check(self, value: object, /) -> T_co:
         """A value given in Python (`use_<name>(value)`) as the setting's value."""
+        ...
 
-    def parse(self, text: str) -> T_co:
+    def parse(self, text: str, /) -> T_co:
         """The environment variable's text (stripped, not empty) as the setting's value."""
+        ...
 
 
 class Choice:

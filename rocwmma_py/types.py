@@ -85,7 +85,7 @@ def resolve(t: Any) -> type:
             dt = np.dtype(t)
         except (TypeError, ValueError):
             dt = None
-        if dt in _BY_DTYPE:
+        if dt is not None and dt in _BY_DTYPE:
             return _BY_DTYPE[dt]
     raise ElementTypeError(
         f"unsupported element type {t!r}; supported names: {', '.join(_BY_NAME)}"

@@ -93,9 +93,10 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
             c = np.asarray(c, np.float64)
         out = np.empty(shape, T.storage_dtype(acc_type))
 
-        def tier(a, b, c, out=out):
+        def float_tier(a, b, c, out=out):
             _rounded_sum(a, b, c, acc_type, out)
             return out
+        tier = float_tier
     else:
         out = None
         tier = partial(_integer_sum, acc_type=acc_type, clamp=clamp)
@@ -113,7 +114,7 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
         part = whole[t0:t0 + step]
         pa, pb, pc = (x[t0:t0 + step] for x in flat)
         if T.is_float(acc_type):
-            tier(pa, pb, pc, out=part)
+            _rounded_sum(pa, pb, pc, acc_type, part)  # float_tier, in place
         else:
             part[...] = tier(pa, pb, pc)
     return out.reshape(shape)

@@ -52,8 +52,9 @@ _MODE_NAME = {"instruction": "an instruction layout (--instr)",
 
 
 def parser(prog: str) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0],
-                                epilog=__doc__.split("\n\n", 1)[1],
+    doc = __doc__ or ""  # None under python -OO
+    p = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0],
+                                epilog=doc.partition("\n\n")[2],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"{prog} (rocwmma_py {__version__})")
     what = p.add_argument_group("what to show (an instruction, a fragment or sm_80)")

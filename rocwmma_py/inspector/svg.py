@@ -194,9 +194,10 @@ def _labelled(layout: Layout) -> tuple[str, float, float]:
 def png(layout: Layout, path: str, scale: float = 2.0, full: bool = False) -> None:
     """The SVG picture (`svg`) rasterised to a PNG file (needs cairosvg: the `plot` extra)."""
     try:
-        import cairosvg
+        import cairosvg  # pyright: ignore[reportMissingImports] - the optional plot extra
     except ImportError:
         raise OptionalDependencyError(
             "PNG output needs cairosvg: pip install cairosvg (or, in a checkout, "
             "pip install '.[plot]'); --svg needs nothing") from None
-    cairosvg.svg2png(bytestring=svg(layout, full).encode(), write_to=str(path), scale=scale)
+    cairosvg.svg2png(bytestring=svg(layout, full).encode(), write_to=str(path),
+                     scale=scale)  # pyright: ignore[reportArgumentType] - inferred from `=1`

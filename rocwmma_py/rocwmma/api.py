@@ -73,7 +73,7 @@ def _wave_shares(frag: fragment, ctx) -> np.ndarray | None:
     first_lanes = slice(None, None, width)
     x0 = batch_data(ctx.thread_idx[0])[first_lanes] // width
     y0 = batch_data(ctx.thread_idx[1])[first_lanes]
-    return sched.wave_index(width, x0, y0)
+    return np.asarray(sched.wave_index(width, x0, y0))  # x0, y0 are arrays: so is this
 
 
 @dataclass(frozen=True, eq=False)

@@ -109,7 +109,7 @@ def _count(value, what: str) -> int:
     if isinstance(value, (bool, np.bool_)):
         value = None
     try:
-        count = operator.index(value)
+        count = operator.index(value)  # pyright: ignore[reportArgumentType] - the check
     except TypeError:
         count = 0
     if count < 1:

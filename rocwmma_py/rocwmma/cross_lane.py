@@ -172,23 +172,28 @@ def _rotate_selects(direction: int, dist: int, size: int) -> tuple[int, ...]:
     return s0, s1, 2 + s0, 2 + s1
 
 
+def _trait(name: str) -> classmethod:
+    """A trait's accessor (rocWMMA's `opDir()`, `elementIdx()`, ...): the class's `name`."""
+    return classmethod(lambda c: getattr(c, name))
+
+
 def _dpp(name, op_id, group, ctrl, **traits):
     return _op(_DppOp, name, OP_ID=op_id, GROUP_SIZE=group, CTRL=ctrl, **traits)
 
 
 def _dpp_rotate(direction, dist, group, ctrl):
     return _dpp("Rotate", OP_ID_ROTATE, group, ctrl, OP_DIR=direction, OP_DIST=dist,
-                opDir=classmethod(lambda c: c.OP_DIR), opDist=classmethod(lambda c: c.OP_DIST))
+                opDir=_trait("OP_DIR"), opDist=_trait("OP_DIST"))
 
 
 def _dpp_shift(direction, dist, group, ctrl):
     return _dpp("Shift", OP_ID_SHIFT, group, ctrl, OP_DIR=direction, OP_DIST=dist,
-                opDir=classmethod(lambda c: c.OP_DIR), opDist=classmethod(lambda c: c.OP_DIST))
+                opDir=_trait("OP_DIR"), opDist=_trait("OP_DIST"))
 
 
 def _bcast(name, impl_base, group, ctrl_or_traits, element):
     return _op(impl_base, name, OP_ID=OP_ID_BCAST, GROUP_SIZE=group, ELEMENT_IDX=element,
-               elementIdx=classmethod(lambda c: c.ELEMENT_IDX), **ctrl_or_traits)
+               elementIdx=_trait("ELEMENT_IDX"), **ctrl_or_traits)
 
 
 def _shuffle(base, group, ctrl, selects):
@@ -383,7 +388,7 @@ def _swz(name, op_id, group, ctrl, **traits):
 def _swz_rotate(direction, dist, group):
     ctrl = 0xC000 | (direction & 1) << 10 | (dist & 0x1F) << 5 | ((32 - group) & 0x1F)
     return _swz("Rotate", OP_ID_ROTATE, group, ctrl, OP_DIR=direction, OP_DIST=dist,
-                opDir=classmethod(lambda c: c.OP_DIR), opDist=classmethod(lambda c: c.OP_DIST))
+                opDir=_trait("OP_DIR"), opDist=_trait("OP_DIST"))
 
 
 def _swz_family(prefix, make):
@@ -414,7 +419,7 @@ SwizzleImpl = SimpleNamespace(Ops=SimpleNamespace(
                                              (a, b))),
     Fft=_template("SwizzleImpl::Ops::Fft", ("SubGroupSize", "FftCtrl"),
                   lambda g, f: _swz("Fft", OP_ID_FFT, g, 0xE000 | (f & 0x1F), FFT_CTRL=f,
-                                    fftCtrl=classmethod(lambda c: c.FFT_CTRL))),
+                                    fftCtrl=_trait("FFT_CTRL"))),
 ))
 
 
@@ -476,7 +481,7 @@ def _block_bcast(block, size):
         return (block * size + t % size) << 2
     return _op(_PermuteOp, "BlockBCast", OP_ID=OP_ID_BLOCK_BCAST, GROUP_SIZE=size,
                OP_IMPL=OP_IMPL_BPERMUTE, BACKWARD=True, ELEMENT_IDX=block,
-               elementIdx=classmethod(lambda c: c.ELEMENT_IDX), threadCtrl=classmethod(ctrl))
+               elementIdx=_trait("ELEMENT_IDX"), threadCtrl=classmethod(ctrl))
 
 
 def _interleave(op_id, group, vw, shift, backward):
@@ -489,7 +494,7 @@ def _interleave(op_id, group, vw, shift, backward):
     name = "Gather" if backward else "Scatter"
     return _op(_PermuteOp, name, OP_ID=op_id, GROUP_SIZE=group, BACKWARD=backward,
                OP_IMPL=OP_IMPL_BPERMUTE if backward else OP_IMPL_PERMUTE, VW=vw, SHIFT=shift,
-               vw=classmethod(lambda c: c.VW), shift=classmethod(lambda c: c.SHIFT),
+               vw=_trait("VW"), shift=_trait("SHIFT"),
                threadCtrl=classmethod(ctrl))
 
 
@@ -500,8 +505,8 @@ def _perm_rotate(direction, dist, group):
     backward = direction == OP_DIR_L
     return _op(_PermuteOp, "Rotate", OP_ID=OP_ID_ROTATE, GROUP_SIZE=group, BACKWARD=backward,
                OP_IMPL=OP_IMPL_BPERMUTE if backward else OP_IMPL_PERMUTE, OP_DIR=direction,
-               OP_DIST=dist, opDir=classmethod(lambda c: c.OP_DIR),
-               opDist=classmethod(lambda c: c.OP_DIST), threadCtrl=classmethod(ctrl))
+               OP_DIST=dist, opDir=_trait("OP_DIR"),
+               opDist=_trait("OP_DIST"), threadCtrl=classmethod(ctrl))
 
 
 _SIZES = {"Wave": OP_GROUP_SIZE_WARP, "32": 32, "16": 16}

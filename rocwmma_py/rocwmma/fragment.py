@@ -218,10 +218,12 @@ class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
         registers gathered through the map, cached until the registers change. mma_sync
         reads its operands here and leaves D here, so a chain of mma_sync calls on the same
         accumulator never moves it through the register layout."""
-        if self._values is None:
+        values = self._values
+        if values is None:
             wave = self.traits(self.arch).wave_size
-            self._values = decode(to_waves(self._x, type(self).map(self.arch).inverse, wave))
-        return self._values
+            values = self._values = decode(
+                to_waves(self._x, type(self).map(self.arch).inverse, wave))
+        return values
 
     def set_values(self, values: np.ndarray) -> None:
         """mma_sync's result (exactly representable in the data type); registers follow

@@ -247,7 +247,8 @@ def _addresses(name: str, address: Pointer, ctx: WaveContext, k: int) -> np.ndar
     return np.stack((base, base + 1))
 
 
-def _atomic(name: str, address: object, value: object, compare: object = None):
+def _atomic(name: str, address: object, value: object,
+            compare: object = None) -> Lanes | VectorRegs:
     ctx = current_context(f"{name}()")
     if not isinstance(address, Pointer):
         raise AtomicTypeError(
@@ -428,6 +429,15 @@ def _check_block_order(ctx: WaveContext, buffer: Buffer, itemsize: int, run: _Ru
         rec.marks[run.addresses[changed]] = new[changed]
 
 
+def _one_per_lane(name: str, address: object, value: object,
+                  compare: object = None) -> Lanes:
+    """`_atomic` for the functions without a half overload (only atomicAdd takes f16/bf16,
+    the one type with packed pairs): the old values are always one per lane."""
+    out = _atomic(name, address, value, compare)
+    assert isinstance(out, Lanes)
+    return out
+
+
 # -- HIP's functions ------------------------------------------------------------------------
 
 def atomicAdd(address: Pointer, val: object) -> Lanes | VectorRegs:  # noqa: N802 - HIP name
@@ -466,53 +476,53 @@ def atomicAdd(address: Pointer, val: object) -> Lanes | VectorRegs:  # noqa: N80
 
 def atomicSub(address: Pointer, val: object) -> Lanes:  # noqa: N802
     """`*address -= val` per lane (float: adds -val); the old values."""
-    return _atomic("atomicSub", address, val)
+    return _one_per_lane("atomicSub", address, val)
 
 
 def atomicMax(address: Pointer, val: object) -> Lanes:  # noqa: N802
     """`*address = max(*address, val)` per lane (float: stores val only if old < val, as
     HIP's CAS loop does, so a NaN in memory stays); the old values."""
-    return _atomic("atomicMax", address, val)
+    return _one_per_lane("atomicMax", address, val)
 
 
 def atomicMin(address: Pointer, val: object) -> Lanes:  # noqa: N802
     """`*address = min(*address, val)` per lane (float: stores val only if old > val);
     the old values."""
-    return _atomic("atomicMin", address, val)
+    return _one_per_lane("atomicMin", address, val)
 
 
 def atomicExch(address: Pointer, val: object) -> Lanes:  # noqa: N802
     """`*address = val` per lane; the old values."""
-    return _atomic("atomicExch", address, val)
+    return _one_per_lane("atomicExch", address, val)
 
 
 def atomicCAS(address: Pointer, compare: object, val: object) -> Lanes:  # noqa: N802
     """`*address = (old == compare) ? val : old` per lane, comparing bit patterns (floats
     too: -0 and +0 differ, a NaN matches itself); the old values."""
-    return _atomic("atomicCAS", address, val, compare)
+    return _one_per_lane("atomicCAS", address, val, compare)
 
 
 def atomicAnd(address: Pointer, val: object) -> Lanes:  # noqa: N802
     """`*address &= val` per lane (integers); the old values."""
-    return _atomic("atomicAnd", address, val)
+    return _one_per_lane("atomicAnd", address, val)
 
 
 def atomicOr(address: Pointer, val: object) -> Lanes:  # noqa: N802
     """`*address |= val` per lane (integers); the old values."""
-    return _atomic("atomicOr", address, val)
+    return _one_per_lane("atomicOr", address, val)
 
 
 def atomicXor(address: Pointer, val: object) -> Lanes:  # noqa: N802
     """`*address ^= val` per lane (integers); the old values."""
-    return _atomic("atomicXor", address, val)
+    return _one_per_lane("atomicXor", address, val)
 
 
 def atomicInc(address: Pointer, val: object) -> Lanes:  # noqa: N802
     """`*address = (old >= val) ? 0 : old + 1` per lane (unsigned int); the old values."""
-    return _atomic("atomicInc", address, val)
+    return _one_per_lane("atomicInc", address, val)
 
 
 def atomicDec(address: Pointer, val: object) -> Lanes:  # noqa: N802
     """`*address = (old == 0 || old > val) ? val : old - 1` per lane (unsigned int); the
     old values."""
-    return _atomic("atomicDec", address, val)
+    return _one_per_lane("atomicDec", address, val)

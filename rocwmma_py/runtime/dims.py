@@ -34,7 +34,7 @@ def as_dim3(value: object, what: str) -> Dim3:
         if isinstance(item, bool):
             raise LaunchTypeError(f"{what} must hold ints, got {value!r}")
         try:
-            n = operator.index(item)
+            n = operator.index(item)  # pyright: ignore[reportArgumentType] - the check
         except TypeError:
             raise LaunchTypeError(
                 f"{what} must be an int or a tuple of 1 to 3 ints, got {value!r}"

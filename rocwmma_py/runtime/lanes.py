@@ -141,7 +141,9 @@ class Lanes(NDArrayOperatorsMixin):
     def __deepcopy__(self, memo) -> Lanes:
         return self.copy()
 
-    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> Lanes:
+    def astype(self, dtype, order: Literal["K", "A", "C", "F"] = "K",
+               casting: Literal["no", "equiv", "safe", "same_kind", "unsafe"] = "unsafe",
+               subok: bool = True, copy: bool = True) -> Lanes:
         with _batch_errors_taint():
             return Lanes(self._data.astype(dtype, order, casting, subok, copy), self.lane_axis)
 
@@ -229,7 +231,7 @@ class Lanes(NDArrayOperatorsMixin):
     def item(self, *args):
         return self._per_wave_data().item(*args)
 
-    def tobytes(self, order="C") -> bytes:
+    def tobytes(self, order: Literal["K", "A", "C", "F"] | None = "C") -> bytes:
         return self._per_wave_data().tobytes(order)
 
     def __repr__(self) -> str:
@@ -390,7 +392,7 @@ def lane_wise_call(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
 Lanes.__lane_wise__ = staticmethod(lane_wise_call)  # type: ignore[attr-defined]
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """`batch_data` of Lanes, also inside tuples/lists/dicts (numpy function arguments)."""
     if isinstance(value, Lanes):
         return value._data
@@ -531,8 +533,14 @@ _METHOD_TWINS = {name: getattr(np, name) for name in (
     "cumsum", "cumprod", "argsort", "reshape", "transpose", "swapaxes", "ravel", "squeeze",
     "take", "repeat", "nonzero", "diagonal", "trace", "searchsorted", "clip", "round",
     "conj", "conjugate", "dot", "ptp")}
+
+
+def _flatten(x, order: Literal["K", "A", "C", "F"] = "C"):
+    return np.ravel(x, order).copy()
+
+
 _METHOD_TWINS.update(compress=lambda x, condition, *args, **kwargs: np.compress(
-    condition, x, *args, **kwargs), flatten=lambda x, order="C": np.ravel(x, order).copy())
+    condition, x, *args, **kwargs), flatten=_flatten)
 
 
 def _method(x: Lanes, func):
@@ -649,7 +657,7 @@ def _is_int(part) -> bool:
     return isinstance(part, (int, np.integer)) and not isinstance(part, (bool, np.bool_))
 
 
-def _index_plan(x: Lanes, index, batch: bool):
+def _index_plan(x: Lanes, index, batch: bool) -> tuple[Any, int | None]:
     """(index for the plain array, lane axis of the result or None). In a batch an index
     that picks lanes by position raises NeedsPerWave, and a gather by a per-lane index is
     shifted to each wave's own lanes."""
@@ -690,7 +698,8 @@ def _index_plan(x: Lanes, index, batch: bool):
     return _advanced_plan(x, index, expanded, lane, lanes, spans)
 
 
-def _advanced_plan(x: Lanes, index, expanded, lane: int, lanes: int, spans: bool):
+def _advanced_plan(x: Lanes, index, expanded, lane: int, lanes: int,
+                   spans: bool) -> tuple[Any, int | None]:
     """Index with arrays: a per-lane integer index on the lane axis (the rest ints and full
     slices) is a gather inside each wave; other array indices are checked on a probe."""
     arrays = [i for i, p in enumerate(expanded) if p is not None and not isinstance(p, slice)]

@@ -87,7 +87,8 @@ class RaceTracker:
                 setattr(self, name, np.repeat(getattr(self, name), factor))
         self._unit = unit
 
-    def _units(self, flat: np.ndarray, itemsize: int, wave) -> tuple[np.ndarray, object, int]:
+    def _units(self, flat: np.ndarray, itemsize: int, wave: np.ndarray | int
+               ) -> tuple[np.ndarray, np.ndarray | int, int]:
         """(unit indices, wave per unit, units per element) of elements of `itemsize`."""
         if self._unit == 0:
             self._allocate(itemsize)
