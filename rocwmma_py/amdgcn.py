@@ -15,6 +15,7 @@ The cross-lane builtins (`readlane`, `ds_bpermute`, `update_dpp`, `ds_swizzle`, 
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
 import numpy as np
 
@@ -79,7 +80,8 @@ def _like(c, d: np.ndarray):
     return as_lanes(d, -1 if d.ndim == 1 else -2)
 
 
-def _bind(signature: inspect.Signature, builtin: str, no_opsel: bool, args, kwargs) -> dict:
+def _bind(signature: inspect.Signature, builtin: str, no_opsel: bool, args,
+          kwargs) -> dict[str, Any]:
     """The call's arguments by name; a mismatch names the builtin's real argument list."""
     try:
         return signature.bind(*args, **kwargs).arguments
