@@ -94,6 +94,15 @@ def _bind(signature: inspect.Signature, builtin: str, no_opsel: bool, args, kwar
         raise BuiltinArgumentError(f"{call}: {err}") from None
 
 
+def _literal_zero(value) -> bool:
+    """A scale operand written as the constant 0 (a Python int, not a per-lane value): LLVM
+    and MLIR spell the unscaled v_mfma_f32_*_f8f6f4 as the scaled builtin with both scales
+    the constant 0 (iree-org/iree#20616, ROCm/rocMLIR#2246; CK's unscaled f8f6f4 warp GEMM
+    passes 0), so such a call computes without scales; any other scale value, a zero
+    register included, is an E8M0 byte 2**(s - 127)."""
+    return type(value) is int and value == 0
+
+
 def _make(builtin: str, args: tuple[str, ...], targets: list[str], no_opsel: bool):
     params = [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD) for a in args]
     signature = inspect.Signature(params)
@@ -104,8 +113,11 @@ def _make(builtin: str, args: tuple[str, ...], targets: list[str], no_opsel: boo
         instr = instruction(builtin, arch)
         c = bound["c"]
         a, b, c_regs = (_registers(bound.pop(x), instr.wave) for x in "abc")
-        if "index" in bound:  # the sparse index word of each lane
-            bound["index"] = _registers(bound["index"], instr.wave)
+        if instr.mx and all(_literal_zero(bound[s]) for s in ("scale_a", "scale_b")):
+            bound["scale_a"] = bound["scale_b"] = None  # LLVM's unscaled f8f6f4 MFMA
+        for name in ("index", "scale_a", "scale_b"):  # per-lane index / E8M0 scale words
+            if bound.get(name) is not None:
+                bound[name] = _registers(bound[name], instr.wave)
         return _like(c, execute(instr, a, b, c_regs, waves=_waves(), hip_types=True,
                                 model=numerics_model(arch), **bound))
 
