@@ -9,7 +9,9 @@ in the table of the target architecture: the running kernel's, or outside a kern
 there (`use_numerics`, `numerics_model`). D comes back with C's dtype and shape.
 
 The cross-lane builtins (`readlane`, `ds_bpermute`, `update_dpp`, `ds_swizzle`, `permlane16`,
-... : `CROSS_LANE_BUILTINS`) take per-lane values (`runtime.lane_ops`).
+... : `CROSS_LANE_BUILTINS`) take per-lane values (`runtime.lane_ops`), and so do gfx950's
+scaled / stochastic-rounding conversions (`cvt_scalef32_*`, `cvt_sr_*`: `MX_CONVERT_BUILTINS`,
+`runtime.mx_convert`).
 """
 
 from __future__ import annotations
@@ -39,6 +41,28 @@ from .runtime.lane_ops import (  # noqa: F401 - the cross-lane builtins, re-expo
     update_dpp,
 )
 from .runtime.lanes import as_lanes, batch_data
+from .runtime.mx_convert import (  # noqa: F401 - gfx950's scaled/SR conversions, re-exported
+    MX_CONVERT_BUILTINS,
+    cvt_scalef32_pk32_bf6_bf16,
+    cvt_scalef32_pk32_bf6_f16,
+    cvt_scalef32_pk32_f32_bf6,
+    cvt_scalef32_pk32_f32_fp6,
+    cvt_scalef32_pk32_fp6_bf16,
+    cvt_scalef32_pk32_fp6_f16,
+    cvt_scalef32_pk_bf8_f32,
+    cvt_scalef32_pk_f32_bf8,
+    cvt_scalef32_pk_f32_fp4,
+    cvt_scalef32_pk_f32_fp8,
+    cvt_scalef32_pk_fp4_f32,
+    cvt_scalef32_pk_fp8_f32,
+    cvt_scalef32_sr_bf8_f32,
+    cvt_scalef32_sr_fp8_f32,
+    cvt_scalef32_sr_pk32_bf6_f32,
+    cvt_scalef32_sr_pk32_fp6_f32,
+    cvt_scalef32_sr_pk_fp4_f32,
+    cvt_sr_bf16_f32,
+    cvt_sr_f16_f32,
+)
 from .runtime.state import current_context_or_none
 
 
@@ -159,5 +183,6 @@ def global_load_tr_b128_v8i16(ptr: Pointer) -> np.ndarray:
     return as_lanes(rows.reshape(lanes // 8, 8, 8).transpose(0, 2, 1).reshape(lanes, 8), -2)
 
 
-__all__ = [*BUILTINS, *CROSS_LANE_BUILTINS, "CROSS_LANE_BUILTINS", "global_load_tr_b128_v8i16",
+__all__ = [*BUILTINS, *CROSS_LANE_BUILTINS, "CROSS_LANE_BUILTINS", *MX_CONVERT_BUILTINS,
+           "MX_CONVERT_BUILTINS", "global_load_tr_b128_v8i16",
            "instruction", "UnsupportedInstructionError"]

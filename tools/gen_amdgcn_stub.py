@@ -51,6 +51,8 @@ from .errors import UnsupportedInstructionError as UnsupportedInstructionError
 from .runtime import Pointer
 from .runtime.lane_ops import CROSS_LANE_BUILTINS as CROSS_LANE_BUILTINS
 {cross_lane}
+from .runtime.mx_convert import MX_CONVERT_BUILTINS as MX_CONVERT_BUILTINS
+{mx_convert}
 
 BUILTINS: list[str]
 """Every matrix-core builtin name (without `__builtin_amdgcn_`), sorted."""
@@ -121,6 +123,9 @@ def _dtype_name(t: type) -> str:
 
 def _operand(instr: Instruction, what: str) -> str:
     """`(lanes, elements) dtype per lane`, plus the packed-word form of sub-32-bit integers."""
+    if instr.mx and what != "c":
+        return ("(64, 8) int32 words (v8i32): 32 values per lane in the cbsz/blgp\n"
+                "        format; fp6 reads the first 6 words, fp4 the first 4")
     layout = instr.c_layout(0) if what == "c" else getattr(instr, f"{what}_layout")
     t = {"a": instr.a_type, "b": instr.b_type, "c": instr.c_type}[what]
     text = f"({layout.lanes}, {layout.slots}) {_dtype_name(t)}"
@@ -141,6 +146,14 @@ def _grouped(rows: list[tuple[str, Instruction]], describe) -> list[str]:
     return [f"{value} on {', '.join(archs)}" for value, archs in groups.items()]
 
 
+_MX_MODIFIERS = {
+    "cbsz": "cbsz: int: A's format 0-4 (fp8 e4m3, bf8 e5m2, fp6 e2m3, bf6 e3m2, fp4 e2m1)",
+    "blgp": "blgp: int: B's format 0-4 (as cbsz)",
+    "opsel_a": "opsel_a: int: 0-3, the byte of scale_a's word that holds the scale",
+    "opsel_b": "opsel_b: int: 0-3, the byte of scale_b's word that holds the scale",
+}
+
+
 def _docstring(builtin: str) -> str:
     rows = _rows(builtin)
     first = rows[0][1]
@@ -149,8 +162,11 @@ def _docstring(builtin: str) -> str:
     blocks = f" ({first.blocks} blocks)" if first.blocks > 1 else ""
     sparse = ([f"A is 4:2 sparse: {first.a_k} stored values of each row's {first.k}, "
                f"{first.index_sets} index set(s) per index word."] if first.sparse else [])
+    call = f"__builtin_amdgcn_{builtin}({', '.join(first.args)})."
+    if len(call) > 90:  # the MX builtins' nine arguments: wrap
+        call = f"__builtin_amdgcn_{builtin}(\n    {', '.join(first.args)})."
     lines = [
-        f"__builtin_amdgcn_{builtin}({', '.join(first.args)}).",
+        call,
         "",
         f"D = A·B + C, {shape}{blocks}, one wave of {first.wave} lanes.",
         *sparse,
@@ -165,11 +181,18 @@ def _docstring(builtin: str) -> str:
         lines += [f"    index: ({first.wave},) int32, the 2-bit positions of A's stored values:",
                   "        value e of a lane in bits 2e+1:2e of its index set"]
     lines.append("    returns D with c's dtype and shape")
-    modifiers = [m for m in first.args if m not in ("a", "b", "c", "index")]
+    if first.mx:
+        lines += ["    scale_a, scale_b: (64,) int32 E8M0 scale words, byte opsel_a/opsel_b",
+                  "        of lane i + M*kb scaling row i (column i of B) in K block kb:",
+                  "        2**(s - 127);",
+                  "        both the constant 0: the unscaled v_mfma_f32_*_f8f6f4"]
+    modifiers = [m for m in first.args if m not in ("a", "b", "c", "index", "scale_a", "scale_b")]
     if modifiers:
         lines += ["", "Immediates (compile-time ints or bools; out of range: ModifierError):"]
         for m in modifiers:
-            if m == "blgp":
+            if first.mx and m in _MX_MODIFIERS:
+                lines.append(f"    {_MX_MODIFIERS[m]}")
+            elif m == "blgp":
                 for text in _grouped(rows, lambda i: _BLGP[i.blgp]):
                     lines.append(f"    {text}")
             elif first.sparse and m in _SPARSE_MODIFIERS:
@@ -189,7 +212,7 @@ def _docstring(builtin: str) -> str:
 
 def _signature(builtin: str) -> str:
     args = _rows(builtin)[0][1].args
-    params = [f"{a}: ArrayLike" if a in ("a", "b", "c", "index") else
+    params = [f"{a}: ArrayLike" if a in ("a", "b", "c", "index", "scale_a", "scale_b") else
               f"{a}: {'int' if a in ('cbsz', 'abid', 'blgp') else 'bool | int'}"
               for a in args]
     return f"def {builtin}(\n" + "".join(f"    {p},\n" for p in params) + ") -> NDArray[Any]:"
@@ -203,8 +226,10 @@ def render() -> str:
     """The stub's text."""
     cross = "\n".join(f"from .runtime.lane_ops import {n} as {n}"
                       for n in sorted(amdgcn.CROSS_LANE_BUILTINS))
+    mx_convert = "\n".join(f"from .runtime.mx_convert import {n} as {n}"
+                           for n in sorted(amdgcn.MX_CONVERT_BUILTINS))
     names = "".join(f'\n    "{n}",' for n in sorted(amdgcn.__all__)) + "\n"
-    out = [HEADER.format(cross_lane=cross, all_names=names)]
+    out = [HEADER.format(cross_lane=cross, mx_convert=mx_convert, all_names=names)]
     for builtin in amdgcn.BUILTINS:
         out.append(f'{_signature(builtin)}\n    """{_indent(_docstring(builtin))[4:]}\n    """\n')
     return "\n".join(out)
