@@ -74,6 +74,7 @@ _SHORT: dict[type, str] = {
 _BY_NAME = {s: t for t, s in _SHORT.items()} | {t.__name__: t for t in _SHORT} | {
     "float8": float8, "bfloat8": bfloat8, "float8_fnuz": float8_fnuz, "bfloat8_fnuz": bfloat8_fnuz,
     "float6_e2m3": float6_e2m3, "float6_e3m2": float6_e3m2, "float4_e2m1": float4_e2m1,
+    "fp8": float8,  # LLVM's name of OCP e4m3 on gfx950 (its bf8 is already "bf8")
 }
 # fmt: on
 _BY_DTYPE = {np.dtype(t): t for t in _SHORT if t is not xfloat32}

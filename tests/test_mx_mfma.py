@@ -287,3 +287,25 @@ def test_kernel_on_both_engines(name, cbsz, blgp):
         fb = np.repeat(2.0 ** (sb - 127), 32, axis=1).T
         want = ((a * fa) @ (b * fb) + c).astype(np.float32)
         np.testing.assert_array_equal(d_matrix(ins, d_regs[w]), want, err_msg=f"wave {w}")
+
+
+# ---- the inspector -----------------------------------------------------------------------
+
+
+def test_inspector_shows_the_format_cbsz_and_blgp_pick(capsys):
+    """B[40][3] of 32x32x64 in fp4: lane 3 + 32 (K block 1), element 8 = bits 32..35 (VGPR 1
+    bits 3:0); A[1][37] of 16x16x128 in fp6: lane 17, element 5 = bits 30..35, which cross
+    from VGPR 0 into VGPR 1 (the inspector names the first VGPR and its bit range)."""
+    from rocwmma_py.inspector import cli
+
+    assert cli.layout_main(["--instr", "v_mfma_scale_f32_32x32x64_f8f6f4", "--arch", "gfx950",
+                            "--matrix", "b", "--blgp", "4", "--row", "40", "--col", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "BLGP=4: fp4" in out and "B[40][3]  v1{35}.[3:0]" in out
+    assert cli.layout_main(["--instr", "v_mfma_scale_f32_16x16x128_f8f6f4", "--arch", "gfx950",
+                            "--cbsz", "2", "--row", "1", "--col", "37"]) == 0
+    out = capsys.readouterr().out
+    assert "CBSZ=2: fp6" in out and " 17 " in out
+    assert cli.layout_main(["--instr", "v_mfma_scale_f32_16x16x128_f8f6f4", "--arch", "gfx950",
+                            "--blgp", "5", "--matrix", "b"]) == 2
+    assert "MX format code 0..4" in capsys.readouterr().err

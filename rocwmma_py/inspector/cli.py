@@ -34,13 +34,14 @@ from .formats import WIDTH
 _LAYOUT_OUT = {"view", "format", "width", "svg", "png", "row", "col", "block", "register",
                "lane"}
 _TAKES = {
-    "instruction": {"instr", "arch", "wave", "matrix", "opsel", "abid", "cbsz", "compressed"}
-    | _LAYOUT_OUT,
+    "instruction": {"instr", "arch", "wave", "matrix", "opsel", "abid", "cbsz", "blgp",
+                    "compressed"} | _LAYOUT_OUT,
     "fragment": {"fragment", "arch", "shape", "dtype", "layout", "api"} | _LAYOUT_OUT,
     "sm_80": {"arch", "matrix", "fragment"} | _LAYOUT_OUT,
     "detail": {"detail", "instr", "arch", "wave", "format"},
     "list": {"list_instructions", "arch", "format"},
-    "compare": {"compare", "instr", "wave", "matrix", "opsel", "abid", "cbsz", "compressed",
+    "compare": {"compare", "instr", "wave", "matrix", "opsel", "abid", "cbsz", "blgp",
+                "compressed",
                 "fragment", "shape", "dtype", "layout", "api", "format"},
 }
 _OPTION = {"list_instructions": "--list-instructions", "instr": "--instr"}
@@ -70,7 +71,10 @@ def parser(prog: str) -> argparse.ArgumentParser:
     what.add_argument("--abid", type=int,
                       help="gfx9 sparse K: the index set (with CBSZ 0; default 0)")
     what.add_argument("--cbsz", type=int,
-                      help="gfx9 sparse K: CBSZ (0..3; not 0 reads index set 0, as ABID 0)")
+                      help="gfx9 sparse K: CBSZ (0..3; not 0 reads index set 0, as ABID 0); "
+                      "gfx950 MX f8f6f4: A's format (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4)")
+    what.add_argument("--blgp", type=int,
+                      help="gfx950 MX f8f6f4: B's format (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4)")
     what.add_argument("--compressed", action="store_true",
                       help="sparse A as stored (M x K/2 values) instead of by dense k")
     what.add_argument("--shape", help="fragment MxNxK (default 16x16x16)")
@@ -172,7 +176,8 @@ def build(args: argparse.Namespace, arch: str | None = None) -> LI.Layout:
     if args.instr:
         return LI.instruction_layout(args.instr, target, args.wave, args.matrix or "a",
                                      args.opsel or 0, abid=args.abid or 0,
-                                     cbsz=args.cbsz or 0, compressed=args.compressed)
+                                     cbsz=args.cbsz or 0, compressed=args.compressed,
+                                     blgp=args.blgp or 0)
     layout = args.layout or (None if args.fragment == "acc" else "row")
     cls = LI.fragment_class(args.fragment, LI.parse_shape(args.shape or "16x16x16"),
                             args.dtype or "f16", layout, args.api or "rocwmma")

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import types as T
+from ..arch.instructions import MX_FORMATS
 from ..errors import LayoutQueryError
 from ..rocwmma.fragment import fragment
 from ..rocwmma.tags import accumulator, col_major, matrix_a, matrix_b, row_major
@@ -60,7 +61,7 @@ def _entries(block, row, col, lane, slot, bits) -> np.ndarray:
 
 def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: str = "a",
                        opsel: int = 0, *, abid: int = 0, cbsz: int = 0,
-                       compressed: bool = False) -> Layout:
+                       compressed: bool = False, blgp: int = 0) -> Layout:
     """Operand `matrix` (a, b, c, d, or k: a sparse instruction's index register) of an
     instruction, by ISA mnemonic or builtin name. `opsel` (0 or 1) picks the VGPR half of a
     gfx11 16-bit C/D; elsewhere it must be 0, except for K of a gfx12 sparse instruction,
@@ -68,7 +69,8 @@ def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: st
 
     A of a sparse instruction is by dense (i, k), M x K, as the calculator shows it: the four
     k of a group at the slot of its two stored values; `compressed=True` gives the stored
-    values instead (M x K/2, column kk, each at its own element)."""
+    values instead (M x K/2, column kk, each at its own element). A/B of gfx950's MX
+    instructions are shown in the format `cbsz` (A) / `blgp` (B) picks (0 fp8 ... 4 fp4)."""
     target = names.arch(arch)
     instr = names.instruction(name, target, wave)
     key = str(matrix).upper()
@@ -79,6 +81,11 @@ def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: st
                                f"v_swmmac_*); {instr.isa} {key} has none")
     if instr.sparse:
         return _sparse_layout(instr, target.name, key, opsel, abid, cbsz, compressed)
+    if instr.mx:
+        return _mx_layout(instr, target.name, key, opsel, abid, cbsz, blgp)
+    if blgp:
+        raise LayoutQueryError(f"--blgp picks B's format of gfx950's MX f8f6f4 instructions; "
+                               f"{instr.isa} has none")
     if key == "K":
         raise LayoutQueryError(f"matrix k is the index register of a 4:2 sparse instruction "
                                f"(v_smfmac_*, v_swmmac_*); {instr.isa} is dense: give a, b, c "
@@ -99,10 +106,32 @@ def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: st
                            f"{suffix})", key, opsel)
 
 
-def _operand_layout(instr, title: str, key: str, opsel: int = 0) -> Layout:
-    """The operand map of the instruction table as it is (A compressed when sparse)."""
-    lay = instr.b_layout if key == "B" else instr.c_layout(opsel) if key in "CD" else \
-        instr.a_layout
+def _mx_layout(instr, arch: str, key: str, opsel: int, abid: int, cbsz: int,
+               blgp: int) -> Layout:
+    """A/B of an MX instruction in the formats CBSZ/BLGP pick; C/D as usual."""
+    codes = range(len(MX_FORMATS))
+    for name, value in (("cbsz", cbsz), ("blgp", blgp)):
+        if value not in codes or isinstance(value, bool):
+            raise LayoutQueryError(f"--{name} is an MX format code 0..4 (fp8, bf8, fp6, bf6, "
+                                   f"fp4) on {instr.isa}; got {value!r}")
+    if key == "K" or abid or opsel:
+        raise LayoutQueryError(f"{instr.isa} has no index register, ABID or OPSEL layout "
+                               "(its OPSEL picks a scale byte): give a, b, c or d")
+    if key in "CD":
+        return _operand_layout(instr, f"{instr.isa} {key} on {arch} (wave{instr.wave})", key)
+    fmt = MX_FORMATS[cbsz if key == "A" else blgp]
+    lay = instr.mx_layout(fmt, key == "B")
+    field = "CBSZ" if key == "A" else "BLGP"
+    return _operand_layout(instr, f"{instr.isa} {key} on {arch} (wave{instr.wave}, "
+                           f"{field}={cbsz if key == 'A' else blgp}: {T.short_name(fmt)})",
+                           key, lay=lay)
+
+
+def _operand_layout(instr, title: str, key: str, opsel: int = 0, lay=None) -> Layout:
+    """The operand map of the instruction table as it is (A compressed when sparse), or
+    `lay` when given."""
+    lay = lay or (instr.b_layout if key == "B" else instr.c_layout(opsel) if key in "CD" else
+                  instr.a_layout)
     lane, slot = np.nonzero(lay.block >= 0)
     entries = _entries(lay.block[lane, slot], lay.row[lane, slot], lay.col[lane, slot], lane,
                        slot, lay.bits)

@@ -2,7 +2,7 @@
 `cvt_scalef32_sr_*`, `cvt_sr_*`) between f32/f16/bf16 and the OCP formats fp8 (e4m3), bf8
 (e5m2), fp6 (e2m3), bf6 (e3m2) and fp4 (e2m1).
 
-Semantics (sources: CDNA4 ISA §6.7 "Packed Math", as quoted in public notes; LLVM's
+Semantics (sources: CDNA4 ISA, section 6.7 "Packed Math", as quoted in public notes; LLVM's
 clang/include/clang/Basic/BuiltinsAMDGPU.td for the signatures; HIP's host reference
 ROCm/clr hipamd/include/hip/amd_detail/amd_hip_ocp_host.hpp @ 0c33dfa, `from_float`,
 `from_float_sr`, `to_float`, for the arithmetic):
