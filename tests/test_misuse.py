@@ -673,7 +673,7 @@ def test_opsel_accepts_bools_and_integers(value):
 
 
 _VALID_IMMEDIATES = {"cbsz": 0, "abid": 0, "blgp": 0, "opsel": 0, "sgn_a": 1, "sgn_b": 1,
-                     "clamp": 0}
+                     "clamp": 0, "opsel_a": 0, "opsel_b": 0}
 
 
 def _immediate_cases():
@@ -689,7 +689,7 @@ def _immediate_cases():
 def test_every_immediate_of_every_builtin_refuses_a_fraction(arch, builtin, immediate):
     """Immediates are checked before the operands, so scalar stand-ins reach the check."""
     args = amdgcn.instruction(builtin, arch).args
-    operands = ("a", "b", "c", "index")
+    operands = ("a", "b", "c", "index", "scale_a", "scale_b")
     call = {a: 0 for a in operands if a in args} | {a: _VALID_IMMEDIATES[a] for a in args
                                                      if a not in operands}
     call[immediate] = 0.5
