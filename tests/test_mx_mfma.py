@@ -9,8 +9,9 @@ Sources written into the tables below (not the code's output):
   M=0, K=0..31 ... Lane 32 M=0, K=32..63 ... Lane 63 M=31, K=32..63";
 - CK's WarpGemmAttributeMfmaImpl_f32_16x16x128_f8f6f4: kAMLane = kBNLane = 16,
   kABKLane = 4, kABKPerLane = 32; fp8/bf8 in int32x8, fp4 in int32x4 (the rest zero);
-- LLVM: format codes 0-4 = fp8, bf8, fp6, bf6, fp4 with 8, 8, 6, 6, 4 VGPRs
-  (llvm/lib/IR/Verifier.cpp, the mfma.scale checks; llvm/test/MC/AMDGPU/mai-gfx950.s).
+- LLVM: format codes 0-4 = fp8, bf8, fp6, bf6, fp4 (AMDGPU::MFMAScaleFormats,
+  llvm/lib/Target/AMDGPU/SIDefines.h @ 002bce7) with 8, 8, 6, 6, 4 VGPRs
+  (llvm/test/MC/AMDGPU/mai-gfx950.s @ 007e824, "wrong register tuple size").
 """
 
 from __future__ import annotations

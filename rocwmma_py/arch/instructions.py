@@ -225,9 +225,9 @@ def _smfmac_table(gen: int) -> dict[str, Instruction]:
 
 
 # --- gfx950 MX f8f6f4 MFMA ------------------------------------------------------------------
-# Format codes of CBSZ (A) and BLGP (B), LLVM's AMDGPU::MFMAScaleFormats: 0 FP8_E4M3,
-# 1 FP8_E5M2, 2 FP6_E2M3, 3 FP6_E3M2, 4 FP4_E2M1 (llvm/lib/IR/Verifier.cpp: codes 0-1 take 8
-# VGPRs, 2-3 six, 4 four; AMDGPUInstCombineIntrinsic.cpp pairs the names with those counts).
+# Format codes of CBSZ (A) and BLGP (B), LLVM's AMDGPU::MFMAScaleFormats
+# (llvm/lib/Target/AMDGPU/SIDefines.h @ 002bce7): 0 FP8_E4M3, 1 FP8_E5M2, 2 FP6_E2M3,
+# 3 FP6_E3M2, 4 FP4_E2M1; A/B take 8, 8, 6, 6, 4 VGPRs (llvm/test/MC/AMDGPU/mai-gfx950.s).
 MX_FORMATS: tuple[type, ...] = (T.float8, T.bfloat8, T.float6_e2m3, T.float6_e3m2,
                                 T.float4_e2m1)
 # (M, K, cycles). Cycles: no public table; the 16/32 passes of gfx950's other 16x16/32x32

@@ -17,6 +17,12 @@ ROCm/clr hipamd/include/hip/amd_detail/amd_hip_ocp_host.hpp @ 0c33dfa, `from_flo
   mantissa bits minus the destination's: `rng >> (32 - r)`) to the source significand,
   aligned one bit below the kept ones, then truncates (HIP's `from_float_sr`).
 
+Where the HIP host reference differs, the ISA text wins: it applies the scale only to the
+fp6/fp4 encodings (its fp8 ones are not marked MX-scaled), whereas the ISA says the scaled
+conversions scale every F4/F6/F8 value; and its saturation of an e4m3 overflow yields the
+code 0x7F (a NaN), where this module gives the largest finite value 448 as HIP's
+`__HIP_SATFINITE` conversions do.
+
 Packing: fp8 four per dword (byte b = bits 8b..8b+7), fp4 eight (value e at bits 4e), fp6
 sixteen per three dwords (value e at bits 6e..6e+5 of the little-endian 96-bit string): see
 `types.pack`. Every function works on whole arrays: per-lane scalars (lanes,) and per-lane
