@@ -21,22 +21,52 @@ from .runtime.lane_ops import readfirstlane as readfirstlane
 from .runtime.lane_ops import readlane as readlane
 from .runtime.lane_ops import update_dpp as update_dpp
 from .runtime.mx_convert import MX_CONVERT_BUILTINS as MX_CONVERT_BUILTINS
+from .runtime.mx_convert import cvt_scalef32_f16_bf8 as cvt_scalef32_f16_bf8
+from .runtime.mx_convert import cvt_scalef32_f16_fp8 as cvt_scalef32_f16_fp8
+from .runtime.mx_convert import cvt_scalef32_f32_bf8 as cvt_scalef32_f32_bf8
+from .runtime.mx_convert import cvt_scalef32_f32_fp8 as cvt_scalef32_f32_fp8
 from .runtime.mx_convert import cvt_scalef32_pk32_bf6_bf16 as cvt_scalef32_pk32_bf6_bf16
 from .runtime.mx_convert import cvt_scalef32_pk32_bf6_f16 as cvt_scalef32_pk32_bf6_f16
+from .runtime.mx_convert import cvt_scalef32_pk32_bf16_bf6 as cvt_scalef32_pk32_bf16_bf6
+from .runtime.mx_convert import cvt_scalef32_pk32_bf16_fp6 as cvt_scalef32_pk32_bf16_fp6
+from .runtime.mx_convert import cvt_scalef32_pk32_f16_bf6 as cvt_scalef32_pk32_f16_bf6
+from .runtime.mx_convert import cvt_scalef32_pk32_f16_fp6 as cvt_scalef32_pk32_f16_fp6
 from .runtime.mx_convert import cvt_scalef32_pk32_f32_bf6 as cvt_scalef32_pk32_f32_bf6
 from .runtime.mx_convert import cvt_scalef32_pk32_f32_fp6 as cvt_scalef32_pk32_f32_fp6
 from .runtime.mx_convert import cvt_scalef32_pk32_fp6_bf16 as cvt_scalef32_pk32_fp6_bf16
 from .runtime.mx_convert import cvt_scalef32_pk32_fp6_f16 as cvt_scalef32_pk32_fp6_f16
+from .runtime.mx_convert import cvt_scalef32_pk_bf8_bf16 as cvt_scalef32_pk_bf8_bf16
+from .runtime.mx_convert import cvt_scalef32_pk_bf8_f16 as cvt_scalef32_pk_bf8_f16
 from .runtime.mx_convert import cvt_scalef32_pk_bf8_f32 as cvt_scalef32_pk_bf8_f32
+from .runtime.mx_convert import cvt_scalef32_pk_bf16_bf8 as cvt_scalef32_pk_bf16_bf8
+from .runtime.mx_convert import cvt_scalef32_pk_bf16_fp4 as cvt_scalef32_pk_bf16_fp4
+from .runtime.mx_convert import cvt_scalef32_pk_bf16_fp8 as cvt_scalef32_pk_bf16_fp8
+from .runtime.mx_convert import cvt_scalef32_pk_f16_bf8 as cvt_scalef32_pk_f16_bf8
+from .runtime.mx_convert import cvt_scalef32_pk_f16_fp4 as cvt_scalef32_pk_f16_fp4
+from .runtime.mx_convert import cvt_scalef32_pk_f16_fp8 as cvt_scalef32_pk_f16_fp8
 from .runtime.mx_convert import cvt_scalef32_pk_f32_bf8 as cvt_scalef32_pk_f32_bf8
 from .runtime.mx_convert import cvt_scalef32_pk_f32_fp4 as cvt_scalef32_pk_f32_fp4
 from .runtime.mx_convert import cvt_scalef32_pk_f32_fp8 as cvt_scalef32_pk_f32_fp8
+from .runtime.mx_convert import cvt_scalef32_pk_fp4_bf16 as cvt_scalef32_pk_fp4_bf16
+from .runtime.mx_convert import cvt_scalef32_pk_fp4_f16 as cvt_scalef32_pk_fp4_f16
 from .runtime.mx_convert import cvt_scalef32_pk_fp4_f32 as cvt_scalef32_pk_fp4_f32
+from .runtime.mx_convert import cvt_scalef32_pk_fp8_bf16 as cvt_scalef32_pk_fp8_bf16
+from .runtime.mx_convert import cvt_scalef32_pk_fp8_f16 as cvt_scalef32_pk_fp8_f16
 from .runtime.mx_convert import cvt_scalef32_pk_fp8_f32 as cvt_scalef32_pk_fp8_f32
+from .runtime.mx_convert import cvt_scalef32_sr_bf8_bf16 as cvt_scalef32_sr_bf8_bf16
+from .runtime.mx_convert import cvt_scalef32_sr_bf8_f16 as cvt_scalef32_sr_bf8_f16
 from .runtime.mx_convert import cvt_scalef32_sr_bf8_f32 as cvt_scalef32_sr_bf8_f32
+from .runtime.mx_convert import cvt_scalef32_sr_fp8_bf16 as cvt_scalef32_sr_fp8_bf16
+from .runtime.mx_convert import cvt_scalef32_sr_fp8_f16 as cvt_scalef32_sr_fp8_f16
 from .runtime.mx_convert import cvt_scalef32_sr_fp8_f32 as cvt_scalef32_sr_fp8_f32
+from .runtime.mx_convert import cvt_scalef32_sr_pk32_bf6_bf16 as cvt_scalef32_sr_pk32_bf6_bf16
+from .runtime.mx_convert import cvt_scalef32_sr_pk32_bf6_f16 as cvt_scalef32_sr_pk32_bf6_f16
 from .runtime.mx_convert import cvt_scalef32_sr_pk32_bf6_f32 as cvt_scalef32_sr_pk32_bf6_f32
+from .runtime.mx_convert import cvt_scalef32_sr_pk32_fp6_bf16 as cvt_scalef32_sr_pk32_fp6_bf16
+from .runtime.mx_convert import cvt_scalef32_sr_pk32_fp6_f16 as cvt_scalef32_sr_pk32_fp6_f16
 from .runtime.mx_convert import cvt_scalef32_sr_pk32_fp6_f32 as cvt_scalef32_sr_pk32_fp6_f32
+from .runtime.mx_convert import cvt_scalef32_sr_pk_fp4_bf16 as cvt_scalef32_sr_pk_fp4_bf16
+from .runtime.mx_convert import cvt_scalef32_sr_pk_fp4_f16 as cvt_scalef32_sr_pk_fp4_f16
 from .runtime.mx_convert import cvt_scalef32_sr_pk_fp4_f32 as cvt_scalef32_sr_pk_fp4_f32
 from .runtime.mx_convert import cvt_sr_bf16_f32 as cvt_sr_bf16_f32
 from .runtime.mx_convert import cvt_sr_f16_f32 as cvt_sr_f16_f32
@@ -48,22 +78,52 @@ __all__ = [
     "CROSS_LANE_BUILTINS",
     "MX_CONVERT_BUILTINS",
     "UnsupportedInstructionError",
+    "cvt_scalef32_f16_bf8",
+    "cvt_scalef32_f16_fp8",
+    "cvt_scalef32_f32_bf8",
+    "cvt_scalef32_f32_fp8",
+    "cvt_scalef32_pk32_bf16_bf6",
+    "cvt_scalef32_pk32_bf16_fp6",
     "cvt_scalef32_pk32_bf6_bf16",
     "cvt_scalef32_pk32_bf6_f16",
+    "cvt_scalef32_pk32_f16_bf6",
+    "cvt_scalef32_pk32_f16_fp6",
     "cvt_scalef32_pk32_f32_bf6",
     "cvt_scalef32_pk32_f32_fp6",
     "cvt_scalef32_pk32_fp6_bf16",
     "cvt_scalef32_pk32_fp6_f16",
+    "cvt_scalef32_pk_bf16_bf8",
+    "cvt_scalef32_pk_bf16_fp4",
+    "cvt_scalef32_pk_bf16_fp8",
+    "cvt_scalef32_pk_bf8_bf16",
+    "cvt_scalef32_pk_bf8_f16",
     "cvt_scalef32_pk_bf8_f32",
+    "cvt_scalef32_pk_f16_bf8",
+    "cvt_scalef32_pk_f16_fp4",
+    "cvt_scalef32_pk_f16_fp8",
     "cvt_scalef32_pk_f32_bf8",
     "cvt_scalef32_pk_f32_fp4",
     "cvt_scalef32_pk_f32_fp8",
+    "cvt_scalef32_pk_fp4_bf16",
+    "cvt_scalef32_pk_fp4_f16",
     "cvt_scalef32_pk_fp4_f32",
+    "cvt_scalef32_pk_fp8_bf16",
+    "cvt_scalef32_pk_fp8_f16",
     "cvt_scalef32_pk_fp8_f32",
+    "cvt_scalef32_sr_bf8_bf16",
+    "cvt_scalef32_sr_bf8_f16",
     "cvt_scalef32_sr_bf8_f32",
+    "cvt_scalef32_sr_fp8_bf16",
+    "cvt_scalef32_sr_fp8_f16",
     "cvt_scalef32_sr_fp8_f32",
+    "cvt_scalef32_sr_pk32_bf6_bf16",
+    "cvt_scalef32_sr_pk32_bf6_f16",
     "cvt_scalef32_sr_pk32_bf6_f32",
+    "cvt_scalef32_sr_pk32_fp6_bf16",
+    "cvt_scalef32_sr_pk32_fp6_f16",
     "cvt_scalef32_sr_pk32_fp6_f32",
+    "cvt_scalef32_sr_pk_fp4_bf16",
+    "cvt_scalef32_sr_pk_fp4_f16",
     "cvt_scalef32_sr_pk_fp4_f32",
     "cvt_sr_bf16_f32",
     "cvt_sr_f16_f32",

@@ -360,3 +360,114 @@ def test_bad_selectors_are_modifier_errors():
             amdgcn.cvt_scalef32_pk_fp4_f32(0, 1.0, 1.0, np.float32(1), 4)
         with pytest.raises(ModifierError, match="byte_sel"):
             amdgcn.cvt_scalef32_sr_fp8_f32(0, 1.0, 0, np.float32(1), 1.5)
+
+
+# ---- f16 / bf16 sources and destinations -------------------------------------------------
+
+HALF = {"f16": np.float16, "bf16": ml_dtypes.bfloat16}
+MANTISSA = {"f32": 23, "f16": 10, "bf16": 7}
+
+
+@pytest.mark.parametrize("fmt", ["fp8", "bf8"])
+@pytest.mark.parametrize("src", ["f16", "bf16"])
+def test_pk_fp8_from_half_pairs(fmt, src):
+    rng = np.random.default_rng(len(fmt + src))
+    x = rng.normal(0, 20, (32, 2)).astype(HALF[src])
+    with use_arch("gfx950"):
+        out = getattr(amdgcn, f"cvt_scalef32_pk_{fmt}_{src}")(np.zeros((32, 2), np.int16), x,
+                                                              scale_float(126), 0)
+    got = np.asarray(out).view(np.uint8).reshape(32, 4)
+    for lane in range(32):
+        for e in range(2):
+            assert got[lane, e] == rne(Fraction(float(x[lane, e])) * 2, fmt)
+    assert (got[:, 2:] == 0).all()
+
+
+@pytest.mark.parametrize("fmt", ["fp8", "bf8"])
+@pytest.mark.parametrize("dst", ["f16", "bf16"])
+def test_pk_half_from_fp8_pairs(fmt, dst):
+    t, *fields = FORMATS[fmt]
+    finite = [c for c in range(256) if isinstance(decode(c, *fields), Fraction)]
+    codes = np.array(finite, np.uint32)
+    with use_arch("gfx950"):
+        got = np.asarray(getattr(amdgcn, f"cvt_scalef32_pk_{dst}_{fmt}")(codes | codes << 8,
+                                                                       scale_float(125), 0))
+    assert got.dtype == HALF[dst]
+    want = np.array([float(decode(c, *fields) / 4) for c in finite]).astype(HALF[dst])
+    np.testing.assert_array_equal(got[:, 0], want)
+    np.testing.assert_array_equal(got[:, 1], want)
+
+
+@pytest.mark.parametrize("fmt", ["fp8", "bf8"])
+def test_single_fp8_to_f32_and_f16_pick_their_byte_and_word(fmt):
+    t, *fields = FORMATS[fmt]
+    src = np.uint32(0x38 << 16 | 0x40)  # byte 2: 0x38, byte 0: 0x40
+    old = np.array([7.0, 9.0], np.float16)
+    with use_arch("gfx950"):
+        f = float(np.asarray(getattr(amdgcn, f"cvt_scalef32_f32_{fmt}")(src, scale_float(128),
+                                                                        2)))
+        h = np.asarray(getattr(amdgcn, f"cvt_scalef32_f16_{fmt}")(old, src, scale_float(127),
+                                                                  0, 1))
+    assert f == float(decode(0x38, *fields) * 2)
+    assert h[0] == 7.0 and h[1] == float(decode(0x40, *fields))
+
+
+@pytest.mark.parametrize("fmt", ["fp8", "bf8"])
+@pytest.mark.parametrize("src", ["f16", "bf16"])
+def test_sr_fp8_from_half_against_the_reference_rule(fmt, src):
+    rng = np.random.default_rng(len(src) * 7 + len(fmt))
+    x = rng.normal(0, 10, 64).astype(HALF[src])
+    seeds = rng.integers(0, 2**32, 64).astype(np.uint32)
+    with use_arch("gfx950"):
+        out = np.asarray(getattr(amdgcn, f"cvt_scalef32_sr_{fmt}_{src}")(
+            np.zeros(64, np.int32), x, seeds, scale_float(127), 3))
+    codes = (out.view(np.uint32) >> 24).tolist()
+    for v, s, code in zip(x.tolist(), seeds.tolist(), codes, strict=True):
+        assert decode(code, *FORMATS[fmt][1:]) == sr_reference(float(v), s, fmt, MANTISSA[src])
+
+
+@pytest.mark.parametrize("src", ["f16", "bf16"])
+def test_fp4_pairs_from_half_rne_and_sr(src):
+    rng = np.random.default_rng(len(src))
+    x = rng.normal(0, 3, (64, 2)).astype(HALF[src])
+    seeds = rng.integers(0, 2**32, 64).astype(np.uint32)
+    with use_arch("gfx950"):
+        w = np.asarray(getattr(amdgcn, f"cvt_scalef32_pk_fp4_{src}")(0, x, scale_float(127), 1))
+        s = np.asarray(getattr(amdgcn, f"cvt_scalef32_sr_pk_fp4_{src}")(
+            np.zeros(64, np.uint32), x, seeds, scale_float(127), 3))
+        back = np.asarray(getattr(amdgcn, f"cvt_scalef32_pk_{src}_fp4")(w, scale_float(127), 1))
+    for lane in range(64):
+        lo, hi = (rne(Fraction(float(v)), "fp4", float(v) < 0) for v in x[lane])
+        assert int(w[lane]) == (lo | hi << 4) << 8
+        assert back[lane].tolist() == [float(decode(c, *FORMATS["fp4"][1:])) for c in (lo, hi)]
+        for e, v in enumerate(x[lane].tolist()):
+            code = int(s[lane]) >> (24 + 4 * e) & 0xF
+            assert decode(code, *FORMATS["fp4"][1:]) == sr_reference(v, int(seeds[lane]), "fp4",
+                                                                     MANTISSA[src])
+
+
+@pytest.mark.parametrize("fmt", ["fp6", "bf6"])
+@pytest.mark.parametrize("half", ["f16", "bf16"])
+def test_pk32_fp6_half_both_ways_and_sr(fmt, half):
+    rng = np.random.default_rng(len(fmt + half))
+    x = rng.normal(0, 4, (3, 32)).astype(HALF[half])
+    seeds = rng.integers(0, 2**32, 3).astype(np.uint32)
+    with use_arch("gfx950"):
+        words = np.asarray(getattr(amdgcn, f"cvt_scalef32_pk32_{fmt}_{half}")(x,
+                                                                              scale_float(127)))
+        back = np.asarray(getattr(amdgcn, f"cvt_scalef32_pk32_{half}_{fmt}")(words,
+                                                                            scale_float(129)))
+        sr = np.asarray(getattr(amdgcn, f"cvt_scalef32_sr_pk32_{fmt}_{half}")(
+            x, seeds, scale_float(127)))
+    assert back.dtype == HALF[half]
+    t = FORMATS[fmt][0]
+    for lane in range(3):
+        codes = T.unpack(words[lane], t).view(np.uint8).tolist()
+        want = [rne(Fraction(float(v)), fmt, float(v) < 0) for v in x[lane].tolist()]
+        assert codes == want
+        assert back[lane].astype(np.float64).tolist() == [
+            float(decode(c, *FORMATS[fmt][1:]) * 4) for c in codes]
+        sr_codes = T.unpack(sr[lane], t).view(np.uint8).tolist()
+        for v, code in zip(x[lane].tolist(), sr_codes, strict=True):
+            assert decode(code, *FORMATS[fmt][1:]) == sr_reference(
+                float(v), int(seeds[lane]), fmt, MANTISSA[half])

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -222,12 +223,17 @@ def _indent(text: str) -> str:
     return "\n".join(f"    {line}" if line else "" for line in text.splitlines())
 
 
+def _natural(name: str) -> list:
+    """Sort key with digit runs compared as numbers (bf6 before bf16), as ruff's isort does."""
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name)]
+
+
 def render() -> str:
     """The stub's text."""
     cross = "\n".join(f"from .runtime.lane_ops import {n} as {n}"
                       for n in sorted(amdgcn.CROSS_LANE_BUILTINS))
     mx_convert = "\n".join(f"from .runtime.mx_convert import {n} as {n}"
-                           for n in sorted(amdgcn.MX_CONVERT_BUILTINS))
+                           for n in sorted(amdgcn.MX_CONVERT_BUILTINS, key=_natural))
     names = "".join(f'\n    "{n}",' for n in sorted(amdgcn.__all__)) + "\n"
     out = [HEADER.format(cross_lane=cross, mx_convert=mx_convert, all_names=names)]
     for builtin in amdgcn.BUILTINS:

@@ -173,10 +173,10 @@ def cvt_scalef32_pk_f32_bf8(src: Any, scale: Any, word_sel: Any) -> np.ndarray:
 
 
 def _sr_fp8(name: str, fmt: type, old: Any, src: Any, rng: Any, scale: Any,
-            byte_sel: Any) -> np.ndarray:
+            byte_sel: Any, src_type: type = T.float32) -> np.ndarray:
     require(name, GFX950)
     sel = _sel(name, "byte_sel", byte_sel, 4)
-    codes = _narrow(src, T.float32, fmt, scale, rng)
+    codes = _narrow(src, src_type, fmt, scale, rng)
     return _insert(_words(old), codes, 8, sel).view(np.int32)
 
 
@@ -332,12 +332,287 @@ def cvt_sr_f16_f32(old: Any, src: Any, rng: Any, sel: Any) -> np.ndarray:
     return _sr_half("cvt_sr_f16_f32", T.float16, old, src, rng, sel)
 
 
+# --- the f16/bf16 forms and single values ---------------------------------------------------
+
+
+@lane_wise
+def cvt_scalef32_pk_fp8_f16(old: Any, src: Any, scale: Any, word_sel: Any) -> np.ndarray:
+    """short2(old) with word `word_sel` = the half2 `src` / scale as two fp8."""
+    return _pk_fp8("cvt_scalef32_pk_fp8_f16", T.float8, T.float16, old, np.asarray(src),
+                   np.asarray(scale), word_sel)
+
+
+@lane_wise
+def cvt_scalef32_pk_fp8_bf16(old: Any, src: Any, scale: Any, word_sel: Any) -> np.ndarray:
+    """short2(old) with word `word_sel` = the bf16x2 `src` / scale as two fp8."""
+    return _pk_fp8("cvt_scalef32_pk_fp8_bf16", T.float8, T.bfloat16, old, np.asarray(src),
+                   np.asarray(scale), word_sel)
+
+
+@lane_wise
+def cvt_scalef32_pk_bf8_f16(old: Any, src: Any, scale: Any, word_sel: Any) -> np.ndarray:
+    """short2(old) with word `word_sel` = the half2 `src` / scale as two bf8."""
+    return _pk_fp8("cvt_scalef32_pk_bf8_f16", T.bfloat8, T.float16, old, np.asarray(src),
+                   np.asarray(scale), word_sel)
+
+
+@lane_wise
+def cvt_scalef32_pk_bf8_bf16(old: Any, src: Any, scale: Any, word_sel: Any) -> np.ndarray:
+    """short2(old) with word `word_sel` = the bf16x2 `src` / scale as two bf8."""
+    return _pk_fp8("cvt_scalef32_pk_bf8_bf16", T.bfloat8, T.bfloat16, old, np.asarray(src),
+                   np.asarray(scale), word_sel)
+
+
+@lane_wise
+def cvt_scalef32_pk_f16_fp8(src: Any, scale: Any, word_sel: Any) -> np.ndarray:
+    """half2 of the two fp8 in word `word_sel` of `src`, times scale."""
+    return _pk_from_fp8("cvt_scalef32_pk_f16_fp8", T.float8, T.float16, src, scale, word_sel)
+
+
+@lane_wise
+def cvt_scalef32_pk_bf16_fp8(src: Any, scale: Any, word_sel: Any) -> np.ndarray:
+    """bf16x2 of the two fp8 in word `word_sel` of `src`, times scale."""
+    return _pk_from_fp8("cvt_scalef32_pk_bf16_fp8", T.float8, T.bfloat16, src, scale, word_sel)
+
+
+@lane_wise
+def cvt_scalef32_pk_f16_bf8(src: Any, scale: Any, word_sel: Any) -> np.ndarray:
+    """half2 of the two bf8 in word `word_sel` of `src`, times scale."""
+    return _pk_from_fp8("cvt_scalef32_pk_f16_bf8", T.bfloat8, T.float16, src, scale, word_sel)
+
+
+@lane_wise
+def cvt_scalef32_pk_bf16_bf8(src: Any, scale: Any, word_sel: Any) -> np.ndarray:
+    """bf16x2 of the two bf8 in word `word_sel` of `src`, times scale."""
+    return _pk_from_fp8("cvt_scalef32_pk_bf16_bf8", T.bfloat8, T.bfloat16, src, scale,
+                        word_sel)
+
+
+def _one_from_fp8(name: str, fmt: type, dst: type, src: Any, scale: Any,
+                  byte_sel: Any) -> np.ndarray:
+    require(name, GFX950)
+    sel = _sel(name, "byte_sel", byte_sel, 4)
+    codes = ((_words(src) >> np.uint32(8 * sel)) & np.uint32(0xFF)).astype(np.uint8)
+    return _widen(codes, fmt, dst, scale)
+
+
+@lane_wise
+def cvt_scalef32_f32_fp8(src: Any, scale: Any, byte_sel: Any) -> np.ndarray:
+    """float of the fp8 in byte `byte_sel` of `src`, times scale."""
+    return _one_from_fp8("cvt_scalef32_f32_fp8", T.float8, T.float32, src, scale, byte_sel)
+
+
+@lane_wise
+def cvt_scalef32_f32_bf8(src: Any, scale: Any, byte_sel: Any) -> np.ndarray:
+    """float of the bf8 in byte `byte_sel` of `src`, times scale."""
+    return _one_from_fp8("cvt_scalef32_f32_bf8", T.bfloat8, T.float32, src, scale, byte_sel)
+
+
+def _half_from_fp8(name: str, fmt: type, old: Any, src: Any, scale: Any, byte_sel: Any,
+                   word_sel: Any) -> np.ndarray:
+    word = _sel(name, "word_sel", word_sel, 2)
+    value = _one_from_fp8(name, fmt, T.float16, src, scale, byte_sel)
+    out = np.array(np.asarray(old, np.float16), copy=True)
+    out[..., word] = value
+    return out
+
+
+@lane_wise
+def cvt_scalef32_f16_fp8(old: Any, src: Any, scale: Any, byte_sel: Any,
+                         word_sel: Any) -> np.ndarray:
+    """half2(old) with element `word_sel` = the fp8 in byte `byte_sel` of `src`, times
+    scale."""
+    return _half_from_fp8("cvt_scalef32_f16_fp8", T.float8, old, src, scale, byte_sel,
+                          word_sel)
+
+
+@lane_wise
+def cvt_scalef32_f16_bf8(old: Any, src: Any, scale: Any, byte_sel: Any,
+                         word_sel: Any) -> np.ndarray:
+    """half2(old) with element `word_sel` = the bf8 in byte `byte_sel` of `src`, times
+    scale."""
+    return _half_from_fp8("cvt_scalef32_f16_bf8", T.bfloat8, old, src, scale, byte_sel,
+                          word_sel)
+
+
+@lane_wise
+def cvt_scalef32_sr_fp8_f16(old: Any, src: Any, rng: Any, scale: Any,
+                            byte_sel: Any) -> np.ndarray:
+    """int(old) with byte `byte_sel` = fp8(half src / scale), stochastically rounded."""
+    return _sr_fp8("cvt_scalef32_sr_fp8_f16", T.float8, old, src, rng, scale, byte_sel,
+                   T.float16)
+
+
+@lane_wise
+def cvt_scalef32_sr_fp8_bf16(old: Any, src: Any, rng: Any, scale: Any,
+                             byte_sel: Any) -> np.ndarray:
+    """int(old) with byte `byte_sel` = fp8(bf16 src / scale), stochastically rounded."""
+    return _sr_fp8("cvt_scalef32_sr_fp8_bf16", T.float8, old, src, rng, scale, byte_sel,
+                   T.bfloat16)
+
+
+@lane_wise
+def cvt_scalef32_sr_bf8_f16(old: Any, src: Any, rng: Any, scale: Any,
+                            byte_sel: Any) -> np.ndarray:
+    """int(old) with byte `byte_sel` = bf8(half src / scale), stochastically rounded."""
+    return _sr_fp8("cvt_scalef32_sr_bf8_f16", T.bfloat8, old, src, rng, scale, byte_sel,
+                   T.float16)
+
+
+@lane_wise
+def cvt_scalef32_sr_bf8_bf16(old: Any, src: Any, rng: Any, scale: Any,
+                             byte_sel: Any) -> np.ndarray:
+    """int(old) with byte `byte_sel` = bf8(bf16 src / scale), stochastically rounded."""
+    return _sr_fp8("cvt_scalef32_sr_bf8_bf16", T.bfloat8, old, src, rng, scale, byte_sel,
+                   T.bfloat16)
+
+
+@lane_wise
+def cvt_scalef32_pk_fp4_f16(old: Any, src: Any, scale: Any, dst_sel_index: Any) -> np.ndarray:
+    """uint(old) with byte `dst_sel_index` = the half2 `src` / scale as two fp4."""
+    return _pk_fp4("cvt_scalef32_pk_fp4_f16", old, np.asarray(src), T.float16, scale,
+                   dst_sel_index)
+
+
+@lane_wise
+def cvt_scalef32_pk_fp4_bf16(old: Any, src: Any, scale: Any,
+                             dst_sel_index: Any) -> np.ndarray:
+    """uint(old) with byte `dst_sel_index` = the bf16x2 `src` / scale as two fp4."""
+    return _pk_fp4("cvt_scalef32_pk_fp4_bf16", old, np.asarray(src), T.bfloat16, scale,
+                   dst_sel_index)
+
+
+@lane_wise
+def cvt_scalef32_sr_pk_fp4_f16(old: Any, src: Any, rng: Any, scale: Any,
+                               dst_sel_index: Any) -> np.ndarray:
+    """As `cvt_scalef32_pk_fp4_f16`, stochastically rounded with `rng`."""
+    return _pk_fp4("cvt_scalef32_sr_pk_fp4_f16", old, np.asarray(src), T.float16, scale,
+                   dst_sel_index, rng)
+
+
+@lane_wise
+def cvt_scalef32_sr_pk_fp4_bf16(old: Any, src: Any, rng: Any, scale: Any,
+                                dst_sel_index: Any) -> np.ndarray:
+    """As `cvt_scalef32_pk_fp4_bf16`, stochastically rounded with `rng`."""
+    return _pk_fp4("cvt_scalef32_sr_pk_fp4_bf16", old, np.asarray(src), T.bfloat16, scale,
+                   dst_sel_index, rng)
+
+
+def _pk_from_fp4(name: str, dst: type, src: Any, scale: Any, sel: Any) -> np.ndarray:
+    require(name, GFX950)
+    index = _sel(name, "src_sel_index", sel, 4)
+    return _widen(_unpair(src, 4, index, 8), T.float4_e2m1, dst, scale)
+
+
+@lane_wise
+def cvt_scalef32_pk_f16_fp4(src: Any, scale: Any, src_sel_index: Any) -> np.ndarray:
+    """half2 of the two fp4 in byte `src_sel_index` of `src`, times scale."""
+    return _pk_from_fp4("cvt_scalef32_pk_f16_fp4", T.float16, src, scale, src_sel_index)
+
+
+@lane_wise
+def cvt_scalef32_pk_bf16_fp4(src: Any, scale: Any, src_sel_index: Any) -> np.ndarray:
+    """bf16x2 of the two fp4 in byte `src_sel_index` of `src`, times scale."""
+    return _pk_from_fp4("cvt_scalef32_pk_bf16_fp4", T.bfloat16, src, scale, src_sel_index)
+
+
+@lane_wise
+def cvt_scalef32_pk32_f16_fp6(src: Any, scale: Any) -> np.ndarray:
+    """half x 32 of the fp6 (e2m3) values in the 6 dwords of `src`, times scale."""
+    return _pk32_from("cvt_scalef32_pk32_f16_fp6", T.float6_e2m3, T.float16, src, scale)
+
+
+@lane_wise
+def cvt_scalef32_pk32_bf16_fp6(src: Any, scale: Any) -> np.ndarray:
+    """bf16 x 32 of the fp6 (e2m3) values in the 6 dwords of `src`, times scale."""
+    return _pk32_from("cvt_scalef32_pk32_bf16_fp6", T.float6_e2m3, T.bfloat16, src, scale)
+
+
+@lane_wise
+def cvt_scalef32_pk32_f16_bf6(src: Any, scale: Any) -> np.ndarray:
+    """half x 32 of the bf6 (e3m2) values in the 6 dwords of `src`, times scale."""
+    return _pk32_from("cvt_scalef32_pk32_f16_bf6", T.float6_e3m2, T.float16, src, scale)
+
+
+@lane_wise
+def cvt_scalef32_pk32_bf16_bf6(src: Any, scale: Any) -> np.ndarray:
+    """bf16 x 32 of the bf6 (e3m2) values in the 6 dwords of `src`, times scale."""
+    return _pk32_from("cvt_scalef32_pk32_bf16_bf6", T.float6_e3m2, T.bfloat16, src, scale)
+
+
+@lane_wise
+def cvt_scalef32_sr_pk32_fp6_f16(src: Any, rng: Any, scale: Any) -> np.ndarray:
+    """uint6 of the 32 halves / scale as fp6 (e2m3), stochastically rounded with `rng`."""
+    return _pk32_to("cvt_scalef32_sr_pk32_fp6_f16", T.float6_e2m3, T.float16, src, scale, rng)
+
+
+@lane_wise
+def cvt_scalef32_sr_pk32_fp6_bf16(src: Any, rng: Any, scale: Any) -> np.ndarray:
+    """uint6 of the 32 bf16 / scale as fp6 (e2m3), stochastically rounded with `rng`."""
+    return _pk32_to("cvt_scalef32_sr_pk32_fp6_bf16", T.float6_e2m3, T.bfloat16, src, scale,
+                    rng)
+
+
+@lane_wise
+def cvt_scalef32_sr_pk32_bf6_f16(src: Any, rng: Any, scale: Any) -> np.ndarray:
+    """uint6 of the 32 halves / scale as bf6 (e3m2), stochastically rounded with `rng`."""
+    return _pk32_to("cvt_scalef32_sr_pk32_bf6_f16", T.float6_e3m2, T.float16, src, scale, rng)
+
+
+@lane_wise
+def cvt_scalef32_sr_pk32_bf6_bf16(src: Any, rng: Any, scale: Any) -> np.ndarray:
+    """uint6 of the 32 bf16 / scale as bf6 (e3m2), stochastically rounded with `rng`."""
+    return _pk32_to("cvt_scalef32_sr_pk32_bf6_bf16", T.float6_e3m2, T.bfloat16, src, scale,
+                    rng)
+
 MX_CONVERT_BUILTINS = (
-    "cvt_scalef32_pk_fp8_f32", "cvt_scalef32_pk_bf8_f32", "cvt_scalef32_pk_f32_fp8",
-    "cvt_scalef32_pk_f32_bf8", "cvt_scalef32_sr_fp8_f32", "cvt_scalef32_sr_bf8_f32",
-    "cvt_scalef32_pk_fp4_f32", "cvt_scalef32_sr_pk_fp4_f32", "cvt_scalef32_pk_f32_fp4",
-    "cvt_scalef32_pk32_fp6_f16", "cvt_scalef32_pk32_bf6_f16", "cvt_scalef32_pk32_fp6_bf16",
-    "cvt_scalef32_pk32_bf6_bf16", "cvt_scalef32_sr_pk32_fp6_f32",
-    "cvt_scalef32_sr_pk32_bf6_f32", "cvt_scalef32_pk32_f32_fp6", "cvt_scalef32_pk32_f32_bf6",
-    "cvt_sr_bf16_f32", "cvt_sr_f16_f32",
+    "cvt_scalef32_pk_fp8_f32",
+    "cvt_scalef32_pk_bf8_f32",
+    "cvt_scalef32_pk_f32_fp8",
+    "cvt_scalef32_pk_f32_bf8",
+    "cvt_scalef32_sr_fp8_f32",
+    "cvt_scalef32_sr_bf8_f32",
+    "cvt_scalef32_pk_fp4_f32",
+    "cvt_scalef32_sr_pk_fp4_f32",
+    "cvt_scalef32_pk_f32_fp4",
+    "cvt_scalef32_pk32_fp6_f16",
+    "cvt_scalef32_pk32_bf6_f16",
+    "cvt_scalef32_pk32_fp6_bf16",
+    "cvt_scalef32_pk32_bf6_bf16",
+    "cvt_scalef32_sr_pk32_fp6_f32",
+    "cvt_scalef32_sr_pk32_bf6_f32",
+    "cvt_scalef32_pk32_f32_fp6",
+    "cvt_scalef32_pk32_f32_bf6",
+    "cvt_sr_bf16_f32",
+    "cvt_sr_f16_f32",
+    "cvt_scalef32_pk_fp8_f16",
+    "cvt_scalef32_pk_fp8_bf16",
+    "cvt_scalef32_pk_bf8_f16",
+    "cvt_scalef32_pk_bf8_bf16",
+    "cvt_scalef32_pk_f16_fp8",
+    "cvt_scalef32_pk_bf16_fp8",
+    "cvt_scalef32_pk_f16_bf8",
+    "cvt_scalef32_pk_bf16_bf8",
+    "cvt_scalef32_f32_fp8",
+    "cvt_scalef32_f32_bf8",
+    "cvt_scalef32_f16_fp8",
+    "cvt_scalef32_f16_bf8",
+    "cvt_scalef32_sr_fp8_f16",
+    "cvt_scalef32_sr_fp8_bf16",
+    "cvt_scalef32_sr_bf8_f16",
+    "cvt_scalef32_sr_bf8_bf16",
+    "cvt_scalef32_pk_fp4_f16",
+    "cvt_scalef32_pk_fp4_bf16",
+    "cvt_scalef32_sr_pk_fp4_f16",
+    "cvt_scalef32_sr_pk_fp4_bf16",
+    "cvt_scalef32_pk_f16_fp4",
+    "cvt_scalef32_pk_bf16_fp4",
+    "cvt_scalef32_pk32_f16_fp6",
+    "cvt_scalef32_pk32_bf16_fp6",
+    "cvt_scalef32_pk32_f16_bf6",
+    "cvt_scalef32_pk32_bf16_bf6",
+    "cvt_scalef32_sr_pk32_fp6_f16",
+    "cvt_scalef32_sr_pk32_fp6_bf16",
+    "cvt_scalef32_sr_pk32_bf6_f16",
+    "cvt_scalef32_sr_pk32_bf6_bf16",
 )
