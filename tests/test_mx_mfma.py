@@ -310,3 +310,21 @@ def test_inspector_shows_the_format_cbsz_and_blgp_pick(capsys):
     assert cli.layout_main(["--instr", "v_mfma_scale_f32_16x16x128_f8f6f4", "--arch", "gfx950",
                             "--blgp", "5", "--matrix", "b"]) == 2
     assert "MX format code 0..4" in capsys.readouterr().err
+
+
+def test_inspector_shows_which_lane_and_byte_hold_each_scale(capsys):
+    """The scale of A row 3, K block 2 (k 64..95) is byte OPSEL of lane 3 + 16*2 = 35; of B
+    column 1, K block 1 (32x32x64) byte 1 of lane 33 - the lanes holding those values."""
+    from rocwmma_py.inspector import cli
+
+    assert cli.layout_main(["--instr", "v_mfma_scale_f32_16x16x128_f8f6f4", "--arch", "gfx950",
+                            "--matrix", "sa", "--opsel", "2", "--row", "3", "--col", "70"]) == 0
+    assert "SA[3][70]  v0{35}.[23:16]" in capsys.readouterr().out
+    assert cli.layout_main(["--instr", "v_mfma_scale_f32_32x32x64_f8f6f4", "--arch", "gfx950",
+                            "--matrix", "sb", "--opsel", "1", "--row", "40", "--col", "1"]) == 0
+    assert "SB[40][1]  v0{33}.[15:8]" in capsys.readouterr().out
+    assert cli.layout_main(["--instr", "v_mfma_f32_16x16x32_f16", "--arch", "gfx950",
+                            "--matrix", "sa"]) == 2
+    assert "scale operands" in capsys.readouterr().err
+    assert cli.layout_main(["--instr", "v_mfma_scale_f32_16x16x128_f8f6f4", "--arch", "gfx950",
+                            "--matrix", "sa", "--opsel", "4"]) == 2

@@ -62,12 +62,13 @@ def parser(prog: str) -> argparse.ArgumentParser:
     what.add_argument("--arch", help="target: " + ", ".join(names.TARGETS) +
                       " (default: $ROCWMMA_PY_ARCH, else gfx942)")
     what.add_argument("--wave", type=int, help="wave size of a gfx11/gfx12 instruction (32, 64)")
-    what.add_argument("--matrix", choices=["a", "b", "c", "d", "k"],
+    what.add_argument("--matrix", choices=["a", "b", "c", "d", "k", "sa", "sb"],
                       help="instruction operand (default a); k = the index register of a "
-                      "4:2 sparse instruction (v_smfmac_*, v_swmmac_*)")
+                      "4:2 sparse instruction (v_smfmac_*, v_swmmac_*); sa/sb = the E8M0 "
+                      "scales of A/B of a gfx950 MX instruction")
     what.add_argument("--opsel", type=int,
                       help="gfx11 16-bit C/D: 0 = low halves (default), 1 = high halves; "
-                      "gfx12 sparse K: the index set")
+                      "gfx12 sparse K: the index set; MX sa/sb: the scale byte (0..3)")
     what.add_argument("--abid", type=int,
                       help="gfx9 sparse K: the index set (with CBSZ 0; default 0)")
     what.add_argument("--cbsz", type=int,
