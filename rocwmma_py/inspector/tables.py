@@ -75,8 +75,8 @@ def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: st
     instr = names.instruction(name, target, wave)
     key = str(matrix).upper()
     if key not in INDEX_NAMES:
-        raise LayoutQueryError(f"matrix must be a, b, c, d, k or sa/sb (MX scales); got "
-                               f"{matrix!r}")
+        raise LayoutQueryError(f"matrix must be a, b, c, d or k (or sa/sb, the scales of "
+                               f"an MX instruction); got {matrix!r}")
     if key in ("SA", "SB") and not instr.mx:
         raise LayoutQueryError(f"sa/sb are the E8M0 scale operands of gfx950's MX f8f6f4 "
                                f"instructions; {instr.isa} has none")
