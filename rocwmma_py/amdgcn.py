@@ -9,7 +9,9 @@ in the table of the target architecture: the running kernel's, or outside a kern
 there (`use_numerics`, `numerics_model`). D comes back with C's dtype and shape.
 
 The cross-lane builtins (`readlane`, `ds_bpermute`, `update_dpp`, `ds_swizzle`, `permlane16`,
-... : `CROSS_LANE_BUILTINS`) take per-lane values (`runtime.lane_ops`).
+... : `CROSS_LANE_BUILTINS`) take per-lane values (`runtime.lane_ops`), and so do gfx950's
+scaled / stochastic-rounding conversions (`cvt_scalef32_*`, `cvt_sr_*`: `MX_CONVERT_BUILTINS`,
+`runtime.mx_convert`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,58 @@ from .runtime.lane_ops import (  # noqa: F401 - the cross-lane builtins, re-expo
     update_dpp,
 )
 from .runtime.lanes import Lanes, as_lanes, batch_data
+from .runtime.mx_convert import (  # noqa: F401 - gfx950's scaled/SR conversions, re-exported
+    MX_CONVERT_BUILTINS,
+    cvt_scalef32_f16_bf8,
+    cvt_scalef32_f16_fp8,
+    cvt_scalef32_f32_bf8,
+    cvt_scalef32_f32_fp8,
+    cvt_scalef32_pk32_bf6_bf16,
+    cvt_scalef32_pk32_bf6_f16,
+    cvt_scalef32_pk32_bf16_bf6,
+    cvt_scalef32_pk32_bf16_fp6,
+    cvt_scalef32_pk32_f16_bf6,
+    cvt_scalef32_pk32_f16_fp6,
+    cvt_scalef32_pk32_f32_bf6,
+    cvt_scalef32_pk32_f32_fp6,
+    cvt_scalef32_pk32_fp6_bf16,
+    cvt_scalef32_pk32_fp6_f16,
+    cvt_scalef32_pk_bf8_bf16,
+    cvt_scalef32_pk_bf8_f16,
+    cvt_scalef32_pk_bf8_f32,
+    cvt_scalef32_pk_bf16_bf8,
+    cvt_scalef32_pk_bf16_fp4,
+    cvt_scalef32_pk_bf16_fp8,
+    cvt_scalef32_pk_f16_bf8,
+    cvt_scalef32_pk_f16_fp4,
+    cvt_scalef32_pk_f16_fp8,
+    cvt_scalef32_pk_f32_bf8,
+    cvt_scalef32_pk_f32_fp4,
+    cvt_scalef32_pk_f32_fp8,
+    cvt_scalef32_pk_fp4_bf16,
+    cvt_scalef32_pk_fp4_f16,
+    cvt_scalef32_pk_fp4_f32,
+    cvt_scalef32_pk_fp8_bf16,
+    cvt_scalef32_pk_fp8_f16,
+    cvt_scalef32_pk_fp8_f32,
+    cvt_scalef32_sr_bf8_bf16,
+    cvt_scalef32_sr_bf8_f16,
+    cvt_scalef32_sr_bf8_f32,
+    cvt_scalef32_sr_fp8_bf16,
+    cvt_scalef32_sr_fp8_f16,
+    cvt_scalef32_sr_fp8_f32,
+    cvt_scalef32_sr_pk32_bf6_bf16,
+    cvt_scalef32_sr_pk32_bf6_f16,
+    cvt_scalef32_sr_pk32_bf6_f32,
+    cvt_scalef32_sr_pk32_fp6_bf16,
+    cvt_scalef32_sr_pk32_fp6_f16,
+    cvt_scalef32_sr_pk32_fp6_f32,
+    cvt_scalef32_sr_pk_fp4_bf16,
+    cvt_scalef32_sr_pk_fp4_f16,
+    cvt_scalef32_sr_pk_fp4_f32,
+    cvt_sr_bf16_f32,
+    cvt_sr_f16_f32,
+)
 from .runtime.state import current_context_or_none
 
 
@@ -96,6 +150,15 @@ def _bind(signature: inspect.Signature, builtin: str, no_opsel: bool, args,
         raise BuiltinArgumentError(f"{call}: {err}") from None
 
 
+def _literal_zero(value) -> bool:
+    """A scale operand written as the constant 0 (a Python int, not a per-lane value): LLVM
+    and MLIR spell the unscaled v_mfma_f32_*_f8f6f4 as the scaled builtin with both scales
+    the constant 0 (iree-org/iree#20616, ROCm/rocMLIR#2246; CK's unscaled f8f6f4 warp GEMM
+    passes 0), so such a call computes without scales; any other scale value, a zero
+    register included, is an E8M0 byte 2**(s - 127)."""
+    return type(value) is int and value == 0
+
+
 def _make(builtin: str, args: tuple[str, ...], targets: list[str], no_opsel: bool,
           optional: int = 0):
     required = len(args) - optional  # trailing optional immediates default to 0 (gfx1250 clamp)
@@ -111,8 +174,11 @@ def _make(builtin: str, args: tuple[str, ...], targets: list[str], no_opsel: boo
         instr = instruction(builtin, arch)
         c = bound["c"]
         a, b, c_regs = (_registers(bound.pop(x), instr.wave) for x in "abc")
-        if "index" in bound:  # the sparse index word of each lane
-            bound["index"] = _registers(bound["index"], instr.wave)
+        if instr.mx and all(_literal_zero(bound[s]) for s in ("scale_a", "scale_b")):
+            bound["scale_a"] = bound["scale_b"] = None  # LLVM's unscaled f8f6f4 MFMA
+        for name in ("index", "scale_a", "scale_b"):  # per-lane index / E8M0 scale words
+            if bound.get(name) is not None:
+                bound[name] = _registers(bound[name], instr.wave)
         return _like(c, execute(instr, a, b, c_regs, waves=_waves(), hip_types=True,
                                 model=numerics_model(arch), **bound))
 
@@ -154,5 +220,6 @@ def global_load_tr_b128_v8i16(ptr: Pointer) -> Lanes:
     return as_lanes(rows.reshape(lanes // 8, 8, 8).transpose(0, 2, 1).reshape(lanes, 8), -2)
 
 
-__all__ = [*BUILTINS, *CROSS_LANE_BUILTINS, "CROSS_LANE_BUILTINS", "global_load_tr_b128_v8i16",
+__all__ = [*BUILTINS, *CROSS_LANE_BUILTINS, "CROSS_LANE_BUILTINS", *MX_CONVERT_BUILTINS,
+           "MX_CONVERT_BUILTINS", "global_load_tr_b128_v8i16",
            "instruction", "UnsupportedInstructionError"]

@@ -20,13 +20,113 @@ from .runtime.lane_ops import permlanex16 as permlanex16
 from .runtime.lane_ops import readfirstlane as readfirstlane
 from .runtime.lane_ops import readlane as readlane
 from .runtime.lane_ops import update_dpp as update_dpp
+from .runtime.mx_convert import MX_CONVERT_BUILTINS as MX_CONVERT_BUILTINS
+from .runtime.mx_convert import cvt_scalef32_f16_bf8 as cvt_scalef32_f16_bf8
+from .runtime.mx_convert import cvt_scalef32_f16_fp8 as cvt_scalef32_f16_fp8
+from .runtime.mx_convert import cvt_scalef32_f32_bf8 as cvt_scalef32_f32_bf8
+from .runtime.mx_convert import cvt_scalef32_f32_fp8 as cvt_scalef32_f32_fp8
+from .runtime.mx_convert import cvt_scalef32_pk32_bf6_bf16 as cvt_scalef32_pk32_bf6_bf16
+from .runtime.mx_convert import cvt_scalef32_pk32_bf6_f16 as cvt_scalef32_pk32_bf6_f16
+from .runtime.mx_convert import cvt_scalef32_pk32_bf16_bf6 as cvt_scalef32_pk32_bf16_bf6
+from .runtime.mx_convert import cvt_scalef32_pk32_bf16_fp6 as cvt_scalef32_pk32_bf16_fp6
+from .runtime.mx_convert import cvt_scalef32_pk32_f16_bf6 as cvt_scalef32_pk32_f16_bf6
+from .runtime.mx_convert import cvt_scalef32_pk32_f16_fp6 as cvt_scalef32_pk32_f16_fp6
+from .runtime.mx_convert import cvt_scalef32_pk32_f32_bf6 as cvt_scalef32_pk32_f32_bf6
+from .runtime.mx_convert import cvt_scalef32_pk32_f32_fp6 as cvt_scalef32_pk32_f32_fp6
+from .runtime.mx_convert import cvt_scalef32_pk32_fp6_bf16 as cvt_scalef32_pk32_fp6_bf16
+from .runtime.mx_convert import cvt_scalef32_pk32_fp6_f16 as cvt_scalef32_pk32_fp6_f16
+from .runtime.mx_convert import cvt_scalef32_pk_bf8_bf16 as cvt_scalef32_pk_bf8_bf16
+from .runtime.mx_convert import cvt_scalef32_pk_bf8_f16 as cvt_scalef32_pk_bf8_f16
+from .runtime.mx_convert import cvt_scalef32_pk_bf8_f32 as cvt_scalef32_pk_bf8_f32
+from .runtime.mx_convert import cvt_scalef32_pk_bf16_bf8 as cvt_scalef32_pk_bf16_bf8
+from .runtime.mx_convert import cvt_scalef32_pk_bf16_fp4 as cvt_scalef32_pk_bf16_fp4
+from .runtime.mx_convert import cvt_scalef32_pk_bf16_fp8 as cvt_scalef32_pk_bf16_fp8
+from .runtime.mx_convert import cvt_scalef32_pk_f16_bf8 as cvt_scalef32_pk_f16_bf8
+from .runtime.mx_convert import cvt_scalef32_pk_f16_fp4 as cvt_scalef32_pk_f16_fp4
+from .runtime.mx_convert import cvt_scalef32_pk_f16_fp8 as cvt_scalef32_pk_f16_fp8
+from .runtime.mx_convert import cvt_scalef32_pk_f32_bf8 as cvt_scalef32_pk_f32_bf8
+from .runtime.mx_convert import cvt_scalef32_pk_f32_fp4 as cvt_scalef32_pk_f32_fp4
+from .runtime.mx_convert import cvt_scalef32_pk_f32_fp8 as cvt_scalef32_pk_f32_fp8
+from .runtime.mx_convert import cvt_scalef32_pk_fp4_bf16 as cvt_scalef32_pk_fp4_bf16
+from .runtime.mx_convert import cvt_scalef32_pk_fp4_f16 as cvt_scalef32_pk_fp4_f16
+from .runtime.mx_convert import cvt_scalef32_pk_fp4_f32 as cvt_scalef32_pk_fp4_f32
+from .runtime.mx_convert import cvt_scalef32_pk_fp8_bf16 as cvt_scalef32_pk_fp8_bf16
+from .runtime.mx_convert import cvt_scalef32_pk_fp8_f16 as cvt_scalef32_pk_fp8_f16
+from .runtime.mx_convert import cvt_scalef32_pk_fp8_f32 as cvt_scalef32_pk_fp8_f32
+from .runtime.mx_convert import cvt_scalef32_sr_bf8_bf16 as cvt_scalef32_sr_bf8_bf16
+from .runtime.mx_convert import cvt_scalef32_sr_bf8_f16 as cvt_scalef32_sr_bf8_f16
+from .runtime.mx_convert import cvt_scalef32_sr_bf8_f32 as cvt_scalef32_sr_bf8_f32
+from .runtime.mx_convert import cvt_scalef32_sr_fp8_bf16 as cvt_scalef32_sr_fp8_bf16
+from .runtime.mx_convert import cvt_scalef32_sr_fp8_f16 as cvt_scalef32_sr_fp8_f16
+from .runtime.mx_convert import cvt_scalef32_sr_fp8_f32 as cvt_scalef32_sr_fp8_f32
+from .runtime.mx_convert import cvt_scalef32_sr_pk32_bf6_bf16 as cvt_scalef32_sr_pk32_bf6_bf16
+from .runtime.mx_convert import cvt_scalef32_sr_pk32_bf6_f16 as cvt_scalef32_sr_pk32_bf6_f16
+from .runtime.mx_convert import cvt_scalef32_sr_pk32_bf6_f32 as cvt_scalef32_sr_pk32_bf6_f32
+from .runtime.mx_convert import cvt_scalef32_sr_pk32_fp6_bf16 as cvt_scalef32_sr_pk32_fp6_bf16
+from .runtime.mx_convert import cvt_scalef32_sr_pk32_fp6_f16 as cvt_scalef32_sr_pk32_fp6_f16
+from .runtime.mx_convert import cvt_scalef32_sr_pk32_fp6_f32 as cvt_scalef32_sr_pk32_fp6_f32
+from .runtime.mx_convert import cvt_scalef32_sr_pk_fp4_bf16 as cvt_scalef32_sr_pk_fp4_bf16
+from .runtime.mx_convert import cvt_scalef32_sr_pk_fp4_f16 as cvt_scalef32_sr_pk_fp4_f16
+from .runtime.mx_convert import cvt_scalef32_sr_pk_fp4_f32 as cvt_scalef32_sr_pk_fp4_f32
+from .runtime.mx_convert import cvt_sr_bf16_f32 as cvt_sr_bf16_f32
+from .runtime.mx_convert import cvt_sr_f16_f32 as cvt_sr_f16_f32
 
 BUILTINS: list[str]
 """Every matrix-core builtin name (without `__builtin_amdgcn_`), sorted."""
 
 __all__ = [
     "CROSS_LANE_BUILTINS",
+    "MX_CONVERT_BUILTINS",
     "UnsupportedInstructionError",
+    "cvt_scalef32_f16_bf8",
+    "cvt_scalef32_f16_fp8",
+    "cvt_scalef32_f32_bf8",
+    "cvt_scalef32_f32_fp8",
+    "cvt_scalef32_pk32_bf16_bf6",
+    "cvt_scalef32_pk32_bf16_fp6",
+    "cvt_scalef32_pk32_bf6_bf16",
+    "cvt_scalef32_pk32_bf6_f16",
+    "cvt_scalef32_pk32_f16_bf6",
+    "cvt_scalef32_pk32_f16_fp6",
+    "cvt_scalef32_pk32_f32_bf6",
+    "cvt_scalef32_pk32_f32_fp6",
+    "cvt_scalef32_pk32_fp6_bf16",
+    "cvt_scalef32_pk32_fp6_f16",
+    "cvt_scalef32_pk_bf16_bf8",
+    "cvt_scalef32_pk_bf16_fp4",
+    "cvt_scalef32_pk_bf16_fp8",
+    "cvt_scalef32_pk_bf8_bf16",
+    "cvt_scalef32_pk_bf8_f16",
+    "cvt_scalef32_pk_bf8_f32",
+    "cvt_scalef32_pk_f16_bf8",
+    "cvt_scalef32_pk_f16_fp4",
+    "cvt_scalef32_pk_f16_fp8",
+    "cvt_scalef32_pk_f32_bf8",
+    "cvt_scalef32_pk_f32_fp4",
+    "cvt_scalef32_pk_f32_fp8",
+    "cvt_scalef32_pk_fp4_bf16",
+    "cvt_scalef32_pk_fp4_f16",
+    "cvt_scalef32_pk_fp4_f32",
+    "cvt_scalef32_pk_fp8_bf16",
+    "cvt_scalef32_pk_fp8_f16",
+    "cvt_scalef32_pk_fp8_f32",
+    "cvt_scalef32_sr_bf8_bf16",
+    "cvt_scalef32_sr_bf8_f16",
+    "cvt_scalef32_sr_bf8_f32",
+    "cvt_scalef32_sr_fp8_bf16",
+    "cvt_scalef32_sr_fp8_f16",
+    "cvt_scalef32_sr_fp8_f32",
+    "cvt_scalef32_sr_pk32_bf6_bf16",
+    "cvt_scalef32_sr_pk32_bf6_f16",
+    "cvt_scalef32_sr_pk32_bf6_f32",
+    "cvt_scalef32_sr_pk32_fp6_bf16",
+    "cvt_scalef32_sr_pk32_fp6_f16",
+    "cvt_scalef32_sr_pk32_fp6_f32",
+    "cvt_scalef32_sr_pk_fp4_bf16",
+    "cvt_scalef32_sr_pk_fp4_f16",
+    "cvt_scalef32_sr_pk_fp4_f32",
+    "cvt_sr_bf16_f32",
+    "cvt_sr_f16_f32",
     "ds_bpermute",
     "ds_permute",
     "ds_swizzle",
@@ -77,6 +177,8 @@ __all__ = [
     "mfma_i32_32x32x4i8",
     "mfma_i32_32x32x8i8",
     "mfma_i32_4x4x4i8",
+    "mfma_scale_f32_16x16x128_f8f6f4",
+    "mfma_scale_f32_32x32x64_f8f6f4",
     "mov_dpp",
     "permlane16",
     "permlane16_swap",
@@ -1759,6 +1861,94 @@ def mfma_i32_4x4x4i8(
     ISA and cycles:
         v_mfma_i32_4x4x4i8, 8 cycles on gfx908, gfx90a
         v_mfma_i32_4x4x4_16b_i8, 8 cycles on gfx942, gfx950
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_scale_f32_16x16x128_f8f6f4(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    blgp: int,
+    opsel_a: bool | int,
+    scale_a: ArrayLike,
+    opsel_b: bool | int,
+    scale_b: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(a, b, c, cbsz, blgp, opsel_a, scale_a,
+        opsel_b, scale_b).
+
+    D = A·B + C, 16x16x128, one wave of 64 lanes.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) int32 words (v8i32): 32 values per lane in the cbsz/blgp
+            format; fp6 reads the first 6 words, fp4 the first 4
+        b: (64, 8) int32 words (v8i32): 32 values per lane in the cbsz/blgp
+            format; fp6 reads the first 6 words, fp4 the first 4
+        c: (64, 4) float32
+        returns D with c's dtype and shape
+        scale_a, scale_b: (64,) int32 E8M0 scale words, byte opsel_a/opsel_b
+            of lane i + M*kb scaling row i (column i of B) in K block kb:
+            2**(s - 127);
+            both the constant 0: the unscaled v_mfma_f32_*_f8f6f4
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: A's format 0-4 (fp8 e4m3, bf8 e5m2, fp6 e2m3, bf6 e3m2, fp4 e2m1)
+        blgp: int: B's format 0-4 (as cbsz)
+        opsel_a: int: 0-3, the byte of scale_a's word that holds the scale
+        opsel_b: int: 0-3, the byte of scale_b's word that holds the scale
+
+    ISA and cycles:
+        v_mfma_scale_f32_16x16x128_f8f6f4, 16 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def mfma_scale_f32_32x32x64_f8f6f4(
+    a: ArrayLike,
+    b: ArrayLike,
+    c: ArrayLike,
+    cbsz: int,
+    blgp: int,
+    opsel_a: bool | int,
+    scale_a: ArrayLike,
+    opsel_b: bool | int,
+    scale_b: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4(a, b, c, cbsz, blgp, opsel_a, scale_a,
+        opsel_b, scale_b).
+
+    D = A·B + C, 32x32x64, one wave of 64 lanes.
+    Targets: gfx950.
+
+    Operands per wave (lanes, elements per lane):
+        a: (64, 8) int32 words (v8i32): 32 values per lane in the cbsz/blgp
+            format; fp6 reads the first 6 words, fp4 the first 4
+        b: (64, 8) int32 words (v8i32): 32 values per lane in the cbsz/blgp
+            format; fp6 reads the first 6 words, fp4 the first 4
+        c: (64, 16) float32
+        returns D with c's dtype and shape
+        scale_a, scale_b: (64,) int32 E8M0 scale words, byte opsel_a/opsel_b
+            of lane i + M*kb scaling row i (column i of B) in K block kb:
+            2**(s - 127);
+            both the constant 0: the unscaled v_mfma_f32_*_f8f6f4
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        cbsz: int: A's format 0-4 (fp8 e4m3, bf8 e5m2, fp6 e2m3, bf6 e3m2, fp4 e2m1)
+        blgp: int: B's format 0-4 (as cbsz)
+        opsel_a: int: 0-3, the byte of scale_a's word that holds the scale
+        opsel_b: int: 0-3, the byte of scale_b's word that holds the scale
+
+    ISA and cycles:
+        v_mfma_scale_f32_32x32x64_f8f6f4, 32 cycles
 
     Raises:
         UnsupportedInstructionError: the running target has no such builtin.

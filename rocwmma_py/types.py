@@ -28,6 +28,11 @@ float8 = ml_dtypes.float8_e4m3fn  # OCP e4m3 (gfx950, gfx12)
 bfloat8 = ml_dtypes.float8_e5m2  # OCP e5m2
 float8_fnuz = ml_dtypes.float8_e4m3fnuz  # NANOO e4m3 (gfx942)
 bfloat8_fnuz = ml_dtypes.float8_e5m2fnuz  # NANOO e5m2 (gfx942)
+# OCP MX element types (gfx950 f8f6f4 MFMA and scaled conversions): no Inf, no NaN
+float6_e2m3 = ml_dtypes.float6_e2m3fn  # "fp6"
+float6_e3m2 = ml_dtypes.float6_e3m2fn  # "bf6"
+float4_e2m1 = ml_dtypes.float4_e2m1fn  # "fp4"
+e8m0 = ml_dtypes.float8_e8m0fnu  # MX block scale: 2**(bits - 127), 0xFF = NaN
 
 
 class xfloat32:
@@ -52,6 +57,10 @@ bfloat8_t = bfloat8
 float8_fnuz_t = float8_fnuz
 bfloat8_fnuz_t = bfloat8_fnuz
 xfloat32_t = xfloat32
+float6_e2m3_t = float6_e2m3
+float6_e3m2_t = float6_e3m2
+float4_e2m1_t = float4_e2m1
+e8m0_t = e8m0
 index_t = int32
 
 # fmt: off
@@ -59,16 +68,23 @@ _SHORT: dict[type, str] = {
     float16: "f16", bfloat16: "bf16", float32: "f32", float64: "f64", int8: "i8", uint8: "u8",
     int32: "i32", uint32: "u32", int4: "i4", uint4: "u4", float8: "f8", bfloat8: "bf8",
     float8_fnuz: "f8_fnuz", bfloat8_fnuz: "bf8_fnuz", xfloat32: "xf32",
+    float6_e2m3: "fp6", float6_e3m2: "bf6", float4_e2m1: "fp4", e8m0: "e8m0",
 }
 # accepted names: short ones, type names ("float8_e4m3fn") and this module's ("float8")
 _BY_NAME = {s: t for t, s in _SHORT.items()} | {t.__name__: t for t in _SHORT} | {
-    "float8": float8, "bfloat8": bfloat8, "float8_fnuz": float8_fnuz, "bfloat8_fnuz": bfloat8_fnuz
+    "float8": float8, "bfloat8": bfloat8, "float8_fnuz": float8_fnuz, "bfloat8_fnuz": bfloat8_fnuz,
+    "float6_e2m3": float6_e2m3, "float6_e3m2": float6_e3m2, "float4_e2m1": float4_e2m1,
+    "fp8": float8,  # LLVM's name of OCP e4m3 on gfx950 (its bf8 is already "bf8")
 }
 # fmt: on
 _BY_DTYPE = {np.dtype(t): t for t in _SHORT if t is not xfloat32}
 _FP8 = (float8, bfloat8, float8_fnuz, bfloat8_fnuz)
-_FLOATS = {float16, bfloat16, float32, float64, xfloat32, *_FP8}
+_MX = (float6_e2m3, float6_e3m2, float4_e2m1)  # no Inf/NaN: conversions saturate
+_FLOATS = {float16, bfloat16, float32, float64, xfloat32, e8m0, *_FP8, *_MX}
 _NIBBLE = {np.dtype(int4), np.dtype(uint4)}
+# element types narrower than a byte: numpy holds one per byte, registers pack them densely
+_SUBBYTE = {np.dtype(int4): 4, np.dtype(uint4): 4, np.dtype(float4_e2m1): 4,
+            np.dtype(float6_e2m3): 6, np.dtype(float6_e3m2): 6}
 
 
 def resolve(t: Any) -> type:
@@ -115,7 +131,7 @@ def storage_dtype(t: Any) -> np.dtype:
 
 
 def _dtype_bits(dt: np.dtype) -> int:
-    return 4 if dt in _NIBBLE else dt.itemsize * 8
+    return _SUBBYTE.get(dt, dt.itemsize * 8)
 
 
 def bits(t: Any) -> int:
@@ -172,7 +188,8 @@ def convert(x: Any, t: Any) -> np.ndarray:
     """HIP `static_cast` of `x` to element type `t`, returned in `storage_dtype(t)`.
 
     Floats round to nearest even (once, also from float64); fp8 targets saturate like
-    `__HIP_SATFINITE` (+-inf and overflow -> +-max finite, NaN stays NaN); other floats
+    `__HIP_SATFINITE` (+-inf and overflow -> +-max finite, NaN stays NaN), fp6/fp4 (which
+    have no NaN) saturate too and take NaN to +-max finite; other floats
     overflow to inf. xfloat32 truncates the low 13 bits as rocWMMA's constructor does.
     Float -> int truncates toward zero and, like AMD's v_cvt_i32_f32, saturates to the
     type's range with NaN -> 0. Int -> int wraps (two's complement), int4/uint4 included.
@@ -189,6 +206,9 @@ def convert(x: Any, t: Any) -> np.ndarray:
             w = a.astype(np.float64)  # exact for every supported float and |int| <= 2**53
         if t in _FP8:
             w = np.clip(w, -max_finite(t), max_finite(t))  # NaN passes through clip
+        elif t in _MX:  # no NaN to keep: NaN gives the largest magnitude of its sign, as
+            top = max_finite(t)  # HIP's OCP host conversions (amd_hip_ocp_host.hpp) do
+            w = np.where(np.isnan(w), np.copysign(top, w), np.clip(w, -top, top))
         with np.errstate(over="ignore"):  # float16/bfloat16 overflow to inf, as IEEE does
             return _to_f32_round_to_odd(w).astype(t)
     if not src_float:
@@ -216,21 +236,31 @@ def to_xfloat32(x: Any, rounding: str = "truncate") -> np.ndarray:
 
 
 def _to_bytes(a: np.ndarray) -> np.ndarray:
-    """Bytes of `a` along its last axis, 4-bit types packed two per byte, low nibble first."""
-    if a.dtype in _NIBBLE:
-        if a.shape[-1] % 2:
-            raise PackingError(f"an odd count ({a.shape[-1]}) of 4-bit values does not fill bytes")
-        nib = (a.view(np.uint8) & 0xF).reshape(*a.shape[:-1], -1, 2)
-        return nib[..., 0] | (nib[..., 1] << 4)
-    return np.ascontiguousarray(a).view(np.uint8)
+    """Bytes of `a` along its last axis. Sub-byte types pack densely as the ISA packs them:
+    element e at bits [w*e, w*e + w) of the little-endian bit string (4-bit: two per byte,
+    low nibble first; 6-bit: 16 per 3 dwords, element 5 straddling bytes 3 and 4)."""
+    width = _SUBBYTE.get(a.dtype)
+    if width is None:
+        return np.ascontiguousarray(a).view(np.uint8)
+    if a.shape[-1] * width % 8:
+        raise PackingError(f"{a.shape[-1]} values of {width} bits do not fill whole bytes "
+                           f"(need a count that is a multiple of {8 // np.gcd(width, 8)})")
+    codes = np.ascontiguousarray(a).view(np.uint8)[..., None]
+    field = np.unpackbits(codes, axis=-1, count=width, bitorder="little")
+    return np.packbits(field.reshape(*a.shape[:-1], -1), axis=-1, bitorder="little")
 
 
 def _from_bytes(b: np.ndarray, dt: np.dtype) -> np.ndarray:
     """Inverse of `_to_bytes`: reinterpret bytes along the last axis as dtype `dt`."""
+    width = _SUBBYTE.get(dt)
+    if width is None:
+        return np.ascontiguousarray(b).view(dt)
+    field = np.unpackbits(np.ascontiguousarray(b, dtype=np.uint8), axis=-1, bitorder="little")
+    field = field.reshape(*b.shape[:-1], -1, width)
+    codes = np.packbits(field, axis=-1, bitorder="little")[..., 0]
     if dt in _NIBBLE:
-        nib = np.stack([b & 0xF, b >> 4], axis=-1).reshape(*b.shape[:-1], -1)
-        return nib.astype(dt)  # uint8 -> int4 wraps, so 0xF becomes -1
-    return np.ascontiguousarray(b).view(dt)
+        return codes.astype(dt)  # uint8 -> int4 wraps, so 0xF becomes -1
+    return codes.view(dt)
 
 
 def _check_multiple(nbits: int, unit: int, what: str) -> None:

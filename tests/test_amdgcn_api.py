@@ -90,6 +90,12 @@ def _describe_1250(builtin: str) -> dict | None:
                 td=ml_dtypes.bfloat16 if c_name == "bf16f32" else tc)
 
 
+# gfx950 MX (LLVM BuiltinsAMDGPU.td): v8i32 a, b; float4/float16 c; cbsz, blgp = formats
+# (0 = fp8 e4m3, the OCP one), opsel_a, int scale_a, opsel_b, int scale_b
+MFMA_SCALE_RE = re.compile(r"mfma_scale_f32_(\d+)x(\d+)x(\d+)_f8f6f4$")
+MFMA_SCALE_ARGS = ("a", "b", "c", "cbsz", "blgp", "opsel_a", "scale_a", "opsel_b", "scale_b")
+
+
 def _types(ab: str, ocp: bool):
     if ab.split("_")[0] in FP8:
         return tuple(FP8[x][int(ocp)] for x in ab.split("_"))
@@ -101,6 +107,11 @@ def describe(builtin: str, arch: str) -> dict:
     K of all-ones A and B (the products one output sums: K/2 for the sparse ones)."""
     if (spec := _describe_1250(builtin)) is not None:
         return spec
+    if m := MFMA_SCALE_RE.match(builtin):
+        mm, nn, kk = (int(x) for x in m.groups())
+        return dict(args=MFMA_SCALE_ARGS, lanes=64, ta=FP8["fp8"][1], tb=FP8["fp8"][1],
+                    tc=np.float32, k=kk, n_a=mm * kk // 64, n_b=nn * kk // 64,
+                    n_c=mm * nn // 64)
     if m := SMFMAC_RE.match(builtin):
         c_name, mm, nn, kk, ab = m.groups()
         mm, nn, kk = int(mm), int(nn), int(kk)
@@ -215,6 +226,9 @@ AVAILABILITY = {
     "mfma_i32_32x32x32_i8": ["gfx950"],
     **{f"mfma_f32_{s}_{a}_{b}": ["gfx942", "gfx950"] for s in ("16x16x32", "32x32x16")
        for a in ("fp8", "bf8") for b in ("fp8", "bf8")},
+    # sparse.md §7 (LLVM TD: gfx950-insts)
+    "mfma_scale_f32_16x16x128_f8f6f4": ["gfx950"],
+    "mfma_scale_f32_32x32x64_f8f6f4": ["gfx950"],
     "mfma_f32_16x16x8_xf32": ["gfx942"],
     "mfma_f32_32x32x4_xf32": ["gfx942"],
     **{f"wmma_{c}_16x16x16_{ab}_w{w}": GFX11 for c, ab in (
@@ -316,7 +330,8 @@ def test_every_builtin_all_ones_gives_c_plus_k(arch, builtin):
                          and words == 2 else lanes).astype(np.uint32)
     extra = {"cbsz": 0, "abid": 0, "blgp": 0, "opsel": False, "sgn_a": True, "sgn_b": True,
              "clamp": False, "index": index, "a_sign": True, "b_sign": True, "a_neg": False,
-             "b_neg": False, "c_mod": 0, "matrix_a_reuse": False, "matrix_b_reuse": False}
+             "b_neg": False, "c_mod": 0, "matrix_a_reuse": False, "matrix_b_reuse": False,
+             "opsel_a": 0, "opsel_b": 0, "scale_a": 0, "scale_b": 0}  # MX: unscaled
     kwargs.update({x: extra[x] for x in spec["args"] if x not in kwargs})
     c_before = c.copy()
     d = call(arch, builtin, **kwargs)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -53,6 +54,8 @@ from .errors import UnsupportedInstructionError as UnsupportedInstructionError
 from .runtime import Pointer
 from .runtime.lane_ops import CROSS_LANE_BUILTINS as CROSS_LANE_BUILTINS
 {cross_lane}
+from .runtime.mx_convert import MX_CONVERT_BUILTINS as MX_CONVERT_BUILTINS
+{mx_convert}
 
 BUILTINS: list[str]
 """Every matrix-core builtin name (without `__builtin_amdgcn_`), sorted."""
@@ -130,6 +133,9 @@ def _dtype_name(t: type) -> str:
 
 def _operand(instr: Instruction, what: str) -> str:
     """`(lanes, elements) dtype per lane`, plus the packed-word form of sub-32-bit integers."""
+    if instr.mx and what != "c":
+        return ("(64, 8) int32 words (v8i32): 32 values per lane in the cbsz/blgp\n"
+                "        format; fp6 reads the first 6 words, fp4 the first 4")
     layout = instr.c_layout(0) if what == "c" else getattr(instr, f"{what}_layout")
     t = {"a": instr.a_type, "b": instr.b_type, "c": instr.c_type}[what]
     text = f"({layout.lanes}, {layout.slots}) {_dtype_name(t)}"
@@ -148,6 +154,14 @@ def _grouped(rows: list[tuple[str, Instruction]], describe) -> list[str]:
     if len(groups) == 1:
         return [next(iter(groups))]
     return [f"{value} on {', '.join(archs)}" for value, archs in groups.items()]
+
+
+_MX_MODIFIERS = {
+    "cbsz": "cbsz: int: A's format 0-4 (fp8 e4m3, bf8 e5m2, fp6 e2m3, bf6 e3m2, fp4 e2m1)",
+    "blgp": "blgp: int: B's format 0-4 (as cbsz)",
+    "opsel_a": "opsel_a: int: 0-3, the byte of scale_a's word that holds the scale",
+    "opsel_b": "opsel_b: int: 0-3, the byte of scale_b's word that holds the scale",
+}
 
 
 def _docstring(builtin: str) -> str:
@@ -178,11 +192,19 @@ def _docstring(builtin: str) -> str:
                   "        value e of a lane in bits 2e+1:2e of its index set"]
     lines.append("    returns D with c's dtype and shape" if first.d_type is None else
                  f"    returns D as ({first.wave}, 8) {_dtype_name(first.d_type)}")
-    modifiers = [m for m in first.args if m not in ("a", "b", "c", "index")]
+    if first.mx:
+        lines += ["    scale_a, scale_b: (64,) int32 E8M0 scale words, byte opsel_a/opsel_b",
+                  "        of lane i + M*kb scaling row i (column i of B) in K block kb:",
+                  "        2**(s - 127);",
+                  "        both the constant 0: the unscaled v_mfma_f32_*_f8f6f4"]
+    modifiers = [m for m in first.args
+                 if m not in ("a", "b", "c", "index", "scale_a", "scale_b")]
     if modifiers:
         lines += ["", "Immediates (compile-time ints or bools; out of range: ModifierError):"]
         for m in modifiers:
-            if m == "blgp":
+            if first.mx and m in _MX_MODIFIERS:
+                lines.append(f"    {_MX_MODIFIERS[m]}")
+            elif m == "blgp":
                 for text in _grouped(rows, lambda i: _BLGP[i.blgp]):
                     lines.append(f"    {text}")
             elif first.sparse and m in _SPARSE_MODIFIERS:
@@ -203,7 +225,7 @@ def _docstring(builtin: str) -> str:
 def _signature(builtin: str) -> str:
     instr = _rows(builtin)[0][1]
     args, required = instr.args, len(instr.args) - instr.optional
-    params = [(f"{a}: ArrayLike" if a in ("a", "b", "c", "index") else
+    params = [(f"{a}: ArrayLike" if a in ("a", "b", "c", "index", "scale_a", "scale_b") else
                f"{a}: {'int' if a in ('cbsz', 'abid', 'blgp', 'c_mod') else 'bool | int'}")
               + ("" if n < required else " = False") for n, a in enumerate(args)]
     return f"def {builtin}(\n" + "".join(f"    {p},\n" for p in params) + ") -> NDArray[Any]:"
@@ -213,12 +235,19 @@ def _indent(text: str) -> str:
     return "\n".join(f"    {line}" if line else "" for line in text.splitlines())
 
 
+def _natural(name: str) -> list:
+    """Sort key with digit runs compared as numbers (bf6 before bf16), as ruff's isort does."""
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name)]
+
+
 def render() -> str:
     """The stub's text."""
     cross = "\n".join(f"from .runtime.lane_ops import {n} as {n}"
                       for n in sorted(amdgcn.CROSS_LANE_BUILTINS))
+    mx_convert = "\n".join(f"from .runtime.mx_convert import {n} as {n}"
+                           for n in sorted(amdgcn.MX_CONVERT_BUILTINS, key=_natural))
     names = "".join(f'\n    "{n}",' for n in sorted(amdgcn.__all__)) + "\n"
-    out = [HEADER.format(cross_lane=cross, all_names=names)]
+    out = [HEADER.format(cross_lane=cross, mx_convert=mx_convert, all_names=names)]
     for builtin in amdgcn.BUILTINS:
         out.append(f'{_signature(builtin)}\n    """{_indent(_docstring(builtin))[4:]}\n    """\n')
     return "\n".join(out)

@@ -17,7 +17,7 @@ import numpy as np
 from .. import types as T
 from ..errors import BuiltinArgumentError, ModifierError, OperandShapeError, OperandTypeError
 from . import layouts as L
-from .instructions import Instruction
+from .instructions import MX_FORMATS, Instruction
 from .models import EXACT, compute
 from .numerics import decode
 
@@ -77,13 +77,16 @@ def _index_set(instr: Instruction, cbsz, abid, index_key) -> int:
     return _check(instr, "abid", abid, range(sets))
 
 
-def _index_words(instr: Instruction, index, waves: int) -> np.ndarray:
-    """The sparse index operand as (waves, lanes) uint64 bit fields: C's `int` per lane (or
-    gfx1250's `v2i32`, low word first), so any integer that fits 32 bits signed or unsigned
-    (-1 is 0xffffffff)."""
+def _index_words(instr: Instruction, index, waves: int, what: str = "index") -> np.ndarray:
+    """The sparse index operand (or an MX scale operand, `what`) as (waves, lanes) uint64 bit
+    fields: C's `int` per lane (or gfx1250's `v2i32` index, low word first), so any integer
+    that fits 32 bits signed or unsigned (-1 is 0xffffffff); a scalar goes to every lane."""
     regs = np.asarray(index)
-    lanes, words = instr.a_layout.lanes, instr.index_words
-    if regs.ndim == 2 and regs.shape[1] == 1 and words == 1:
+    lanes = instr.a_layout.lanes
+    words = instr.index_words if what == "index" else 1
+    if regs.ndim == 0:
+        regs = np.full(lanes, regs)  # a uniform value: every lane's
+    if regs.ndim == 2 and regs.shape[-1] == 1 and words == 1:
         regs = regs[:, 0]
     tail = () if words == 1 else (words,)
     if regs.shape[1:] != tail or regs.shape[0] not in (lanes, waves * lanes):
@@ -91,15 +94,15 @@ def _index_words(instr: Instruction, index, waves: int) -> np.ndarray:
             f"{words} 32-bit ints per lane (a v{words}i32), shape"
         shape = f"({lanes},)" if words == 1 else f"({lanes}, {words})"
         raise OperandShapeError(
-            f"{instr.builtin}: operand index must hold {form} {shape}; got shape {regs.shape}"
+            f"{instr.builtin}: operand {what} must hold {form} {shape}; got shape {regs.shape}"
         )
     if regs.dtype.kind not in "iu":
-        raise OperandTypeError(f"{instr.builtin}: operand index must be 32-bit integer words "
+        raise OperandTypeError(f"{instr.builtin}: operand {what} must be 32-bit integer words "
                                f"(C's int per lane); got {regs.dtype} values")
     wide = regs.astype(np.int64)
     if regs.size and (wide.min() < -(2**31) or wide.max() >= 2**32):
-        raise OperandTypeError(f"{instr.builtin}: operand index holds values outside 32 bits "
-                               "(allowed: -2**31 .. 2**32 - 1, one index word per lane)")
+        raise OperandTypeError(f"{instr.builtin}: operand {what} holds values outside 32 bits "
+                               f"(allowed: -2**31 .. 2**32 - 1, one {what} word per lane)")
     fields = (wide & 0xFFFFFFFF).astype(np.uint64)
     if words > 1:  # word w holds bits 32w..32w+31 of the lane's index
         fields = np.bitwise_or.reduce(fields << (32 * np.arange(words, dtype=np.uint64)),
@@ -137,9 +140,62 @@ def _gfx1250_modifiers(instr: Instruction, a_neg, b_neg, c_mod, matrix_a_reuse,
     return mods[0], mods[1], mods[2]
 
 
+# --- gfx950 MX f8f6f4 ------------------------------------------------------------------------
+
+
+def _mx_formats(instr: Instruction, cbsz, blgp, opsel_a, scale_a, opsel_b,
+                scale_b) -> tuple[type, type, int, int]:
+    """(A format, B format, opsel_a, opsel_b) of an MX instruction: CBSZ and BLGP are format
+    codes 0-4 (`MX_FORMATS`), OPSEL picks the byte (0-3) of each lane's 32-bit scale word.
+    Scales come both or neither (neither: the ISA's unscaled instruction)."""
+    if (scale_a is None) != (scale_b is None):
+        raise BuiltinArgumentError(f"{instr.builtin}: scale_a and scale_b come together "
+                                   "(both None is the unscaled v_mfma_f32_*_f8f6f4)")
+    a_fmt = MX_FORMATS[_check(instr, "cbsz", cbsz, range(len(MX_FORMATS)))]
+    b_fmt = MX_FORMATS[_check(instr, "blgp", blgp, range(len(MX_FORMATS)))]
+    return (a_fmt, b_fmt, _check(instr, "opsel_a", opsel_a, range(4)),
+            _check(instr, "opsel_b", opsel_b, range(4)))
+
+
+def _mx_bytes(instr: Instruction, regs, layout: L.OperandLayout, what: str) -> np.ndarray:
+    """An MX A/B operand as the bytes its format reads per lane: the builtin's v8i32 holds 32
+    bytes, of which fp6 reads the first 24 (6 VGPRs) and fp4 the first 16 (4 VGPRs); a
+    vector of exactly those bytes (the IR intrinsic's v6i32/v4i32) is accepted too, and so
+    are the format's elements themselves (32 per lane)."""
+    regs = np.asarray(regs)
+    need = layout.slots * layout.bits // 8
+    if regs.ndim == 2 and regs.shape[1] == layout.slots and regs.dtype.itemsize == 1 and \
+            regs.dtype.kind not in "iub":
+        return regs  # the format's elements, one per slot
+    if regs.ndim not in (1, 2) or not (regs.dtype.kind in "iu" or regs.dtype.itemsize == 1):
+        raise OperandTypeError(f"{instr.builtin}: operand {what} must be integer words (the "
+                               f"builtin's v8i32 per lane); got {regs.dtype} values of shape "
+                               f"{regs.shape}")
+    raw = np.ascontiguousarray(regs.reshape(regs.shape[0], -1)).view(np.uint8)
+    if raw.shape[1] not in (need, 32):
+        raise OperandShapeError(f"{instr.builtin}: operand {what} holds {raw.shape[1]} bytes "
+                                f"per lane; its format ({layout.bits}-bit) reads {need} "
+                                f"(allowed: 32 bytes, the v8i32 operand, or exactly {need})")
+    return raw[:, :need]
+
+
+def _block_scales(instr: Instruction, layout: L.OperandLayout, words: np.ndarray,
+                  opsel: int) -> np.ndarray:
+    """E8M0 scale factors 2**(s - 127) (NaN for 0xFF) of every element of A (waves, 1, 1, M,
+    K) or B (waves, 1, 1, K, N): each lane's byte `opsel` scales the 32 K values that lane
+    holds (lane i + M*kb for row i and K block kb; an inference, see docs/guide)."""
+    byte = (words >> (8 * opsel)) & 0xFF  # (waves, lanes)
+    factor = np.where(byte == 0xFF, np.nan, np.ldexp(1.0, byte.astype(np.int64) - 127))
+    lane, slot = layout.written
+    out = np.empty((words.shape[0], *layout.shape[1:]))
+    out[:, layout.row[lane, slot], layout.col[lane, slot]] = factor[:, lane]
+    return out[:, None, None]
+
+
 def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
             sgn_a=True, sgn_b=True, clamp=False, index=None, index_key=0, a_neg=0, b_neg=0,
-            c_mod=0, matrix_a_reuse=0, matrix_b_reuse=0, waves: int = 1,
+            c_mod=0, matrix_a_reuse=0, matrix_b_reuse=0, opsel_a=0, scale_a=None, opsel_b=0,
+            scale_b=None, waves: int = 1,
             hip_types: bool = False, model: str = EXACT) -> np.ndarray:
     """D = A*B + C for one instruction; returns D with C's dtype and shape. With `waves` > 1
     operands hold the registers of that many waves (waves * lanes rows, wave-major; one
@@ -149,7 +205,20 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
 
     A sparse instruction takes its compressed A and the `index` words (one per lane) and
     computes the gather form with the exact model on every target: no public silicon model
-    covers the sparse datapath (sparse.md §2.4)."""
+    covers the sparse datapath (sparse.md §2.4).
+
+    An MX instruction (gfx950 f8f6f4) reads CBSZ/BLGP as A's/B's format and, given
+    `scale_a`/`scale_b` (one 32-bit word per lane, byte `opsel_a`/`opsel_b` the E8M0 scale),
+    computes round_f32(C + sum a*2**(sa-127) * b*2**(sb-127)) exactly; without scales it is
+    the ISA's unscaled v_mfma_f32_*_f8f6f4."""
+    mx = None
+    if instr.mx:
+        mx = _mx_formats(instr, cbsz, blgp, opsel_a, scale_a, opsel_b, scale_b)
+        cbsz = blgp = 0
+        model = EXACT  # no public silicon model of the MX datapath
+    elif scale_a is not None or scale_b is not None or opsel_a or opsel_b:
+        raise ModifierError(f"{instr.builtin} is not a scaled MX instruction: it takes no "
+                            "scale_a/scale_b/opsel_a/opsel_b")
     if instr.sparse:
         if index is None:
             raise BuiltinArgumentError(f"{instr.builtin}: the sparse index operand is missing")
@@ -184,14 +253,25 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
     if c_regs.ndim and c_regs.shape[0] == c_layout.lanes and waves > 1:
         c_regs = np.tile(c_regs, (waves,) + (1,) * (c_regs.ndim - 1))
     c_el = _elements(instr, c_regs, instr.c_type, c_layout, "c", waves, False)
-    a_el = _elements(instr, a, a_type, instr.a_layout, "a", waves, hip_types)
-    b_el = _elements(instr, b, b_type, instr.b_layout, "b", waves, hip_types)
+    a_layout, b_layout = instr.a_layout, instr.b_layout
+    if mx is not None:
+        a_type, b_type = mx[0], mx[1]
+        a_layout, b_layout = instr.mx_layout(a_type, False), instr.mx_layout(b_type, True)
+        a, b = _mx_bytes(instr, a, a_layout, "a"), _mx_bytes(instr, b, b_layout, "b")
+        hip_types = False  # bytes now
+    a_el = _elements(instr, a, a_type, a_layout, "a", waves, hip_types)
+    b_el = _elements(instr, b, b_type, b_layout, "b", waves, hip_types)
     if instr.blgp == "lanes":
         b_el = b_el[:, L.blgp_source_lanes(blgp)]
 
-    a_mat = decode(_gather(a_el, instr.a_layout), a_type)  # (waves, copies, blocks, M, K)
-    b_mat = decode(_gather(b_el, instr.b_layout), b_type)
+    a_mat = decode(_gather(a_el, a_layout), a_type)  # (waves, copies, blocks, M, K)
+    b_mat = decode(_gather(b_el, b_layout), b_type)
     c_mat = decode(_gather(c_el, c_layout)[:, 0], instr.c_type)
+    if mx is not None and scale_a is not None:
+        a_mat = a_mat * _block_scales(instr, a_layout, _index_words(instr, scale_a, waves,
+                                                                    "scale_a"), mx[2])
+        b_mat = b_mat * _block_scales(instr, b_layout, _index_words(instr, scale_b, waves,
+                                                                    "scale_b"), mx[3])
     if cbsz:
         a_mat = a_mat[:, :, L.broadcast_blocks(instr.blocks, cbsz, abid)]
     if instr.blgp == "neg" and blgp:

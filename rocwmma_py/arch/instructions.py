@@ -42,6 +42,7 @@ SWMMAC1250_ARGS = ("a", "b", "c", "index", *_REUSE)
 SWMMAC1250_IU_ARGS = ("a_sign", "a", "b_sign", "b", "c", "index", *_REUSE, "clamp")
 # the signedness flags under their two spellings (gfx11/gfx12: sgn_a; gfx1250: a_sign)
 SIGN_ARGS = {"sgn_a": "sgn_a", "sgn_b": "sgn_b", "a_sign": "sgn_a", "b_sign": "sgn_b"}
+MFMA_SCALE_ARGS = ("a", "b", "c", "cbsz", "blgp", "opsel_a", "scale_a", "opsel_b", "scale_b")
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,6 +71,9 @@ class Instruction:
     optional: int = 0
     # D's element type where it differs from C's (gfx1250 bf16f32: f32 C, bf16 D)
     d_type: type | None = None
+    # gfx950 MX f8f6f4: CBSZ/BLGP pick A's/B's element format (`MX_FORMATS`), and E8M0
+    # block scales (one per 32 K values) come in per lane; a_type/b_type are the fp8 default
+    mx: bool = False
 
     @property
     def result_type(self) -> type:
@@ -125,6 +129,11 @@ class Instruction:
 
     def _build_c_layout(self, opsel: int) -> L.OperandLayout:
         return OPERAND_LAYOUTS[self.family][1](self, T.bits(self.c_type), opsel)
+
+    def mx_layout(self, fmt: type, is_b: bool) -> L.OperandLayout:
+        """A or B layout of an MX instruction when its format is `fmt`: the CDNA formula
+        (32 K values per lane) at the format's width, so fp6 fills 6 VGPRs and fp4 4."""
+        return _mx_layout(self, fmt, is_b)
 
     def _input_layout(self, is_b: bool) -> L.OperandLayout:
         bits = T.bits(self.b_type if is_b else self.a_type)
@@ -215,6 +224,8 @@ def _mfma_table(arch) -> dict[str, Instruction]:
                 name = f"mfma_f32_{m}x{m}x{k}_{a_name}_{b_name}"
                 table[name] = _mfma(name, "v_" + name, gen, m, m, k, 1, a, b, F32, cycles)
         table.update(_smfmac_table(gen))
+    if gen >= 4:
+        table.update(_mx_table(gen))
     return table
 
 
@@ -245,6 +256,40 @@ def _smfmac_table(gen: int) -> dict[str, Instruction]:
                 table[name] = Instruction(name, "v_" + name, "gfx9", 64, m, m, kk, 1, a, b, c,
                                           cycles, SMFMAC_ARGS, sparse=True)
     return table
+
+
+# --- gfx950 MX f8f6f4 MFMA ------------------------------------------------------------------
+# Format codes of CBSZ (A) and BLGP (B), LLVM's AMDGPU::MFMAScaleFormats
+# (llvm/lib/Target/AMDGPU/SIDefines.h @ 002bce7): 0 FP8_E4M3, 1 FP8_E5M2, 2 FP6_E2M3,
+# 3 FP6_E3M2, 4 FP4_E2M1; A/B take 8, 8, 6, 6, 4 VGPRs (llvm/test/MC/AMDGPU/mai-gfx950.s).
+MX_FORMATS: tuple[type, ...] = (T.float8, T.bfloat8, T.float6_e2m3, T.float6_e3m2,
+                                T.float4_e2m1)
+# (M, K, cycles). Cycles: no public table; the 16/32 passes of gfx950's other 16x16/32x32
+# rows (LLVM's SISchedule gives the fp8 forms a longer latency than fp6/fp4: not modelled).
+_MX = [(16, 128, 16), (32, 64, 32)]
+
+
+def _mx_table(gen: int) -> dict[str, Instruction]:
+    """The scaled MX rows of gfx950 (`mfma_scale_f32_{16x16x128,32x32x64}_f8f6f4`). The ISA's
+    unscaled `v_mfma_f32_*_f8f6f4` has no builtin of its own: LLVM represents it as the
+    scaled builtin with both scale operands the constant 0 (`execute` with no scales)."""
+    table = {}
+    for m, k, cycles in _MX:
+        name = f"mfma_scale_f32_{m}x{m}x{k}_f8f6f4"
+        table[name] = Instruction(name, "v_" + name, "gfx9", 64, m, m, k, 1, T.float8, T.float8,
+                                  F32, cycles, MFMA_SCALE_ARGS, mx=True)
+    return table
+
+
+_MX_LAYOUTS: dict[tuple[int, int, bool], L.OperandLayout] = {}
+
+
+def _mx_layout(instr: Instruction, fmt: type, is_b: bool) -> L.OperandLayout:
+    key = (instr.m, T.bits(fmt), is_b)
+    if key not in _MX_LAYOUTS:
+        _MX_LAYOUTS[key] = L.mfma_input(instr.n if is_b else instr.m, instr.k, 1, T.bits(fmt),
+                                        is_b)
+    return _MX_LAYOUTS[key]
 
 
 def _mfma(builtin, isa, gen, m, n, k, blocks, a, b, c, cycles) -> Instruction:

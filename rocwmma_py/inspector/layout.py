@@ -18,7 +18,7 @@ from ..errors import LayoutQueryError
 
 COLUMNS = ("block", "row", "col", "lane", "vgpr", "bit_lo", "bit_hi")
 INDEX_NAMES = {"A": ("i", "k"), "B": ("k", "j"), "C": ("i", "j"), "D": ("i", "j"),
-               "K": ("i", "k")}
+               "K": ("i", "k"), "SA": ("i", "k"), "SB": ("k", "j")}
 
 Location = tuple[int, int, int, int]  # (lane, vgpr, bit_lo, bit_hi)
 Element = tuple[int, int, int]  # (block, row, col)

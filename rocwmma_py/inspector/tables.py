@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import types as T
+from ..arch.instructions import MX_FORMATS
 from ..errors import LayoutQueryError
 from ..rocwmma.fragment import fragment
 from ..rocwmma.tags import accumulator, col_major, matrix_a, matrix_b, row_major
@@ -71,12 +72,17 @@ def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: st
 
     A of a sparse instruction is by dense (i, k), M x K, as the calculator shows it: the four
     k of a group at the slot of its two stored values; `compressed=True` gives the stored
-    values instead (M x K/2, column kk, each at its own element)."""
+    values instead (M x K/2, column kk, each at its own element). A/B of gfx950's MX
+    instructions are shown in the format `cbsz` (A) / `blgp` (B) picks (0 fp8 ... 4 fp4)."""
     target = names.arch(arch)
     instr = names.instruction(name, target, wave)
     key = str(matrix).upper()
     if key not in INDEX_NAMES:
-        raise LayoutQueryError(f"matrix must be a, b, c, d or k; got {matrix!r}")
+        raise LayoutQueryError(f"matrix must be a, b, c, d or k (or sa/sb, the scales of "
+                               f"an MX instruction); got {matrix!r}")
+    if key in ("SA", "SB") and not instr.mx:
+        raise LayoutQueryError(f"sa/sb are the E8M0 scale operands of gfx950's MX f8f6f4 "
+                               f"instructions; {instr.isa} has none")
     if compressed and not (instr.sparse and key == "A"):
         raise LayoutQueryError(f"the compressed view is A of a sparse instruction (v_smfmac_*, "
                                f"v_swmmac_*); {instr.isa} {key} has none")
@@ -84,6 +90,8 @@ def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: st
         if blgp is not None:
             raise LayoutQueryError(f"{instr.isa} takes no BLGP (CBSZ/ABID pick its index set)")
         return _sparse_layout(instr, target.name, key, opsel, abid, cbsz, compressed)
+    if instr.mx:
+        return _mx_layout(instr, target.name, key, opsel, abid, cbsz, blgp or 0)
     if key == "K":
         raise LayoutQueryError(f"matrix k is the index register of a 4:2 sparse instruction "
                                f"(v_smfmac_*, v_swmmac_*); {instr.isa} is dense: give a, b, c "
@@ -102,10 +110,47 @@ def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: st
                      instr, target.name, cbsz, abid, blgp)
 
 
-def _operand_layout(instr, title: str, key: str, opsel: int = 0) -> Layout:
-    """The operand map of the instruction table as it is (A compressed when sparse)."""
-    lay = instr.b_layout if key == "B" else instr.c_layout(opsel) if key in "CD" else \
-        instr.a_layout
+def _mx_layout(instr, arch: str, key: str, opsel: int, abid: int, cbsz: int,
+               blgp: int) -> Layout:
+    """A/B of an MX instruction in the formats CBSZ/BLGP pick, C/D as usual, or SA/SB: the
+    lane and byte (OPSEL) of the E8M0 scale of each A (B) element: lane i + M*kb, K block
+    kb = k // 32, as the CDNA formula places A's own 32 values (an inference)."""
+    codes = range(len(MX_FORMATS))
+    for name, value in (("cbsz", cbsz), ("blgp", blgp)):
+        if value not in codes or isinstance(value, bool):
+            raise LayoutQueryError(f"--{name} is an MX format code 0..4 (fp8, bf8, fp6, bf6, "
+                                   f"fp4) on {instr.isa}; got {value!r}")
+    head = f"{instr.isa} {key} on {arch} (wave{instr.wave}"
+    if key in ("SA", "SB"):
+        if opsel not in range(4) or isinstance(opsel, bool):
+            raise LayoutQueryError(f"--opsel picks the scale byte (0..3) of {instr.isa}; "
+                                   f"got {opsel!r}")
+        dim = instr.n if key == "SB" else instr.m
+        x, k = np.meshgrid(np.arange(dim), np.arange(instr.k), indexing="ij")
+        lane = x + dim * (k // 32)
+        rc = (k, x) if key == "SB" else (x, k)
+        shape = (1, instr.k, dim) if key == "SB" else (1, dim, instr.k)
+        entries = _entries(0, *rc, lane, np.full_like(lane, opsel), 8)
+        return Layout(head + f", OPSEL={opsel}: E8M0 byte {opsel} of the scale word)", key,
+                      shape, instr.wave, entries, note=(
+                          "the 32 k of a K block share one scale byte: the lane holding "
+                          "those values (inferred)"))
+    if key == "K" or abid or opsel:
+        raise LayoutQueryError(f"{instr.isa} has no index register or ABID, and its OPSEL "
+                               "picks a scale byte: give a, b, c, d, or sa/sb (--opsel 0..3)")
+    if key in "CD":
+        return _operand_layout(instr, head + ")", key)
+    fmt = MX_FORMATS[cbsz if key == "A" else blgp]
+    field = "CBSZ" if key == "A" else "BLGP"
+    return _operand_layout(instr, f"{head}, {field}={cbsz if key == 'A' else blgp}: "
+                           f"{T.short_name(fmt)})", key, lay=instr.mx_layout(fmt, key == "B"))
+
+
+def _operand_layout(instr, title: str, key: str, opsel: int = 0, lay=None) -> Layout:
+    """The operand map of the instruction table as it is (A compressed when sparse), or
+    `lay` when given."""
+    lay = lay or (instr.b_layout if key == "B" else instr.c_layout(opsel) if key in "CD" else
+                  instr.a_layout)
     lane, slot = np.nonzero(lay.block >= 0)
     entries = _entries(lay.block[lane, slot], lay.row[lane, slot], lay.col[lane, slot], lane,
                        slot, lay.bits)
