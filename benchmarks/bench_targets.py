@@ -12,7 +12,7 @@ its wall time is the figure). The load average is printed at the start and the e
 result is validated and a wrong one exits with status 1; timings are reported, never
 asserted.
 
-    python benchmarks/bench_targets.py [--cpu] [--repeats N] [--quick] [--big]
+    python benchmarks/bench_targets.py [--cpu] [--repeats N] [--quick] [--big] [--only TEXT]
 """
 
 from __future__ import annotations
@@ -155,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true",
                         help="small sizes, 1 repeat: checks results, judges no target")
     parser.add_argument("--big", action="store_true", help="add perf_hgemm 7168^3 (minutes)")
+    parser.add_argument("--only", metavar="TEXT", default="",
+                        help="only the rows whose workload contains TEXT")
     args = parser.parse_args(argv)
     repeats = 1 if args.quick else max(args.repeats, 1)
     kind = "cpu" if args.cpu else "wall"
@@ -167,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|---|---|---|", flush=True)
     all_ok = True
     for t in TARGETS + ([BIG] if args.big else []):
+        if args.only not in t.workload:
+            continue
         size = t.quick_size if args.quick else t.size
         with use_numerics(t.numerics), use_workers(1):
             (cold, warm, base), ok, note = t.run(size, repeats)
