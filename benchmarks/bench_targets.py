@@ -55,18 +55,22 @@ class Target:
 
 
 def wave_tile(arch: str = "gfx942"):
+    """bench_gemm's wave tile row on `arch` (one wave per block)."""
     return lambda size, repeats: bench_gemm.wave_tile_row(size, "normal", repeats, arch)
 
 
 def simple_hgemm(size: int, repeats: int):
+    """bench_gemm's simple_hgemm row (the rocWMMA sample's kernel)."""
     return bench_gemm.simple_hgemm_row(size, "normal", repeats)
 
 
 def perf_hgemm(size: int, repeats: int):
+    """bench_gemm's perf_hgemm row (the rocWMMA sample's kernel)."""
     return bench_gemm.perf_hgemm_row(size, "normal", repeats)
 
 
 def per_wave_simple_hgemm(size: int, repeats: int):
+    """simple_hgemm on the per-wave engine."""
     with use_engine("wave"):
         return simple_hgemm(size, repeats)
 
@@ -126,10 +130,12 @@ BIG = Target("perf_hgemm 7168^3, 2 workers", "silicon", perf_hgemm_2_workers, 71
 
 
 def load() -> str:
+    """The 1, 5 and 15 minute load averages."""
     return " ".join(f"{v:.2f}" for v in os.getloadavg())
 
 
 def blas_setting() -> str:
+    """How numpy is held to one BLAS thread (bench_gemm's environment or threadpoolctl)."""
     try:
         import threadpoolctl  # noqa: F401
     except ImportError:
@@ -145,6 +151,7 @@ def limit(t: Target, kind: str) -> float:
 
 
 def target_text(t: Target, kind: str) -> str:
+    """The target column."""
     if t.judge == "ratio":
         return f"<= {t.limit:g}x"
     if t.run is per_wave_simple_hgemm:
