@@ -7,10 +7,10 @@ same load; one BLAS thread), their ratio, the target and met/missed. GEMMs are f
 gfx942 on random normal data (bench_gemm.py's rows and checks) against numpy f32 matmul of
 the same size; softmax + rms_norm (samples/cuda: llama.cpp-style SIMT kernels, warp
 shuffles) against a numpy implementation of the same. Launches run on one worker, as numpy
-runs one BLAS thread; `--big` adds perf_hgemm at 7168^3 on 2 workers (minutes: one launch,
-its wall time is the figure). The load average is printed at the start and the end. Every
-result is validated and a wrong one exits with status 1; timings are reported, never
-asserted.
+runs one BLAS thread; `--big` adds perf_hgemm at 7168^3 on 2 workers on the sample's own
+integer data (minutes: one launch, its wall time is the figure). The load average is printed
+at the start and the end. Every result is validated and a wrong one exits with status 1;
+timings are reported, never asserted.
 
     python benchmarks/bench_targets.py [--cpu] [--repeats N] [--quick] [--big] [--only TEXT]
 """
@@ -76,12 +76,13 @@ def per_wave_simple_hgemm(size: int, repeats: int):
 
 
 def perf_hgemm_2_workers(size: int, repeats: int):
-    """One launch on 2 workers (repeats 0: its time is the cold launch), in wall time even
-    under --cpu (the workers' CPU time is not this process's)."""
+    """One launch on 2 workers on the sample's fillRand data, as `rocwmma-sample perf_hgemm`
+    runs it (repeats 0: its time is the cold launch), in wall time even under --cpu (the
+    workers' CPU time is not this process's)."""
     clock, bench_gemm.clock = bench_gemm.clock, time.perf_counter
     try:
         with use_workers(2):
-            return bench_gemm.perf_hgemm_row(size, "normal", 0)
+            return bench_gemm.perf_hgemm_row(size, "integers", 0)
     finally:
         bench_gemm.clock = clock
 
@@ -125,8 +126,8 @@ TARGETS = [
     Target("per-wave engine simple_hgemm, 256^3", "silicon", per_wave_simple_hgemm, 256, 64,
            0.6, "warm s"),  # limit: share of PER_WAVE_BASELINE
 ]
-BIG = Target("perf_hgemm 7168^3, 2 workers", "silicon", perf_hgemm_2_workers, 7168, 256, 120,
-             "cold s")
+BIG = Target("perf_hgemm 7168^3 (fillRand), 2 workers", "silicon", perf_hgemm_2_workers, 7168,
+             256, 120, "cold s")
 
 
 def load() -> str:
