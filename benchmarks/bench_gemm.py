@@ -52,6 +52,7 @@ from rocwmma_py import (  # noqa: E402
     float16,
     float32,
     fragment,
+    get_arch,
     kernel,
     load_matrix_sync,
     matrix_a,
@@ -111,16 +112,20 @@ def best_of(fn, repeats: int = REPEATS) -> float:
     return min(seconds(fn) for _ in range(repeats))
 
 
-def timed(launch, size: int, repeats: int) -> tuple[float, float, float]:
-    """(cold launch, median warm launch, median numpy matmul), numpy timed right after each
-    warm launch."""
+def timed(launch, size: int, repeats: int, baseline=None) -> tuple[float, float, float]:
+    """(cold launch, median warm launch, median numpy baseline), the baseline (default numpy
+    f32 matmul of size x size; best of 3) timed right after each warm launch; with repeats 0,
+    (cold, cold, one baseline run)."""
     x = np.random.default_rng(0).standard_normal((size, size)).astype(np.float32)
+    baseline = baseline or (lambda: np.matmul(x, x))
     cold = seconds(launch)
     warm, base = [], []
     with blas_limit():
         for _ in range(repeats):
             warm.append(seconds(launch))
-            base.append(min(seconds(lambda: np.matmul(x, x)) for _ in range(3)))
+            base.append(min(seconds(baseline) for _ in range(3)))
+        if not warm:  # repeats 0: the cold launch only, the baseline once
+            warm, base = [cold], [seconds(baseline)]
     return cold, statistics.median(warm), statistics.median(base)
 
 
@@ -134,13 +139,14 @@ def inputs(size: int, data: str):
     return draw().astype(np.float16), draw().astype(np.float16)
 
 
-def wave_tile_row(size: int, data: str, repeats: int):
+def wave_tile_row(size: int, data: str, repeats: int, arch: str = ARCH):
     m = n = k = size
     a, b = inputs(size, data)
     a_mem = np.ascontiguousarray(a).ravel()  # row_major, lda = k
     b_mem = np.ascontiguousarray(b.T).ravel()  # col_major, ldb = k
     d = np.full(m * n, np.nan, dtype=np.float32)
-    launch = wave_tile_gemm[(m // TILE_M, n // TILE_N), 64, 0, ARCH]
+    wave = get_arch(arch).wave_size  # one wave per block
+    launch = wave_tile_gemm[(m // TILE_M, n // TILE_N), wave, 0, arch]
     times = timed(lambda: launch(m, n, k, a_mem, b_mem, d, k, k, n), size, repeats)
     exact = np.einsum("mk,kn->mn", a.astype(np.float64), b.astype(np.float64))
     got = d.reshape(m, n).astype(np.float64)

@@ -27,6 +27,7 @@ SAMPLES = {
     "samples.persistent_gemm": "gfx942",
     "samples.sparse_gemm": "gfx942",
     "samples.cuda.rms_norm": "gfx942",
+    "samples.cuda.softmax": "gfx942",
 }
 OTHER_ARCHES = [
     ("samples.rdna3_wmma_hello", "gfx1101"),
@@ -43,6 +44,7 @@ OTHER_ARCHES = [
     ("samples.persistent_gemm", "gfx1201"),
     ("samples.sparse_gemm", "gfx1201"),
     ("samples.cuda.rms_norm", "gfx1100"),
+    ("samples.cuda.softmax", "gfx1100"),
 ]
 
 

@@ -1,0 +1,25 @@
+"""benchmarks/bench_targets.py --quick: every row runs and validates (no timing asserted)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.regression
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_targets.py"
+
+
+def test_bench_targets_quick_validates_every_row():
+    run = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--big"], capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("load average at the start") and "BLAS thread" in lines[0]
+    assert lines[-1].startswith("load average at the end")
+    rows = [line for line in lines if line.startswith("| ") and "quick:" in line]
+    assert len(rows) == 12 and not any("FAILED" in row for row in rows)
+    assert {row.split(" | ")[1] for row in rows} == {"silicon", "exact"}
