@@ -4,13 +4,16 @@ validation against numpy, PASSED / FAILED."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from rocwmma_py import wmma
+from rocwmma_py import get_arch, wmma
+from rocwmma_py.runtime import last_launch_stats
 
 from ..common import REFUSED, sample_parser
+
+WARP = 32  # llama.cpp's WARP_SIZE for its row kernels: 32-thread blocks on every target
 
 
 def parse_args(argv: Sequence[str] | None, doc: str, dtype, default: str,
@@ -42,3 +45,28 @@ def report(name: str, arch: str, got: np.ndarray, ref: np.ndarray) -> int:
         return 1
     print(f"{name} on {arch}: PASSED ({ref.shape[0]}x{ref.shape[1]}, bit-exact)")
     return 0
+
+
+def run_rows(doc: str, name: str, argv: Sequence[str] | None,
+             launch: Callable[[str, np.ndarray, np.ndarray], None],
+             rel_err: Callable[[np.ndarray, np.ndarray], float], tolerance: float) -> int:
+    """The main of the one-block-per-row samples (rms_norm, softmax): random normal rows of
+    `-c` float32 values, `launch(arch, x, dst)` with one 32-thread block per row, the largest
+    relative error against float64 within `tolerance`, and how the engine ran it."""
+    args = sample_parser(doc, {"r": 64, "c": 1024}, "gfx942").parse_args(argv)
+    if args.c % WARP:
+        print(f"Unsupported size! the column count must be a multiple of {WARP}, got {args.c}")
+        return REFUSED
+    x = np.random.default_rng(args.seed).normal(size=(args.r, args.c)).astype(np.float32)
+    dst = np.zeros_like(x)
+    launch(args.arch, x, dst)
+    stats = last_launch_stats()
+    err = rel_err(dst, x)
+    ok = err <= tolerance
+    share = "half a wave" if get_arch(args.arch).wave_size == 2 * WARP else "one wave"
+    print(f"{name} on {args.arch}: {args.r} rows x {args.c} columns, blocks of {WARP} threads "
+          f"({share} each); {stats.batched_blocks} blocks batched, {stats.per_wave_blocks} per "
+          "wave")
+    print(f"{'PASSED' if ok else 'FAILED'} (max relative error {err:.3g} vs float64 numpy, "
+          f"limit {tolerance:g})")
+    return 0 if ok else 1

@@ -18,14 +18,11 @@ if not __package__:  # run as a file, `python samples/X.py`: run as its module i
 
 import numpy as np
 
-from rocwmma_py import get_arch
 from rocwmma_py.cuda import __global__, __shfl_xor_sync, blockDim, blockIdx, threadIdx
-from rocwmma_py.runtime import last_launch_stats
 
-from ..common import sample_parser
+from .common import WARP, run_rows
 
 EPS = np.float32(1e-6)
-WARP = 32  # llama.cpp's WARP_SIZE for these kernels: the block is 32 threads everywhere
 
 
 @__global__
@@ -51,25 +48,16 @@ def reference(x: np.ndarray) -> np.ndarray:
     return x64 / np.sqrt((x64 * x64).mean(axis=1, keepdims=True) + float(EPS))
 
 
-def main(argv=None) -> int:
-    parser = sample_parser(__doc__, {"r": 64, "c": 1024}, "gfx942")
-    args = parser.parse_args(argv)
-    if args.c % WARP:
-        print(f"Unsupported size! the column count must be a multiple of {WARP}, got {args.c}")
-        return 2
-    x = np.random.default_rng(args.seed).normal(size=(args.r, args.c)).astype(np.float32)
-    dst = np.zeros_like(x)
-    rms_norm[args.r, WARP, 0, args.arch](x, dst, args.c)
-    stats = last_launch_stats()
+def max_rel_err(got: np.ndarray, x: np.ndarray) -> float:
+    """Largest relative error of `got` against the float64 RMS norm of x."""
     ref = reference(x)
-    err = float(np.max(np.abs(dst - ref) / np.abs(ref), initial=0.0))
-    ok = err <= 1e-5
-    print(f"rms_norm on {args.arch}: {args.r} rows x {args.c} columns, blocks of {WARP} threads "
-          f"({'half a wave' if get_arch(args.arch).wave_size == 2 * WARP else 'one wave'} "
-          f"each); {stats.batched_blocks} blocks batched, {stats.per_wave_blocks} per wave")
-    print(f"{'PASSED' if ok else 'FAILED'} (max relative error {err:.3g} vs float64 numpy, "
-          "limit 1e-05)")
-    return 0 if ok else 1
+    return float(np.max(np.abs(got - ref) / np.abs(ref), initial=0.0))
+
+
+def main(argv=None) -> int:
+    return run_rows(__doc__, "rms_norm", argv,
+                    lambda arch, x, dst: rms_norm[x.shape[0], WARP, 0, arch](x, dst, x.shape[1]),
+                    max_rel_err, 1e-5)
 
 
 if __name__ == "__main__":

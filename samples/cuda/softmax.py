@@ -20,11 +20,9 @@ if not __package__:  # run as a file, `python samples/X.py`: run as its module i
 import numpy as np
 
 from rocwmma_py.cuda import __global__, __shfl_xor_sync, blockDim, blockIdx, expf, fmaxf, threadIdx
-from rocwmma_py.runtime import last_launch_stats
 
-from ..common import sample_parser
+from .common import WARP, run_rows
 
-WARP = 32  # one warp per row: llama.cpp's block size for rows of at most 32 x n columns
 TOLERANCE = 1e-5  # relative, against float64 (expf is within 2 ulp, the sum within 32 x ncols)
 
 
@@ -70,22 +68,10 @@ def max_rel_err(got: np.ndarray, x: np.ndarray, scale: float = 1.0) -> float:
 
 
 def main(argv=None) -> int:
-    parser = sample_parser(__doc__, {"r": 64, "c": 1024}, "gfx942")
-    args = parser.parse_args(argv)
-    if args.c % WARP:
-        print(f"Unsupported size! the column count must be a multiple of {WARP}, got {args.c}")
-        return 2
-    x = np.random.default_rng(args.seed).normal(size=(args.r, args.c)).astype(np.float32)
-    dst = np.zeros_like(x)
-    soft_max[args.r, WARP, 0, args.arch](x, dst, args.c, np.float32(1.0))
-    stats = last_launch_stats()
-    err = max_rel_err(dst, x)
-    ok = err <= TOLERANCE
-    print(f"soft_max on {args.arch}: {args.r} rows x {args.c} columns, blocks of {WARP} threads; "
-          f"{stats.batched_blocks} blocks batched, {stats.per_wave_blocks} per wave")
-    print(f"{'PASSED' if ok else 'FAILED'} (max relative error {err:.3g} vs float64 numpy, "
-          f"limit {TOLERANCE:g})")
-    return 0 if ok else 1
+    return run_rows(__doc__, "soft_max", argv,
+                    lambda arch, x, dst: soft_max[x.shape[0], WARP, 0, arch](
+                        x, dst, x.shape[1], np.float32(1.0)),
+                    max_rel_err, TOLERANCE)
 
 
 if __name__ == "__main__":
