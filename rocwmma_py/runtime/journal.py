@@ -135,7 +135,7 @@ class Journal:
         for key, (view, flats, olds) in by_key.items():
             flat, old = flats[0], olds[0]
             if len(flats) > 1:
-                flat, first = first_occurrences(np.concatenate(flats))
+                flat, first = first_occurrences(np.concatenate(flats), view.size)
                 old = np.concatenate(olds)[first]  # the first occurrence: the oldest
             chunks.append((key, view, flat, old))
         self._swap(chunks)
