@@ -289,8 +289,6 @@ def use_arch(name: str | Arch) -> SettingOverride[Arch]:
         from .runtime.tracebacks import trim_kernel_traceback  # (runtime imports settings)
 
         trim_kernel_traceback(err)
-        if sys.version_info < (3, 11):  # a bare raise would re-raise the untrimmed traceback
-            raise err
         raise
 
 

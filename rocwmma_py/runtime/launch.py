@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import inspect
 import operator
-import sys
 from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any, Generic, NoReturn, ParamSpec
@@ -210,8 +209,6 @@ class Launch(Generic[P]):
             self._launch(args, kwargs)
         except Exception as err:
             trim_kernel_traceback(err)
-            if sys.version_info < (3, 11):  # a bare raise would re-raise the untrimmed traceback
-                raise err  # (which adds this launch line's frame)
             raise
 
     def _launch(self, args: tuple, kwargs: dict) -> None:

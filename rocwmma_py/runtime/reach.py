@@ -740,32 +740,9 @@ def _covered(code: types.CodeType) -> set[int]:
 @functools.lru_cache(maxsize=2048)
 def _catches(code: types.CodeType) -> list[list[int]]:
     """Per instruction, the handlers (instruction indices) an exception there goes to: the
-    exception table (3.11+), or Python 3.10's try/with blocks, followed from SETUP_* to
-    POP_BLOCK."""
-    instrs, index, handlers = _instructions(code)
-    if sys.version_info >= (3, 11):
-        return [[index[t] for t, _, _ in h] for h in handlers]
-    blocks: dict[int, tuple] = {0: ()}
-    work = [0]
-    while work:
-        i = work.pop()
-        ins, around = instrs[i], blocks[i]
-        nexts = []
-        if ins.opname in ("SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH"):
-            nexts.append((i + 1, around + (index.get(ins.argval, i),)))
-            nexts.append((index.get(ins.argval, i), around))
-        elif ins.opname == "POP_BLOCK":
-            nexts.append((i + 1, around[:-1]))
-        else:
-            if ins.opname not in _TERMINAL and ins.opname not in _UNCONDITIONAL:
-                nexts.append((i + 1, around))
-            if ins.opcode in _JUMPS and ins.argval in index:
-                nexts.append((index[ins.argval], around))
-        for j, inside in nexts:
-            if j < len(instrs) and j not in blocks:
-                blocks[j] = inside
-                work.append(j)
-    return [list(blocks.get(i, ())) for i in range(len(instrs))]
+    code's exception table."""
+    _, index, handlers = _instructions(code)
+    return [[index[t] for t, _, _ in h] for h in handlers]
 
 
 @functools.lru_cache(maxsize=1024)
