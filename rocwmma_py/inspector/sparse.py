@@ -29,7 +29,7 @@ ABID_VALUES = 4  # CBSZ and ABID are 2-bit fields
 def selector(instr: Instruction) -> str:
     """How `instr` picks its index set, in words."""
     sets = instr.index_sets
-    if instr.family == "gfx9":
+    if "abid" in instr.args:  # CBSZ/ABID pick the set (SMFMAC), else the ISA's OPSEL
         return (f"ABID 0..{sets - 1} with CBSZ = 0 (--abid); CBSZ != 0 reads set 0 "
                 "(--cbsz)")
     return f"OPSEL 0..{sets - 1} (the ISA's index_key; --opsel)"
@@ -39,7 +39,7 @@ def index_set(instr: Instruction, opsel: int = 0, abid: int = 0, cbsz: int = 0) 
     """The index set a sparse instruction reads with these modifiers; a value out of range,
     or the other family's selector, raises naming what `instr` takes."""
     sets = instr.index_sets
-    if instr.family == "gfx9":
+    if "abid" in instr.args:
         if opsel:
             raise LayoutQueryError(f"{instr.isa} picks its index set with ABID, not OPSEL: "
                                    f"give {selector(instr)}")

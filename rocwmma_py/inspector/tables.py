@@ -181,7 +181,7 @@ def _sparse_layout(instr, arch: str, key: str, opsel: int, abid: int, cbsz: int,
                           f"the 4 k of a group share the {bits}-bit slot of its 2 stored values "
                           "(low half: the first)"))
     chosen = SP.index_set(instr, opsel, abid, cbsz)
-    if instr.family == "gfx9":
+    if "abid" in instr.args:
         how = f"CBSZ={cbsz}, ABID={abid}: " if cbsz else f"ABID={abid}: "
     else:
         how = f"OPSEL={opsel}: "
