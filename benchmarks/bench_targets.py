@@ -3,7 +3,10 @@ in the same run.
 
 Every row: workload, numerics model, the cold (first) launch, the median of REPEATS warm
 launches, the median numpy reference (timed right after each warm launch, so both see the
-same load; one BLAS thread), their ratio, the target and met/missed. GEMMs are f16 -> f32 on
+same load; one BLAS thread), their ratio, the row's numpy floor (bench_floors.py: the same
+computation in the same batches with only the numpy passes its model cannot do without, as
+a ratio to the same numpy reference; seconds for the per-wave and 7168^3 rows), the target
+and met/missed. GEMMs are f16 -> f32 on
 gfx942 on random normal data (bench_gemm.py's rows and checks) against numpy f32 matmul of
 the same size; softmax + rms_norm (samples/cuda: llama.cpp-style SIMT kernels, warp
 shuffles) against a numpy implementation of the same. Launches run on one worker, as numpy
@@ -29,6 +32,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
 # isort: off
 import bench_gemm  # noqa: E402 - sets one BLAS thread before numpy is imported
+import bench_floors  # noqa: E402
 import numpy as np  # noqa: E402
 # isort: on
 
@@ -130,6 +134,19 @@ BIG = Target("perf_hgemm 7168^3 (fillRand), 2 workers", "silicon", perf_hgemm_2_
              256, 120, "cold s")
 
 
+def floor_text(t: Target, size: int, base: float, repeats: int) -> str:
+    """The row's numpy floor: a ratio to the row's numpy time, or seconds (the per-wave row;
+    the 7168^3 row from a K slice, scaled to the whole K and shared by 2 workers)."""
+    if t is BIG:
+        run, factor = bench_floors.big_gemm_floor(size)
+        return f"{bench_floors.median_time(run, 1) * factor / 2:.1f} s"
+    build = bench_floors.floor_for(t.workload, t.numerics)
+    if build is None:
+        return "-"
+    floor = bench_floors.median_time(build(size), max(1, min(repeats, 3)))
+    return f"{floor:.2f} s" if t.judge == "warm s" else f"{floor / base:.1f}x"
+
+
 def load() -> str:
     """The 1, 5 and 15 minute load averages."""
     return " ".join(f"{v:.2f}" for v in os.getloadavg())
@@ -174,12 +191,12 @@ def main(argv: list[str] | None = None) -> int:
     repeats = 1 if args.quick else max(args.repeats, 1)
     kind = "cpu" if args.cpu else "wall"
     if args.cpu:
-        bench_gemm.clock = time.process_time
+        bench_gemm.clock = bench_floors.clock = time.process_time
     print(f"load average at the start {load()}; {blas_setting()}; {os.cpu_count()} cores; "
           f"{kind} time, cold launch then median of {repeats} warm"
           + ("; --quick: small sizes, targets not judged" if args.quick else ""), flush=True)
-    print("| workload | model | cold s | warm s | numpy s | ratio | target | met |")
-    print("|---|---|---|---|---|---|---|---|", flush=True)
+    print("| workload | model | cold s | warm s | numpy s | ratio | floor | target | met |")
+    print("|---|---|---|---|---|---|---|---|---|", flush=True)
     all_ok = True
     for t in TARGETS + ([BIG] if args.big else []):
         if args.only not in t.workload:
@@ -192,9 +209,10 @@ def main(argv: list[str] | None = None) -> int:
         met = {"ratio": ratio, "cold s": cold, "warm s": warm}[t.judge] <= limit(t, kind)
         verdict = "-" if args.quick else ("met" if met else "**missed**")
         name = t.workload if not args.quick else f"{t.workload} (quick: {size})"
+        floor = floor_text(t, size, base, repeats)
         print(f"| {name} | {t.numerics} | {cold:.3f} | {warm:.3f} | {base:.5f} | {ratio:.1f}x "
-              f"| {target_text(t, kind)} | {verdict} |" + ("" if ok else f" FAILED: {note}"),
-              flush=True)
+              f"| {floor} | {target_text(t, kind)} | {verdict} |"
+              + ("" if ok else f" FAILED: {note}"), flush=True)
     print(f"load average at the end {load()}")
     return 0 if all_ok else 1
 

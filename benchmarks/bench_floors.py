@@ -1,0 +1,264 @@
+"""The numpy floor of each speed-target row: the same computation, in the same batches and
+steps as the emulator runs it, with nothing but the numpy passes that its model cannot do
+without. A ratio to numpy below the floor's is out of reach for any numpy emulation of that
+model; the emulator's distance above it is what checks, certification and bookkeeping cost.
+
+- GEMM, exact model: per K step of 16, gather the batch's A and B tiles from memory (the
+  registers' fancy-index loads), decode f16 to float64, one batched float64 matmul, add the
+  accumulator and round it to f32 (each mma_sync rounds D) — the certification that the
+  float64 sum rounds like the exact one is left out, so this floor is below any exact model.
+- GEMM, silicon model (CDNA3 fused dot, groups of 8 K positions): every product term is
+  truncated on its own, so no BLAS: per group three whole-array passes over the products
+  (multiply; scale and truncate to int32 in one ufunc; the group's integer sum), in the
+  emulator's cache-sized chunks, after the same loads as above; the per-output work
+  (exponents, aligning d, rounding, special values) left out.
+- softmax + rms_norm: the kernels transliterated to numpy with the batch's lanes as array
+  elements, one numpy call per kernel operation (index arithmetic, gathers and scatters for
+  the memory accesses, the xor shuffles as lane permutations); no bounds checks, journal or
+  masks.
+- the per-wave engine: the silicon floor of one wave's 16x16x16 step, called per wave and
+  step as that engine calls it.
+
+`python benchmarks/bench_targets.py` prints each row's floor next to its measured ratio.
+Timings are reported, never asserted.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+K_STEP = 16  # rocWMMA's block K in every GEMM row
+GROUP = 8  # CDNA3 f16 fused-dot group (arch/models.py)
+WARP = 32
+clock = time.perf_counter  # bench_targets.py --cpu: time.process_time
+
+
+@dataclass(frozen=True)
+class Gemm:
+    """A GEMM row's batch structure: `tiles` output tiles of tile x tile, K deep."""
+
+    size: int
+    tile: int
+    staged: bool = False  # perf_hgemm: A and B pass through LDS (one more copy each)
+    depth: int = 0  # K, when not `size` (a slice of a GEMM too long to time whole)
+
+    @property
+    def k(self) -> int:
+        return self.depth or self.size
+
+    @property
+    def tiles(self) -> int:
+        return (self.size // self.tile) ** 2
+
+
+def _tile_indices(g: Gemm) -> tuple[np.ndarray, np.ndarray]:
+    """Flat indices into row-major A (tiles, tile, K_STEP) and col-major B (tiles, K_STEP,
+    tile) of the first K step; step k adds k * K_STEP (A) or k * K_STEP (B^T rows)."""
+    per_side = g.size // g.tile
+    ti, tj = np.divmod(np.arange(g.tiles), per_side)
+    rows = ti[:, None, None] * g.tile + np.arange(g.tile)[None, :, None]
+    cols = tj[:, None, None] * g.tile + np.arange(g.tile)[None, None, :]
+    kk = np.arange(K_STEP)
+    a_idx = rows * g.size + kk[None, None, :]
+    b_idx = cols * g.size + kk[None, :, None]  # B col-major: column j's K values contiguous
+    return a_idx, b_idx
+
+
+def _operands(g: Gemm):
+    rng = np.random.default_rng(g.size)
+    a = rng.standard_normal(g.size * g.size).astype(np.float16)
+    bt = rng.standard_normal(g.size * g.size).astype(np.float16)
+    return a, bt
+
+
+def _loads(g: Gemm, a, bt, a_idx, b_idx, k0: int) -> tuple[np.ndarray, np.ndarray]:
+    """One K step's tiles, gathered and decoded (and copied through LDS when staged)."""
+    at, bk = a[a_idx + k0], bt[b_idx + k0]
+    if g.staged:
+        at, bk = at.copy(), bk.copy()
+    return at.astype(np.float64), bk.astype(np.float64)
+
+
+def exact_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
+    a, bt = _operands(g)
+    a_idx, b_idx = _tile_indices(g)
+
+    def run() -> np.ndarray:
+        acc = np.zeros((g.tiles, g.tile, g.tile), np.float32)
+        for k0 in range(0, g.k, K_STEP):
+            at, bk = _loads(g, a, bt, a_idx, b_idx, k0)
+            acc = (np.matmul(at, bk) + acc).astype(np.float32)
+        return acc
+
+    return run
+
+
+def _silicon_step(at: np.ndarray, bk: np.ndarray, scratch: dict) -> None:
+    """The three passes every product term of one K step needs in the fused dot, per group
+    of GROUP K positions: its product, its scaled truncation to an integer (one ufunc with an
+    int32 output), the group's integer sum. The per-output work (exponents, alignment of d,
+    rounding) is left out."""
+    a_k = np.moveaxis(at.astype(np.float32), -1, 0)[..., None]  # (K, T, M, 1)
+    b_k = np.moveaxis(bk.astype(np.float32), -2, 0)[:, :, None, :]  # (K, T, 1, N)
+    shape = (GROUP, *np.broadcast_shapes(a_k.shape[1:], b_k.shape[1:]))
+    if scratch.get("shape") != shape:
+        scratch.update(shape=shape, products=np.empty(shape, np.float32),
+                       units=np.empty(shape, np.int32), sums=np.empty(shape[1:], np.int32),
+                       scale=np.full(shape[1:], np.float32(2.0**20)))
+    for g0 in range(0, at.shape[-1], GROUP):
+        np.multiply(a_k[g0:g0 + GROUP], b_k[g0:g0 + GROUP], out=scratch["products"])
+        np.multiply(scratch["products"], scratch["scale"], out=scratch["units"],
+                    casting="unsafe")
+        np.add.reduce(scratch["units"], axis=0, out=scratch["sums"])
+
+
+def silicon_gemm_floor(g: Gemm) -> Callable[[], None]:
+    """Per K step the batch's loads, then the product passes in chunks of at most 2**18
+    product terms (the emulator's own chunk, near L2 size)."""
+    a, bt = _operands(g)
+    a_idx, b_idx = _tile_indices(g)
+    per_chunk = max(1, (1 << 18) // (g.tile * g.tile * GROUP))
+    scratch: dict = {}
+
+    def run() -> None:
+        for k0 in range(0, g.k, K_STEP):
+            at, bk = _loads(g, a, bt, a_idx, b_idx, k0)
+            for t0 in range(0, g.tiles, per_chunk):
+                _silicon_step(at[t0:t0 + per_chunk], bk[t0:t0 + per_chunk], scratch)
+
+    return run
+
+
+def per_wave_floor(g: Gemm) -> Callable[[], None]:
+    """The per-wave engine's calls: one 16x16 tile per wave, its own 16x16x16 steps."""
+    a, bt = _operands(g)
+    a_idx, b_idx = _tile_indices(g)
+    scratch: dict = {}
+
+    def run() -> None:
+        for w in range(g.tiles):
+            for k0 in range(0, g.k, K_STEP):
+                _silicon_step(*_loads(g, a, bt, a_idx[w:w + 1], b_idx[w:w + 1], k0), scratch)
+
+    return run
+
+
+BIG_DEPTH = 256  # the 7168^3 floor is timed over K = 256 and scaled to the whole K
+
+
+def big_gemm_floor(size: int) -> tuple[Callable[[], np.ndarray], float]:
+    """perf_hgemm at size^3 on the samples' integer data, where the silicon model's chain is
+    provably exact, so its floor is the exact one: (a K slice of it, the factor to the whole
+    K — the time is linear in K)."""
+    depth = min(size, BIG_DEPTH)
+    return exact_gemm_floor(Gemm(size, 64, staged=True, depth=depth)), size / depth
+
+
+def _lanes(rows: int, ncols: int):
+    """Per-wave `row * ncols` (rows, 1) and per-lane tid (1, WARP), as the kernels form them."""
+    return np.arange(rows)[:, None], np.arange(WARP)[None, :]
+
+
+def _xor_reduce(v: np.ndarray, op) -> np.ndarray:
+    """The kernels' __shfl_xor_sync butterfly over the lanes (axis 1)."""
+    lane = np.arange(WARP)
+    mask = WARP // 2
+    while mask:
+        v = op(v, v[:, lane ^ mask])
+        mask //= 2
+    return v
+
+
+def softmax_floor(x: np.ndarray) -> Callable[[], np.ndarray]:
+    """samples/cuda/softmax.py's soft_max, one numpy call per kernel operation."""
+    rows, ncols = x.shape
+    src, dst = x.reshape(-1), np.empty(x.size, np.float32)
+    row, tid = _lanes(rows, ncols)
+    scale = np.float32(1.0)
+
+    def run() -> np.ndarray:
+        max_val = np.full((rows, WARP), -np.inf, np.float32)
+        for col in range(0, ncols, WARP):
+            i = row * ncols + col + tid
+            val = src[i] * scale
+            dst[i] = val
+            max_val = np.fmax(max_val, val)
+        max_val = _xor_reduce(max_val, np.fmax)
+        tmp = np.zeros((rows, WARP), np.float32)
+        for col in range(0, ncols, WARP):
+            i = row * ncols + col + tid
+            val = np.exp(dst[i] - max_val)
+            tmp = tmp + val
+            dst[i] = val
+        inv_sum = np.float32(1) / _xor_reduce(tmp, np.add)
+        for col in range(0, ncols, WARP):
+            i = row * ncols + col + tid
+            dst[i] = dst[i] * inv_sum
+        return dst
+
+    return run
+
+
+def rms_norm_floor(x: np.ndarray) -> Callable[[], np.ndarray]:
+    """samples/cuda/rms_norm.py's rms_norm, one numpy call per kernel operation."""
+    rows, ncols = x.shape
+    src, dst = x.reshape(-1), np.empty(x.size, np.float32)
+    row, tid = _lanes(rows, ncols)
+    eps = np.float32(1e-6)
+
+    def run() -> np.ndarray:
+        tmp = np.zeros((rows, WARP), np.float32)
+        for col in range(0, ncols, WARP):
+            v = src[row * ncols + col + tid]
+            tmp = tmp + v * v
+        tmp = _xor_reduce(tmp, np.add)
+        scale = np.float32(1) / np.sqrt(tmp / np.float32(ncols) + eps)
+        for col in range(0, ncols, WARP):
+            i = row * ncols + col + tid
+            dst[i] = scale * src[i]
+        return dst
+
+    return run
+
+
+def softmax_rms_norm_floor(rows: int, cols: int = 4096) -> Callable[[], None]:
+    x = np.random.default_rng(rows).standard_normal((rows, cols)).astype(np.float32)
+    soft, norm = softmax_floor(x), rms_norm_floor(x)
+    return lambda: (soft(), norm())
+
+
+# workload text of bench_targets.py's rows (matched by prefix) -> model -> floor builder
+FLOORS: dict[str, dict[str, Callable[[int], Callable[[], object]]]] = {
+    "wave tile 64x64": {"exact": lambda n: exact_gemm_floor(Gemm(n, 64)),
+                        "silicon": lambda n: silicon_gemm_floor(Gemm(n, 64))},
+    "simple_hgemm": {"exact": lambda n: exact_gemm_floor(Gemm(n, 16)),
+                     "silicon": lambda n: silicon_gemm_floor(Gemm(n, 16))},
+    "perf_hgemm, ": {"exact": lambda n: exact_gemm_floor(Gemm(n, 64, staged=True)),
+                     "silicon": lambda n: silicon_gemm_floor(Gemm(n, 64, staged=True))},
+    "gfx1100 wave tile": {"exact": lambda n: exact_gemm_floor(Gemm(n, 64))},
+    "softmax + rms_norm": {"silicon": softmax_rms_norm_floor},
+    "per-wave engine": {"silicon": lambda n: per_wave_floor(Gemm(n, 16))},
+}
+
+
+def floor_for(workload: str, model: str) -> Callable[[int], Callable[[], object]] | None:
+    """The floor builder of a bench_targets row, or None."""
+    for prefix, models in FLOORS.items():
+        if workload.startswith(prefix):
+            return models.get(model)
+    return None
+
+
+def median_time(fn: Callable[[], object], repeats: int) -> float:
+    fn()  # warm: index arrays and allocations settle
+    times = []
+    for _ in range(repeats):
+        t0 = clock()
+        fn()
+        times.append(clock() - t0)
+    return statistics.median(times)
