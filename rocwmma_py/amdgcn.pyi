@@ -21,6 +21,8 @@ from .runtime.lane_ops import readfirstlane as readfirstlane
 from .runtime.lane_ops import readlane as readlane
 from .runtime.lane_ops import update_dpp as update_dpp
 from .runtime.mx_convert import MX_CONVERT_BUILTINS as MX_CONVERT_BUILTINS
+from .runtime.mx_convert import cvt_scalef32_2xpk16_bf6_f32 as cvt_scalef32_2xpk16_bf6_f32
+from .runtime.mx_convert import cvt_scalef32_2xpk16_fp6_f32 as cvt_scalef32_2xpk16_fp6_f32
 from .runtime.mx_convert import cvt_scalef32_f16_bf8 as cvt_scalef32_f16_bf8
 from .runtime.mx_convert import cvt_scalef32_f16_fp8 as cvt_scalef32_f16_fp8
 from .runtime.mx_convert import cvt_scalef32_f32_bf8 as cvt_scalef32_f32_bf8
@@ -78,6 +80,8 @@ __all__ = [
     "CROSS_LANE_BUILTINS",
     "MX_CONVERT_BUILTINS",
     "UnsupportedInstructionError",
+    "cvt_scalef32_2xpk16_bf6_f32",
+    "cvt_scalef32_2xpk16_fp6_f32",
     "cvt_scalef32_f16_bf8",
     "cvt_scalef32_f16_fp8",
     "cvt_scalef32_f32_bf8",
