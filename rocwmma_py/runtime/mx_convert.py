@@ -308,10 +308,10 @@ def cvt_scalef32_pk32_f32_bf6(src: Any, scale: Any) -> np.ndarray:
 # Value order of the 2xpk16 forms: fp6 field 2i of the result is src0[i], field 2i + 1 is
 # src1[i]. Source: gem5's gfx950 model, gem5/gem5 src/arch/amdgpu/vega/insts/vop3_cvt.hh
 # @ 613f788 (Inst_VOP3__V_CVT_SCALEF32_2XPK16_F32 builds its 32 "components" from dword 2i
-# = src0[i] and 2i + 1 = src1[i]); Composable Kernel agrees (it passes the even values as
-# src0 and the odd ones as src1, noting that the hardware interleaves them). HIP's host
-# fallback for __hipext_ocp_fp6x32_{e2m3,e3m2} disagrees: it concatenates (src0 to fields
-# 0-15, src1 to 16-31) while its device path calls this builtin; the ISA model wins here.
+# = src0[i] and 2i + 1 = src1[i]); Composable Kernel's gfx950 code agrees (it passes the
+# even values of a 32-value block as src0 and the odd ones as src1). HIP's host fallback of
+# __hipext_ocp_fp6x32_{e2m3,e3m2} disagrees: it concatenates (src0 to fields 0-15, src1 to
+# 16-31) while its device path calls this builtin; the instruction model wins here.
 def _2xpk16(name: str, fmt: type, src0: Any, src1: Any, scale: Any) -> np.ndarray:
     require(name, GFX950)
     a, b = np.asarray(src0), np.asarray(src1)
