@@ -16,6 +16,10 @@ from .runtime.lane_ops import mov_dpp as mov_dpp
 from .runtime.lane_ops import permlane16 as permlane16
 from .runtime.lane_ops import permlane16_swap as permlane16_swap
 from .runtime.lane_ops import permlane32_swap as permlane32_swap
+from .runtime.lane_ops import permlane_bcast as permlane_bcast
+from .runtime.lane_ops import permlane_down as permlane_down
+from .runtime.lane_ops import permlane_up as permlane_up
+from .runtime.lane_ops import permlane_xor as permlane_xor
 from .runtime.lane_ops import permlanex16 as permlanex16
 from .runtime.lane_ops import readfirstlane as readfirstlane
 from .runtime.lane_ops import readlane as readlane
@@ -187,6 +191,10 @@ __all__ = [
     "permlane16",
     "permlane16_swap",
     "permlane32_swap",
+    "permlane_bcast",
+    "permlane_down",
+    "permlane_up",
+    "permlane_xor",
     "permlanex16",
     "readfirstlane",
     "readlane",
