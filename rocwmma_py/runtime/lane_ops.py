@@ -336,28 +336,28 @@ def _swap(old, src, half, fi, bound_ctrl, name):
 
 
 def permlane_bcast(src: object, sel: object, width: object) -> Any:
-    """__builtin_amdgcn_permlane_bcast (gfx1250): lane l reads `src` of lane
+    """__builtin_amdgcn_permlane_bcast (gfx1250, gfx1251): lane l reads `src` of lane
     sel[5:0] & (width - 1) of its group of `width` lanes (V_PERMLANE_BCAST_B32)."""
     return _group("bcast", src, sel, "sel", width)
 
 
 def permlane_up(src: object, delta: object, width: object) -> Any:
-    """__builtin_amdgcn_permlane_up (gfx1250): lane l reads lane l - delta of its group of
-    `width` lanes, or itself when that is below the group; delta (unsigned) is clamped to
-    width (V_PERMLANE_UP_B32)."""
+    """__builtin_amdgcn_permlane_up (gfx1250, gfx1251): lane l reads lane l - delta of its
+    group of `width` lanes, or itself when that is below the group; delta (unsigned) is
+    clamped to width (V_PERMLANE_UP_B32)."""
     return _group("up", src, delta, "delta", width)
 
 
 def permlane_down(src: object, delta: object, width: object) -> Any:
-    """__builtin_amdgcn_permlane_down (gfx1250): lane l reads lane l + delta of its group of
-    `width` lanes, or itself when that is past the group (V_PERMLANE_DOWN_B32)."""
+    """__builtin_amdgcn_permlane_down (gfx1250, gfx1251): lane l reads lane l + delta of its
+    group of `width` lanes, or itself when that is past the group (V_PERMLANE_DOWN_B32)."""
     return _group("down", src, delta, "delta", width)
 
 
 def permlane_xor(src: object, mask: object, width: object) -> Any:
-    """__builtin_amdgcn_permlane_xor (gfx1250): lane l reads lane l ^ mask, or itself when
-    that is at or past the end of its group of `width` lanes or mask >= the wave size
-    (V_PERMLANE_XOR_B32)."""
+    """__builtin_amdgcn_permlane_xor (gfx1250, gfx1251): lane l reads lane l ^ mask, or
+    itself when that is at or past the end of its group of `width` lanes or mask >= the wave
+    size (V_PERMLANE_XOR_B32)."""
     return _group("xor", src, mask, "mask", width)
 
 
