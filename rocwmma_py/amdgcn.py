@@ -36,6 +36,10 @@ from .runtime.lane_ops import (  # noqa: F401 - the cross-lane builtins, re-expo
     permlane16,
     permlane16_swap,
     permlane32_swap,
+    permlane_bcast,
+    permlane_down,
+    permlane_up,
+    permlane_xor,
     permlanex16,
     readfirstlane,
     readlane,
@@ -44,6 +48,8 @@ from .runtime.lane_ops import (  # noqa: F401 - the cross-lane builtins, re-expo
 from .runtime.lanes import Lanes, as_lanes, batch_data
 from .runtime.mx_convert import (  # noqa: F401 - gfx950's scaled/SR conversions, re-exported
     MX_CONVERT_BUILTINS,
+    cvt_scalef32_2xpk16_bf6_f32,
+    cvt_scalef32_2xpk16_fp6_f32,
     cvt_scalef32_f16_bf8,
     cvt_scalef32_f16_fp8,
     cvt_scalef32_f32_bf8,

@@ -16,11 +16,17 @@ from .runtime.lane_ops import mov_dpp as mov_dpp
 from .runtime.lane_ops import permlane16 as permlane16
 from .runtime.lane_ops import permlane16_swap as permlane16_swap
 from .runtime.lane_ops import permlane32_swap as permlane32_swap
+from .runtime.lane_ops import permlane_bcast as permlane_bcast
+from .runtime.lane_ops import permlane_down as permlane_down
+from .runtime.lane_ops import permlane_up as permlane_up
+from .runtime.lane_ops import permlane_xor as permlane_xor
 from .runtime.lane_ops import permlanex16 as permlanex16
 from .runtime.lane_ops import readfirstlane as readfirstlane
 from .runtime.lane_ops import readlane as readlane
 from .runtime.lane_ops import update_dpp as update_dpp
 from .runtime.mx_convert import MX_CONVERT_BUILTINS as MX_CONVERT_BUILTINS
+from .runtime.mx_convert import cvt_scalef32_2xpk16_bf6_f32 as cvt_scalef32_2xpk16_bf6_f32
+from .runtime.mx_convert import cvt_scalef32_2xpk16_fp6_f32 as cvt_scalef32_2xpk16_fp6_f32
 from .runtime.mx_convert import cvt_scalef32_f16_bf8 as cvt_scalef32_f16_bf8
 from .runtime.mx_convert import cvt_scalef32_f16_fp8 as cvt_scalef32_f16_fp8
 from .runtime.mx_convert import cvt_scalef32_f32_bf8 as cvt_scalef32_f32_bf8
@@ -78,6 +84,8 @@ __all__ = [
     "CROSS_LANE_BUILTINS",
     "MX_CONVERT_BUILTINS",
     "UnsupportedInstructionError",
+    "cvt_scalef32_2xpk16_bf6_f32",
+    "cvt_scalef32_2xpk16_fp6_f32",
     "cvt_scalef32_f16_bf8",
     "cvt_scalef32_f16_fp8",
     "cvt_scalef32_f32_bf8",
@@ -183,6 +191,10 @@ __all__ = [
     "permlane16",
     "permlane16_swap",
     "permlane32_swap",
+    "permlane_bcast",
+    "permlane_down",
+    "permlane_up",
+    "permlane_xor",
     "permlanex16",
     "readfirstlane",
     "readlane",

@@ -77,6 +77,9 @@ class Arch:
     compute_unit: str
     # v_wmma_f64_16x16x4_f64 (gfx1251: LLVM gfx1251-gemm-insts)
     wmma_f64: bool = False
+    # v_permlane_bcast/up/down/xor_b32 in lane groups of a given width (gfx1250, gfx1251:
+    # llvm/test/CodeGen/AMDGPU/llvm.amdgcn.permlane.gfx1250.ll @ 14c01d5)
+    permlane_groups: bool = False
 
     @cached_property
     def instructions(self) -> dict:
@@ -120,7 +123,7 @@ _FAMILY: dict[str, dict] = {
         acc16_in_f32=False, int8_clamp=True, rocwmma_unsigned_i8=True, wmma_unsigned_i8=True,
         acc_layout="wmma12", acc_layout_f64="wmma12", half_atomic_add=_HALF_ADD_ALL,
         permlane16=True, permlane_swap=False, transpose_load=False, dpp_wave_shifts=False,
-        dpp_row_newbcast=False, dpp_row_share=True, compute_unit="WGP",
+        dpp_row_newbcast=False, dpp_row_share=True, compute_unit="WGP", permlane_groups=True,
     ),
 }
 

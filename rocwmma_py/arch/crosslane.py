@@ -11,7 +11,8 @@ row_xmask on GFX10+, row_newbcast on GFX90A+); ds_swizzle_b32 offset modes from 
 CDNA4 / RDNA3 ISA pseudocode (FFT, rotate, quad-perm, bit-mask); v_permlane16/x16 from the
 RDNA3 ISA (VOP3 V_PERMLANE16_B32, V_PERMLANEX16_B32). Row 0 of row_bcast:15 (rows 0-1 of
 row_bcast:31) reads its own lane, as rocWMMA's cross_lane_ops_test (dpp_wfall_bcast_*)
-expects of the hardware.
+expects of the hardware. gfx1250's v_permlane_bcast/up/down/xor_b32: see
+`permlane_group_pattern`.
 """
 
 from __future__ import annotations
@@ -180,6 +181,67 @@ def permlane16_pattern(sel_lo: int, sel_hi: int, cross: bool, wave: int) -> np.n
     row = lane >> 4
     src_row = row ^ 1 if cross else row
     return _frozen(src_row * ROW + nibble)
+
+
+PERMLANE_GROUP_OPS = ("bcast", "up", "down", "xor")
+
+
+def permlane_group_pattern(op: str, operand: int, width: int, wave: int) -> np.ndarray:
+    """src of gfx1250's v_permlane_<op>_b32 with SGPR operands `operand` (sel, delta or mask)
+    and `width`: lanes work in aligned groups of `width`, base = lane & ~(width - 1).
+
+    bcast: lane reads base + (sel[5:0] & (width - 1)). up / down: d = min(delta, width)
+    (unsigned 32-bit); a lane whose group position j has j < d (up) or j + d >= width (down)
+    reads itself, else lane - d / lane + d. xor: mask >= wave size reads itself; else x =
+    lane ^ mask[5:0], and x >= base + width reads itself (a target below the group is read:
+    that is the select of HIP's fallback, which the header says the instruction matches).
+
+    Source: AMD HIP runtime hip/amd_detail/amd_warp_functions.h (MIT; repository and commit
+    not identified: public code index id 68984925445), the comments on __shfl, __shfl_up,
+    __shfl_down and __shfl_xor stating the instructions' selects; a HIP test program against
+    the CDNA5 ISA section 15.14 (index id 70464647987) expects the same tables. AMD's rocjitsu
+    instruction-semantics generator (amdisa/codegen/execute, index id 56910944270) disagrees:
+    it gives 0 where these read the lane itself; the HIP runtime is code that runs on the
+    hardware, so it is followed. Widths other than powers of two up to the wave size raise:
+    the sources disagree on them.
+    """
+    if not (1 <= width <= wave and width & (width - 1) == 0):
+        allowed = ", ".join(str(1 << i) for i in range(wave.bit_length()))
+        raise CrossLaneError(
+            f"permlane_{op} width must be a power of two from 1 to the wave size ({allowed}), "
+            f"got {width!r}"
+        )
+    # sel[5:0] and mask[5:0] need no mask of their own: width - 1 and a mask below the wave
+    # size are already below 64
+    if op == "bcast":
+        key = operand & (width - 1)
+    elif op in ("up", "down"):
+        key = min(operand & 0xFFFFFFFF, width)
+    elif op == "xor":
+        key = min(operand & 0xFFFFFFFF, wave)  # wave: every lane reads itself
+    else:
+        raise CrossLaneError(f"permlane op must be one of {PERMLANE_GROUP_OPS}, got {op!r}")
+    return _group_pattern(op, key, width, wave)
+
+
+@functools.cache
+def _group_pattern(op: str, key: int, width: int, wave: int) -> np.ndarray:
+    """`permlane_group_pattern` of an operand already reduced to `key`."""
+    lane = np.arange(wave)
+    base = lane & ~(width - 1)
+    j = lane - base
+    if op == "bcast":
+        src = base + key
+    elif op == "up":
+        src = np.where(j < key, lane, lane - key)
+    elif op == "down":
+        src = np.where(j + key >= width, lane, lane + key)
+    elif key >= wave:  # xor with a mask past the wave
+        src = lane
+    else:
+        src = lane ^ key
+        src = np.where(src >= base + width, lane, src)
+    return _frozen(src)
 
 
 @functools.cache

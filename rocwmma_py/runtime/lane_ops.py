@@ -11,6 +11,9 @@ read from an inactive lane returns 0 (ds_bpermute, ds_swizzle) or counts as an i
 (DPP, permlane: `bound_ctrl` then gives 0, else the lane keeps `old`; `fi=True` reads it
 anyway), and inactive lanes are not written: they keep `old`, or for builtins without an
 `old` operand the value of their own source operand (LLVM leaves those lanes undefined).
+gfx1250's permlane_bcast/up/down/xor have neither `old` nor `bound_ctrl`: as for DPP and
+permlane16 without bound_ctrl, an inactive source is an invalid lane and the reading lane
+keeps its own `src` (no source states what the hardware reads there).
 Sources: AMD CDNA3/CDNA4 ISA (DS_BPERMUTE_B32, DS_PERMUTE_B32, DS_SWIZZLE_B32, V_READLANE_B32,
 V_READFIRSTLANE_B32, DPP), RDNA3 ISA (V_PERMLANE16_B32, V_PERMLANEX16_B32), CDNA4 ISA
 (V_PERMLANE16_SWAP_B32, V_PERMLANE32_SWAP_B32), LLVM AMDGPUUsage / AMDGPUModifierSyntax.
@@ -164,6 +167,7 @@ def require(builtin: str, targets: tuple[str, ...]) -> None:
 
 GFX11_PLUS = targets_with("permlane16")  # the Arch columns
 GFX950 = targets_with("permlane_swap")
+GFX1250 = targets_with("permlane_groups")
 
 
 def _flag(value: object, what: str) -> bool:
@@ -331,6 +335,46 @@ def _swap(old, src, half, fi, bound_ctrl, name):
     return keep_old.rebuild(vdst), keep_src.rebuild(srcn)
 
 
+def permlane_bcast(src: object, sel: object, width: object) -> Any:
+    """__builtin_amdgcn_permlane_bcast (gfx1250, gfx1251): lane l reads `src` of lane
+    sel[5:0] & (width - 1) of its group of `width` lanes (V_PERMLANE_BCAST_B32)."""
+    return _group("bcast", src, sel, "sel", width)
+
+
+def permlane_up(src: object, delta: object, width: object) -> Any:
+    """__builtin_amdgcn_permlane_up (gfx1250, gfx1251): lane l reads lane l - delta of its
+    group of `width` lanes, or itself when that is below the group; delta (unsigned) is
+    clamped to width (V_PERMLANE_UP_B32)."""
+    return _group("up", src, delta, "delta", width)
+
+
+def permlane_down(src: object, delta: object, width: object) -> Any:
+    """__builtin_amdgcn_permlane_down (gfx1250, gfx1251): lane l reads lane l + delta of its
+    group of `width` lanes, or itself when that is past the group (V_PERMLANE_DOWN_B32)."""
+    return _group("down", src, delta, "delta", width)
+
+
+def permlane_xor(src: object, mask: object, width: object) -> Any:
+    """__builtin_amdgcn_permlane_xor (gfx1250, gfx1251): lane l reads lane l ^ mask, or
+    itself when that is at or past the end of its group of `width` lanes or mask >= the wave
+    size (V_PERMLANE_XOR_B32)."""
+    return _group("xor", src, mask, "mask", width)
+
+
+def _group(op, src, operand, operand_name, width):
+    """The lane-group permlanes: SGPR operands are wave-uniform (a batch whose waves differ
+    splits); see `arch.crosslane.permlane_group_pattern` for the patterns and sources."""
+    name = f"permlane_{op}"
+    require(name, GFX1250)
+    lane_src = patterns.permlane_group_pattern(
+        op, uniform_int(operand, f"{name} {operand_name}"), uniform_int(width, f"{name} width"),
+        wave_shape()[1])
+    v = view(src, f"{name} src")
+    out = _exec(gather(v.data, lane_src), lane_src, v.data, exec_mask(), v.data)
+    return v.rebuild(out.astype(v.data.dtype, copy=False))
+
+
 CROSS_LANE_BUILTINS = ("readlane", "readfirstlane", "ds_bpermute", "ds_permute", "mov_dpp",
                        "update_dpp", "ds_swizzle", "permlane16", "permlanex16",
-                       "permlane32_swap", "permlane16_swap")
+                       "permlane32_swap", "permlane16_swap", "permlane_bcast", "permlane_up",
+                       "permlane_down", "permlane_xor")

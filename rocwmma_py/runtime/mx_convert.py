@@ -305,6 +305,37 @@ def cvt_scalef32_pk32_f32_bf6(src: Any, scale: Any) -> np.ndarray:
     return _pk32_from("cvt_scalef32_pk32_f32_bf6", T.float6_e3m2, T.float32, src, scale)
 
 
+# Value order of the 2xpk16 forms: fp6 field 2i of the result is src0[i], field 2i + 1 is
+# src1[i]. Source: gem5's gfx950 model, gem5/gem5 src/arch/amdgpu/vega/insts/vop3_cvt.hh
+# @ 613f788 (Inst_VOP3__V_CVT_SCALEF32_2XPK16_F32 builds its 32 "components" from dword 2i
+# = src0[i] and 2i + 1 = src1[i]); Composable Kernel's gfx950 code agrees (it passes the
+# even values of a 32-value block as src0 and the odd ones as src1). HIP's host fallback of
+# __hipext_ocp_fp6x32_{e2m3,e3m2} disagrees: it concatenates (src0 to fields 0-15, src1 to
+# 16-31) while its device path calls this builtin; the instruction model wins here.
+def _2xpk16(name: str, fmt: type, src0: Any, src1: Any, scale: Any) -> np.ndarray:
+    require(name, GFX950)
+    a, b = np.asarray(src0), np.asarray(src1)
+    if a.shape[-1:] != (16,) or b.shape[-1:] != (16,) or a.shape[:-1] != b.shape[:-1]:
+        raise ModifierError(f"__builtin_amdgcn_{name}: src0 and src1 must hold 16 floats "
+                            f"per lane each, for the same lanes; got shapes {a.shape} and "
+                            f"{b.shape}")
+    interleaved = np.stack([a, b], axis=-1).reshape(a.shape[:-1] + (32,))
+    return _pk32_to(name, fmt, T.float32, interleaved, scale)
+
+
+@lane_wise
+def cvt_scalef32_2xpk16_fp6_f32(src0: Any, src1: Any, scale: Any) -> np.ndarray:
+    """uint6 of 32 floats / scale as fp6 (e2m3): field 2i from src0[i], 2i + 1 from
+    src1[i] (16 floats each)."""
+    return _2xpk16("cvt_scalef32_2xpk16_fp6_f32", T.float6_e2m3, src0, src1, scale)
+
+
+@lane_wise
+def cvt_scalef32_2xpk16_bf6_f32(src0: Any, src1: Any, scale: Any) -> np.ndarray:
+    """uint6 of 32 floats / scale as bf6 (e3m2), interleaved as the fp6 form."""
+    return _2xpk16("cvt_scalef32_2xpk16_bf6_f32", T.float6_e3m2, src0, src1, scale)
+
+
 # --- f32 -> bf16 / f16 with stochastic rounding -------------------------------------------
 
 
@@ -583,6 +614,8 @@ MX_CONVERT_BUILTINS = (
     "cvt_scalef32_sr_pk32_bf6_f32",
     "cvt_scalef32_pk32_f32_fp6",
     "cvt_scalef32_pk32_f32_bf6",
+    "cvt_scalef32_2xpk16_fp6_f32",
+    "cvt_scalef32_2xpk16_bf6_f32",
     "cvt_sr_bf16_f32",
     "cvt_sr_f16_f32",
     "cvt_scalef32_pk_fp8_f16",
