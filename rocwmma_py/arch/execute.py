@@ -163,7 +163,9 @@ def _scale_values(exp_bits: int, man_bits: int) -> np.ndarray:
 # E8M0: 2**(s - 127), 0xFF NaN (OCP MX). E5M3/E4M3: CK's utils::ScaleFormat<E, M> decode
 # (ROCm/rocm-libraries @ 1efb959618593604b405d00f786cbfa6e8a08bb0,
 # projects/composablekernel/include/ck/utility/scale_utils.hpp: unsigned, bias 15 / 7,
-# subnormals, all-ones NaN; E4M3 ignores bit 7) [CK's host model, not an ISA text].
+# subnormals, all-ones NaN; E4M3 ignores bit 7) [CK's host model, not an ISA text]; E5M3 as
+# in tensilelite's DataTypes_E5M3.hpp (ROCm/rocm-libraries @ a39bf8f233a8, projects/hipblaslt/
+# tensilelite/include/Tensile/DataTypes_E5M3.hpp: unsigned "uf8", bias 15).
 SCALE_FORMATS = ("e8m0", "e5m3", "e4m3")
 _SCALE_VALUES = (_scale_values(8, 0), _scale_values(5, 3), _scale_values(4, 3))
 
