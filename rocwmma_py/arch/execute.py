@@ -150,11 +150,13 @@ def _gfx1250_modifiers(instr: Instruction, a_neg, b_neg, c_mod, matrix_a_reuse,
 
 def _scale_values(exp_bits: int, man_bits: int) -> np.ndarray:
     """The 256 values of an unsigned block-scale byte: bias 2**(E-1) - 1, subnormals at
-    exponent field 0, NaN where the low E+M bits are all ones, higher bits ignored."""
+    exponent field 0 when there are mantissa bits (E8M0 0 is 2**-127), NaN where the low E+M
+    bits are all ones, higher bits ignored."""
     code = np.arange(256) & ((1 << (exp_bits + man_bits)) - 1)
     e, m = code >> man_bits, (code & ((1 << man_bits) - 1)) / (1 << man_bits)
     bias = (1 << (exp_bits - 1)) - 1
-    value = np.where(e == 0, m * 2.0 ** (1 - bias), (1 + m) * np.exp2(e - bias))
+    value = np.where((e == 0) & (man_bits > 0), m * 2.0 ** (1 - bias),
+                     (1 + m) * np.exp2(e - bias))
     return np.where(code == (1 << (exp_bits + man_bits)) - 1, np.nan, value)
 
 
