@@ -33,10 +33,12 @@ from rocwmma_py import types as T
 from rocwmma_py.arch.execute import execute
 from rocwmma_py.errors import (
     BuiltinArgumentError,
+    LayoutQueryError,
     ModifierError,
     OperandShapeError,
     OperandTypeError,
 )
+from rocwmma_py.layout_inspector import instruction_layout, register_contents
 from rocwmma_py.runtime import blockDim, blockIdx, threadIdx, use_arch
 
 pytestmark = pytest.mark.smoke
@@ -439,3 +441,22 @@ def test_scaled_wmma_in_a_kernel_batch():
         want = (a * factors(sa[w], False)) @ b
         np.testing.assert_array_equal(d_matrix(out[32 * w:32 * w + 32], 16),
                                       want.astype(np.float32))
+
+
+def test_inspector_shows_formats_and_scales():
+    """rocwmma-layout's A in a format code, and SA/SB: lane x + 16*sel, byte k // block."""
+    isa = "v_wmma_scale16_f32_16x16x128_f8f6f4"
+    fp4 = instruction_layout(isa, "gfx1250", matrix="a", cbsz=4)
+    assert "matrix_a_fmt=4: fp4" in fp4.title
+    assert [e[1] for e in register_contents(fp4, 4, 16)][:2] == [(0, 0, 96), (0, 0, 97)]
+    sb = instruction_layout(isa, "gfx1250", matrix="sb", opsel=1)
+    for k in (0, 15, 16, 127):
+        assert sb.where(k, 3) == [(19, (k // 16) // 4, 8 * (k // 16 % 4), 8 * (k // 16 % 4) + 7)]
+    sa = instruction_layout("v_wmma_scale_f32_32x16x128_f4", "gfx1250", matrix="sa", opsel=1)
+    assert sa.where(20, 70) == [(20, 0, 16, 23)]  # 32 rows: lane 20 whatever the selector
+    with pytest.raises(LayoutQueryError, match="has none"):
+        instruction_layout("v_wmma_f32_16x16x128_f8f6f4", "gfx1250", matrix="sa")
+    with pytest.raises(LayoutQueryError, match="reads fp4 only"):
+        instruction_layout("v_wmma_f32_32x16x128_f4", "gfx1250", matrix="a", cbsz=2)
+    with pytest.raises(LayoutQueryError, match="scale selector"):
+        instruction_layout(isa, "gfx1250", matrix="sa", opsel=2)
