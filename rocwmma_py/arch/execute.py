@@ -210,12 +210,12 @@ def _wmma_mx(instr: Instruction, fmts, sels, scale_fmts, scales) -> _MX:
             raise BuiltinArgumentError(
                 f"{instr.builtin}: {name} is " + ("missing (one scale word per lane)" if
                                                   scaled else "not an operand (unscaled)"))
-    ab = ("matrix_a", "matrix_b")
+    sel, fmts = (range(2), range(len(SCALE_FORMATS))) if scaled else (range(1), range(1))
     return _MX(fmt[0], fmt[1], scaled,
-               tuple(_check(instr, f"{x}_scale", v, range(2 if scaled else 1))
-                     for x, v in zip(ab, sels, strict=True)),
-               tuple(_check(instr, f"{x}_scale_fmt", v, range(3 if scaled else 1))
-                     for x, v in zip(ab, scale_fmts, strict=True)))
+               (_check(instr, "matrix_a_scale", sels[0], sel),
+                _check(instr, "matrix_b_scale", sels[1], sel)),
+               (_check(instr, "matrix_a_scale_fmt", scale_fmts[0], fmts),
+                _check(instr, "matrix_b_scale_fmt", scale_fmts[1], fmts)))
 
 
 def _mx_bytes(instr: Instruction, regs, layout: L.OperandLayout, full: int,
@@ -306,9 +306,11 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
     elif scale_a is not None or scale_b is not None or opsel_a or opsel_b:
         raise ModifierError(f"{instr.builtin} is not a scaled MX instruction: it takes no "
                             "scale_a/scale_b/opsel_a/opsel_b")
-    else:
+    elif any(type(v) is not int or v for v in (matrix_a_fmt, matrix_b_fmt, matrix_a_scale,
+                                                matrix_b_scale, matrix_a_scale_fmt,
+                                                matrix_b_scale_fmt)):
         _wmma_mx(instr, (matrix_a_fmt, matrix_b_fmt), (matrix_a_scale, matrix_b_scale),
-                 (matrix_a_scale_fmt, matrix_b_scale_fmt), (None, None))  # all must be 0
+                 (matrix_a_scale_fmt, matrix_b_scale_fmt), (None, None))  # raises: not 0
     if mx is not None:
         model = EXACT  # no public silicon model of the MX datapath
     if instr.sparse:

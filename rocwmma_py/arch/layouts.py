@@ -221,7 +221,8 @@ def wmma1250_input(k: int, bits: int, is_b: bool, rows: int = 16) -> OperandLayo
 # the instruction into two v_wmma_scale_f32_16x16x128_f8f6f4 along M on those registers).
 
 
-def wmma1250_scale_lanes(rows: int, k: int, block: int, sel: int) -> tuple[np.ndarray, ...]:
+def wmma1250_scale_lanes(rows: int, k: int, block: int,
+                         sel: int) -> tuple[np.ndarray, np.ndarray]:
     """(lane, byte) of the scale of every element (x, k) of A (x = row) or B (x = column),
     each (rows, k): lane x + 16*sel (a 32-row A: lane x, both halves), byte k // block of
     the lane's 32-bit (block 32) or 64-bit (block 16) scale operand.
