@@ -10,6 +10,7 @@ OPSEL half of each register as C had it). `model` names the numerics model that 
 
 from __future__ import annotations
 
+import functools
 import operator
 from typing import NamedTuple
 
@@ -242,11 +243,12 @@ def _mx_bytes(instr: Instruction, regs, layout: L.OperandLayout, full: int,
     return raw[:, :need]
 
 
+@functools.lru_cache(maxsize=256)
 def _scale_lanes(instr: Instruction, layout: L.OperandLayout, sel: int,
                  is_b: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(lane, byte) of the scale of each element of A (M, K) or B (N, K, transposed). gfx950:
-    the lane holding the element's 32 K values, byte OPSEL (an inference, see docs/guide);
-    gfx1250: `layouts.wmma1250_scale_lanes`."""
+    """(lane, byte) of the scale of each element of A (M, K) or B (N, K, transposed), built
+    once per operand map (read only). gfx950: the lane holding the element's 32 K values,
+    byte OPSEL (an inference, see docs/guide); gfx1250: `layouts.wmma1250_scale_lanes`."""
     if instr.mx_wmma:
         return L.wmma1250_scale_lanes(instr.n if is_b else instr.m, instr.k,
                                       instr.k // instr.scale_bytes, sel)
