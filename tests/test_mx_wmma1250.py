@@ -8,7 +8,7 @@ Sources written into the tables below (not the code's output):
   argument lists (`ARGS`), v16i32 A/B (f8f6f4), v16i32 A + v8i32 B + v16f32 C (f4), int scale
   words (scale) and long ones (scale16);
 - LLVM's AMDGPU verifier for amdgcn_wmma_*_f8f6f4: format codes 0-4 = fp8, bf8, fp6, bf6, fp4
-  reading 16, 12, 12, 8 VGPRs... (`getFormatNumRegs`: 16, 16, 12, 12, 8);
+  reading 16, 16, 12, 12, 8 VGPRs (`getFormatNumRegs`);
 - CK ck_tile warp_gemm_attribute_wmma_impl_base_traits.hpp (ROCm/rocm-libraries @
   56e5c784e095): kKLane 2 lane halves, kK1PerLane 16 for fp8/bf8 (`LayoutFrom8BitMixPrec`),
   32 for fp4 (`LayoutFromNon8BitMixPrec`); fp6: 16 [inferred, as the code documents];

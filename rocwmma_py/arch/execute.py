@@ -101,8 +101,9 @@ def _index_words(instr: Instruction, index, waves: int, what: str = "index",
             f"{instr.builtin}: operand {what} must hold {form} {shape}; got shape {regs.shape}"
         )
     if regs.dtype.kind not in "iu":
-        raise OperandTypeError(f"{instr.builtin}: operand {what} must be 32-bit integer words "
-                               f"(C's int per lane); got {regs.dtype} values")
+        raise OperandTypeError(f"{instr.builtin}: operand {what} must be {bits}-bit integer "
+                               f"words (C's {'int' if bits == 32 else 'long'} per lane); got "
+                               f"{regs.dtype} values")
     if bits == 64:  # int64 or uint64 per lane: its two's-complement bits
         return np.broadcast_to(regs.astype(np.uint64).reshape(-1, lanes), (waves, lanes))
     wide = regs.astype(np.int64)
@@ -211,12 +212,12 @@ def _wmma_mx(instr: Instruction, fmts, sels, scale_fmts, scales) -> _MX:
             raise BuiltinArgumentError(
                 f"{instr.builtin}: {name} is " + ("missing (one scale word per lane)" if
                                                   scaled else "not an operand (unscaled)"))
-    sel, fmts = (range(2), range(len(SCALE_FORMATS))) if scaled else (range(1), range(1))
+    halves, codes = (range(2), range(len(SCALE_FORMATS))) if scaled else (range(1), range(1))
     return _MX(fmt[0], fmt[1], scaled,
-               (_check(instr, "matrix_a_scale", sels[0], sel),
-                _check(instr, "matrix_b_scale", sels[1], sel)),
-               (_check(instr, "matrix_a_scale_fmt", scale_fmts[0], fmts),
-                _check(instr, "matrix_b_scale_fmt", scale_fmts[1], fmts)))
+               (_check(instr, "matrix_a_scale", sels[0], halves),
+                _check(instr, "matrix_b_scale", sels[1], halves)),
+               (_check(instr, "matrix_a_scale_fmt", scale_fmts[0], codes),
+                _check(instr, "matrix_b_scale_fmt", scale_fmts[1], codes)))
 
 
 def _mx_bytes(instr: Instruction, regs, layout: L.OperandLayout, full: int,
