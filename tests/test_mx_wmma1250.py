@@ -9,9 +9,13 @@ Sources written into the tables below (not the code's output):
   words (scale) and long ones (scale16);
 - LLVM's AMDGPU verifier for amdgcn_wmma_*_f8f6f4: format codes 0-4 = fp8, bf8, fp6, bf6, fp4
   reading 16, 16, 12, 12, 8 VGPRs (`getFormatNumRegs`);
-- CK ck_tile warp_gemm_attribute_wmma_impl_base_traits.hpp (ROCm/rocm-libraries @
-  56e5c784e095): kKLane 2 lane halves, kK1PerLane 16 for fp8/bf8 (`LayoutFrom8BitMixPrec`),
-  32 for fp4 (`LayoutFromNon8BitMixPrec`); fp6: 16 [inferred, as the code documents];
+- CK's gfx1250 MX WMMA test, ROCm/composable_kernel @ e02c566795e4
+  test/mx_wmma_op/mx_wmma_op.hpp (`load_A_row_major`, `load_mx_A_row_major` register tables):
+  lanes 0-15 / 16-31 alternate runs of K: fp8 VGPRs 0-3 K 0-15 / 16-31 ...; fp6 VGPRs 0-5
+  K 0-31 / 32-63, 6-11 K 64-95 / 96-127; fp4 VGPRs 0-3 K 0-31 / 32-63, 4-7 K 64-95 / 96-127;
+  scales Scale[0-3] (block 32) or Scale[0-7] (block 16) in K order, A's in lanes 16-31 (its
+  selector 1), B's in lanes 0-15; ck_tile's base traits (ROCm/rocm-libraries @ 56e5c784e095)
+  agree for fp8 (kK1PerLane 16) and fp4 (32);
 - ROCm/llvm-project @ 1dce48db3438 amd/comgr/src/comgr-hotswap-patch-wmma-scale16.cpp: the
   32x16 f4 A is v[a:a+7] (rows 0-15) and v[a+8:a+15] (rows 16-31), D likewise; scale bytes
   in K order, block-16 bytes 2j, 2j+1 reducing to block-32 byte j;
@@ -57,8 +61,8 @@ ARGS = {
     F4[2]: ["a", "b", "c_mod", "c", *_SCALES],
 }
 # code: (type, bits, VGPRs of A/B, K values per run in a lane half)
-FORMATS = {0: (T.float8, 8, 16, 16), 1: (T.bfloat8, 8, 16, 16), 2: (T.float6_e2m3, 6, 12, 16),
-           3: (T.float6_e3m2, 6, 12, 16), 4: (T.float4_e2m1, 4, 8, 32)}
+FORMATS = {0: (T.float8, 8, 16, 16), 1: (T.bfloat8, 8, 16, 16), 2: (T.float6_e2m3, 6, 12, 32),
+           3: (T.float6_e3m2, 6, 12, 32), 4: (T.float4_e2m1, 4, 8, 32)}
 # lane -> the K values it holds (16x16x128 A row lane % 16 / B column lane % 16), per run
 LANE_K = {
     16: {0: [*range(0, 16), *range(32, 48), *range(64, 80), *range(96, 112)],
@@ -398,7 +402,7 @@ def test_execute_refuses_what_an_instruction_has_not():
         execute(instr("wmma_f32_16x16x128_fp8_fp8"), a16, a16, c16[:, :8], matrix_a_fmt=1)
     with pytest.raises(OperandTypeError, match="outside 32 bits"):
         execute(scaled, a16, a16, c16[:, :8], scale_a=np.full(32, 2**33), scale_b=0)
-    with pytest.raises(OperandShapeError, match="one 64-bit int per lane"):
+    with pytest.raises(OperandShapeError, match="matrix_a_scale_exp must hold one 64-bit int"):
         execute(instr(F8F6F4[2]), a16, a16, c16[:, :8], scale_a=np.zeros((32, 2), np.int32),
                 scale_b=0)
 

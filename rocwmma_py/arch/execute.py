@@ -265,8 +265,9 @@ def _block_scales(instr: Instruction, mx: _MX, layouts, scales, waves: int) -> l
     scale word of lane `lane` (`_scale_lanes`), decoded in the operand's scale format."""
     bits = 8 * instr.scale_bytes or 32
     out = []
-    for is_b, (layout, scale, what) in enumerate(zip(layouts, scales, ("scale_a", "scale_b"),
-                                                     strict=True)):
+    names = ("matrix_a_scale_exp", "matrix_b_scale_exp") if instr.mx_wmma else \
+        ("scale_a", "scale_b")
+    for is_b, (layout, scale, what) in enumerate(zip(layouts, scales, names, strict=True)):
         words = _index_words(instr, scale, waves, what, bits)  # (waves, lanes)
         lane, byte = _scale_lanes(instr, layout, mx.sel[is_b], bool(is_b))
         code = (words[:, lane] >> (8 * byte).astype(np.uint64)) & np.uint64(0xFF)

@@ -182,8 +182,9 @@ def wmma12_acc(wave: int, bits: int, rows: int = 16) -> OperandLayout:
 def wmma1250_input(k: int, bits: int, is_b: bool, rows: int = 16) -> OperandLayout:
     """A/B: row i (column j) in lanes i and i + 16; K in runs of 128 bits (8 x 16-bit,
     16 x 8-bit, 32 x 4-bit; 2 x 32/64-bit at K = 4) that alternate between the two lane
-    halves, run c of a half in the slots after run c - 1. fp6 takes fp8's runs (16 values,
-    96 bits). A of 32 rows (32x16x128_f4) is two 16-row A's, rows 16-31 in the slots after.
+    halves, run c of a half in the slots after run c - 1; fp6 runs of 32 values (192 bits,
+    as fp4's K order). A of 32 rows (32x16x128_f4) is two 16-row A's, rows 16-31 in the slots
+    after.
 
     Source: ROCm/rocm-libraries @ 0149199e2afacfb649606a0a15ae418985d10732,
     projects/composablekernel/include/ck_tile/ops/gemm/warp/
@@ -196,14 +197,16 @@ def wmma1250_input(k: int, bits: int, is_b: bool, rows: int = 16) -> OperandLayo
     For 16-bit K = 32 this is also RDNA4's calculator formula (`wmma12_input`, runs of K/4).
     Sparse A (SWMMAC) is this map at the stored K/2 [inferred, as on gfx12].
     MX formats (f8f6f4): fp4 K = 128 runs of 32 (`LayoutFromNon8BitMixPrec` kK1PerLane 32,
-    kK0PerLane 2, same file @ 56e5c784e0951bd326781c09ee1e0d2ab7a0a299); fp6 runs of 16
-    [inferred: no CK layout for fp6; CK's pk_fp6x16_t holds a lane's 64 fp6 values as 4 packs
-    of 16 in 3 words each (warp_gemm_attribute_wmma_impl_8bit_traits.hpp @ 97b26eaeef57), and
-    gfx950's fp6 keeps fp8's K order too]; A/B take 16, 12, 8 VGPRs for fp8, fp6, fp4 (LLVM's
-    AMDGPU verifier for amdgcn_wmma_*_f8f6f4, `getFormatNumRegs`). The 32-row A:
-    the comgr note before `wmma1250_scale_lanes`.
+    kK0PerLane 2, same file @ 56e5c784e0951bd326781c09ee1e0d2ab7a0a299). The register tables
+    of CK's gfx1250 MX WMMA test (ROCm/composable_kernel @
+    e02c566795e4e00d3ee03f2a75f44d72e6da5754, test/mx_wmma_op/mx_wmma_op.hpp,
+    `load_A_row_major`): fp8 VGPRs 0-3 K 0-15 (lanes 0-15) / K 16-31 (lanes 16-31), ...;
+    fp6 VGPRs 0-5 K 0-31 / 32-63, 6-11 K 64-95 / 96-127; fp4 VGPRs 0-3 K 0-31 / 32-63, 4-7
+    K 64-95 / 96-127. A/B take 16, 12, 8 VGPRs for fp8, fp6, fp4 (LLVM's AMDGPU verifier for
+    amdgcn_wmma_*_f8f6f4, `getFormatNumRegs`). The 32-row A: the comgr note before
+    `wmma1250_scale_lanes`.
     """
-    run = min(128 // (8 if bits == 6 else bits), k // 2)
+    run = min(32 if bits == 6 else 128 // bits, k // 2)
     if k % (2 * run):
         raise InternalError(f"GFX12.5 WMMA operand K={k} is not a whole number of runs")
     x, kk = _grid(rows, k)
@@ -227,7 +230,9 @@ def wmma1250_scale_lanes(rows: int, k: int, block: int,
     each (rows, k): lane x + 16*sel (a 32-row A: lane x, both halves), byte k // block of
     the lane's 32-bit (block 32) or 64-bit (block 16) scale operand.
 
-    Sources: ROCm/rocm-libraries @ 97b26eaeef57d5fe63b5cd18e2229f861d6c8453,
+    Sources: CK's MX WMMA test (`wmma1250_input`; `load_mx_A_row_major`: row x's scales
+    Scale[0-3] (block 32) or Scale[0-7] (block 16) in K order in lane x + 16 for A, x for B);
+    ROCm/rocm-libraries @ 97b26eaeef57d5fe63b5cd18e2229f861d6c8453,
     projects/composablekernel/include/ck_tile/ops/gemm/warp/
     warp_gemm_attribute_wmma_impl_8bit_traits.hpp (32x32 scale16 traits: "lane L already
     holds row L's K-scales", SCALE_OPSEL 0 -> lanes 0..15, 1 -> lanes 16..31); LLVM PR
