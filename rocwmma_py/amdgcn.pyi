@@ -284,6 +284,7 @@ __all__ = [
     "wmma_f16_16x16x64_fp8_fp8",
     "wmma_f32_16x16x128_bf8_bf8",
     "wmma_f32_16x16x128_bf8_fp8",
+    "wmma_f32_16x16x128_f8f6f4",
     "wmma_f32_16x16x128_fp8_bf8",
     "wmma_f32_16x16x128_fp8_fp8",
     "wmma_f32_16x16x16_bf16_w32",
@@ -309,6 +310,7 @@ __all__ = [
     "wmma_f32_16x16x64_bf8_fp8",
     "wmma_f32_16x16x64_fp8_bf8",
     "wmma_f32_16x16x64_fp8_fp8",
+    "wmma_f32_32x16x128_f4",
     "wmma_f64_16x16x4_f64",
     "wmma_i32_16x16x16_iu4_w32",
     "wmma_i32_16x16x16_iu4_w32_gfx12",
@@ -321,6 +323,10 @@ __all__ = [
     "wmma_i32_16x16x32_iu4_w32_gfx12",
     "wmma_i32_16x16x32_iu4_w64_gfx12",
     "wmma_i32_16x16x64_iu8",
+    "wmma_scale16_f32_16x16x128_f8f6f4",
+    "wmma_scale16_f32_32x16x128_f4",
+    "wmma_scale_f32_16x16x128_f8f6f4",
+    "wmma_scale_f32_32x16x128_f4",
 ]
 
 def instruction(builtin: str, arch: str | Arch | None = None) -> Instruction:
@@ -4840,6 +4846,41 @@ def wmma_f32_16x16x128_bf8_fp8(
         TypeError: wrong arguments (the message shows the builtin's argument list).
     """
 
+def wmma_f32_16x16x128_f8f6f4(
+    matrix_a_fmt: int,
+    a: ArrayLike,
+    matrix_b_fmt: int,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_16x16x128_f8f6f4(matrix_a_fmt, a, matrix_b_fmt, b, c_mod, c).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) int32 words (v16i32): 64 values per lane in the
+            matrix_a_fmt format; fp6 reads the first 12 words, fp4 the first 8
+        b: (32, 16) int32 words (v16i32): 64 values per lane in the
+            matrix_b_fmt format; fp6 reads the first 12 words, fp4 the first 8
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        matrix_a_fmt: int: A's format 0-4 (fp8 e4m3, bf8 e5m2, fp6 e2m3, bf6 e3m2, fp4 e2m1)
+        matrix_b_fmt: int: B's format 0-4 (as matrix_a_fmt)
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+
+    ISA and cycles:
+        v_wmma_f32_16x16x128_f8f6f4, 64 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
 def wmma_f32_16x16x128_fp8_bf8(
     a: ArrayLike,
     b: ArrayLike,
@@ -5552,6 +5593,35 @@ def wmma_f32_16x16x64_fp8_fp8(
         TypeError: wrong arguments (the message shows the builtin's argument list).
     """
 
+def wmma_f32_32x16x128_f4(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_f32_32x16x128_f4(a, b, c_mod, c).
+
+    D = A·B + C, 32x16x128, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) int32 words (v16i32): 128 fp4 values per lane
+        b: (32, 8) int32 words (v8i32): 64 fp4 values per lane
+        c: (32, 16) float32
+        returns D with c's dtype and shape
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+
+    ISA and cycles:
+        v_wmma_f32_32x16x128_f4, 128 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
 def wmma_f64_16x16x4_f64(
     a_neg: bool | int,
     a: ArrayLike,
@@ -5951,6 +6021,210 @@ def wmma_i32_16x16x64_iu8(
 
     ISA and cycles:
         v_wmma_i32_16x16x64_iu8, 32 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_scale16_f32_16x16x128_f8f6f4(
+    matrix_a_fmt: int,
+    a: ArrayLike,
+    matrix_b_fmt: int,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_scale: int,
+    matrix_a_scale_fmt: int,
+    matrix_a_scale_exp: ArrayLike,
+    matrix_b_scale: int,
+    matrix_b_scale_fmt: int,
+    matrix_b_scale_exp: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_scale16_f32_16x16x128_f8f6f4(matrix_a_fmt, a, matrix_b_fmt, b, c_mod,
+        c, matrix_a_scale, matrix_a_scale_fmt, matrix_a_scale_exp, matrix_b_scale,
+        matrix_b_scale_fmt, matrix_b_scale_exp, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) int32 words (v16i32): 64 values per lane in the
+            matrix_a_fmt format; fp6 reads the first 12 words, fp4 the first 8
+        b: (32, 16) int32 words (v16i32): 64 values per lane in the
+            matrix_b_fmt format; fp6 reads the first 12 words, fp4 the first 8
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+        matrix_a_scale_exp, matrix_b_scale_exp: (32,) int64 scale words, byte
+            kb of lane x + 16*sel scaling row x of A (column x of B) in K block
+            kb of 16 values (a 32-row A: lane x)
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        matrix_a_fmt: int: A's format 0-4 (fp8 e4m3, bf8 e5m2, fp6 e2m3, bf6 e3m2, fp4 e2m1)
+        matrix_b_fmt: int: B's format 0-4 (as matrix_a_fmt)
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_scale: int: 0/1, lanes 0-15 or 16-31 hold A's scales (unused by a 32-row A)
+        matrix_a_scale_fmt: int: A's scale format, 0 E8M0, 1 E5M3, 2 E4M3
+        matrix_b_scale: int: 0/1, lanes 0-15 or 16-31 hold B's scales
+        matrix_b_scale_fmt: int: B's scale format (as matrix_a_scale_fmt)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_scale16_f32_16x16x128_f8f6f4, 64 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_scale16_f32_32x16x128_f4(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_scale: int,
+    matrix_a_scale_fmt: int,
+    matrix_a_scale_exp: ArrayLike,
+    matrix_b_scale: int,
+    matrix_b_scale_fmt: int,
+    matrix_b_scale_exp: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_scale16_f32_32x16x128_f4(a, b, c_mod, c, matrix_a_scale,
+        matrix_a_scale_fmt, matrix_a_scale_exp, matrix_b_scale, matrix_b_scale_fmt,
+        matrix_b_scale_exp, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 32x16x128, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) int32 words (v16i32): 128 fp4 values per lane
+        b: (32, 8) int32 words (v8i32): 64 fp4 values per lane
+        c: (32, 16) float32
+        returns D with c's dtype and shape
+        matrix_a_scale_exp, matrix_b_scale_exp: (32,) int64 scale words, byte
+            kb of lane x + 16*sel scaling row x of A (column x of B) in K block
+            kb of 16 values (a 32-row A: lane x)
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_scale: int: 0/1, lanes 0-15 or 16-31 hold A's scales (unused by a 32-row A)
+        matrix_a_scale_fmt: int: A's scale format, 0 E8M0, 1 E5M3, 2 E4M3
+        matrix_b_scale: int: 0/1, lanes 0-15 or 16-31 hold B's scales
+        matrix_b_scale_fmt: int: B's scale format (as matrix_a_scale_fmt)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_scale16_f32_32x16x128_f4, 128 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_scale_f32_16x16x128_f8f6f4(
+    matrix_a_fmt: int,
+    a: ArrayLike,
+    matrix_b_fmt: int,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_scale: int,
+    matrix_a_scale_fmt: int,
+    matrix_a_scale_exp: ArrayLike,
+    matrix_b_scale: int,
+    matrix_b_scale_fmt: int,
+    matrix_b_scale_exp: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_scale_f32_16x16x128_f8f6f4(matrix_a_fmt, a, matrix_b_fmt, b, c_mod, c,
+        matrix_a_scale, matrix_a_scale_fmt, matrix_a_scale_exp, matrix_b_scale,
+        matrix_b_scale_fmt, matrix_b_scale_exp, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 16x16x128, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) int32 words (v16i32): 64 values per lane in the
+            matrix_a_fmt format; fp6 reads the first 12 words, fp4 the first 8
+        b: (32, 16) int32 words (v16i32): 64 values per lane in the
+            matrix_b_fmt format; fp6 reads the first 12 words, fp4 the first 8
+        c: (32, 8) float32
+        returns D with c's dtype and shape
+        matrix_a_scale_exp, matrix_b_scale_exp: (32,) int32 scale words, byte
+            kb of lane x + 16*sel scaling row x of A (column x of B) in K block
+            kb of 32 values (a 32-row A: lane x)
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        matrix_a_fmt: int: A's format 0-4 (fp8 e4m3, bf8 e5m2, fp6 e2m3, bf6 e3m2, fp4 e2m1)
+        matrix_b_fmt: int: B's format 0-4 (as matrix_a_fmt)
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_scale: int: 0/1, lanes 0-15 or 16-31 hold A's scales (unused by a 32-row A)
+        matrix_a_scale_fmt: int: A's scale format, 0 E8M0, 1 E5M3, 2 E4M3
+        matrix_b_scale: int: 0/1, lanes 0-15 or 16-31 hold B's scales
+        matrix_b_scale_fmt: int: B's scale format (as matrix_a_scale_fmt)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_scale_f32_16x16x128_f8f6f4, 64 cycles
+
+    Raises:
+        UnsupportedInstructionError: the running target has no such builtin.
+        ValueError: an operand not shaped (lanes, ...) for one wave (or the batch).
+        TypeError: wrong arguments (the message shows the builtin's argument list).
+    """
+
+def wmma_scale_f32_32x16x128_f4(
+    a: ArrayLike,
+    b: ArrayLike,
+    c_mod: int,
+    c: ArrayLike,
+    matrix_a_scale: int,
+    matrix_a_scale_fmt: int,
+    matrix_a_scale_exp: ArrayLike,
+    matrix_b_scale: int,
+    matrix_b_scale_fmt: int,
+    matrix_b_scale_exp: ArrayLike,
+    matrix_a_reuse: bool | int,
+    matrix_b_reuse: bool | int,
+) -> NDArray[Any]:
+    """__builtin_amdgcn_wmma_scale_f32_32x16x128_f4(a, b, c_mod, c, matrix_a_scale,
+        matrix_a_scale_fmt, matrix_a_scale_exp, matrix_b_scale, matrix_b_scale_fmt,
+        matrix_b_scale_exp, matrix_a_reuse, matrix_b_reuse).
+
+    D = A·B + C, 32x16x128, one wave of 32 lanes.
+    Targets: gfx1250, gfx1251.
+
+    Operands per wave (lanes, elements per lane):
+        a: (32, 16) int32 words (v16i32): 128 fp4 values per lane
+        b: (32, 8) int32 words (v8i32): 64 fp4 values per lane
+        c: (32, 16) float32
+        returns D with c's dtype and shape
+        matrix_a_scale_exp, matrix_b_scale_exp: (32,) int32 scale words, byte
+            kb of lane x + 16*sel scaling row x of A (column x of B) in K block
+            kb of 32 values (a 32-row A: lane x)
+
+    Immediates (compile-time ints or bools; out of range: ModifierError):
+        c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)
+        matrix_a_scale: int: 0/1, lanes 0-15 or 16-31 hold A's scales (unused by a 32-row A)
+        matrix_a_scale_fmt: int: A's scale format, 0 E8M0, 1 E5M3, 2 E4M3
+        matrix_b_scale: int: 0/1, lanes 0-15 or 16-31 hold B's scales
+        matrix_b_scale_fmt: int: B's scale format (as matrix_a_scale_fmt)
+        matrix_a_reuse: bool: reuse hint for A (accepted, no effect)
+        matrix_b_reuse: bool: reuse hint for B (accepted, no effect)
+
+    ISA and cycles:
+        v_wmma_scale_f32_32x16x128_f4, 128 cycles
 
     Raises:
         UnsupportedInstructionError: the running target has no such builtin.

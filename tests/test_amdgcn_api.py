@@ -96,6 +96,25 @@ MFMA_SCALE_RE = re.compile(r"mfma_scale_f32_(\d+)x(\d+)x(\d+)_f8f6f4$")
 MFMA_SCALE_ARGS = ("a", "b", "c", "cbsz", "blgp", "opsel_a", "scale_a", "opsel_b", "scale_b")
 
 
+# gfx1250 MX WMMA (same .td): format codes (f8f6f4: 0 = fp8, A/B v16i32), per operand scale
+# selector, scale format and scale word (int; long for scale16); f4: v16i32 A of 32 rows, v8i32 B
+WMMA1250_MX_RE = re.compile(r"wmma_(scale16_|scale_|)f32_(16|32)x16x128_(f8f6f4|f4)$")
+MX_SCALE_ARGS = ("matrix_a_scale", "matrix_a_scale_fmt", "matrix_a_scale_exp", "matrix_b_scale",
+                 "matrix_b_scale_fmt", "matrix_b_scale_exp", *REUSE)
+
+
+def _describe_1250_mx(builtin: str) -> dict | None:
+    """E8M0 127 (1.0) in every scale byte, so all-ones A and B give C + K."""
+    if not (m := WMMA1250_MX_RE.match(builtin)):
+        return None
+    scale, rows, ab = m.groups()
+    fmt = ("matrix_a_fmt", "a", "matrix_b_fmt", "b") if ab == "f8f6f4" else ("a", "b")
+    t = FP8["fp8"][1] if ab == "f8f6f4" else ml_dtypes.float4_e2m1fn
+    return dict(args=(*fmt, "c_mod", "c", *(MX_SCALE_ARGS if scale else ())), lanes=32, ta=t,
+                tb=t, tc=np.float32, k=128, n_a=int(rows) * 4 if ab == "f4" else 64, n_b=64,
+                n_c=int(rows) // 2, one_scale=int("7f" * (8 if scale == "scale16_" else 4), 16))
+
+
 def _types(ab: str, ocp: bool):
     if ab.split("_")[0] in FP8:
         return tuple(FP8[x][int(ocp)] for x in ab.split("_"))
@@ -105,7 +124,7 @@ def _types(ab: str, ocp: bool):
 def describe(builtin: str, arch: str) -> dict:
     """Expected argument names, lanes, A/B/C element types, per-lane element counts and the
     K of all-ones A and B (the products one output sums: K/2 for the sparse ones)."""
-    if (spec := _describe_1250(builtin)) is not None:
+    if (spec := _describe_1250_mx(builtin) or _describe_1250(builtin)) is not None:
         return spec
     if m := MFMA_SCALE_RE.match(builtin):
         mm, nn, kk = (int(x) for x in m.groups())
@@ -264,6 +283,8 @@ AVAILABILITY = {
         *((c, k, f"{a}_{b}") for c in ("f32", "f16") for k in (64, 128)
           for a in ("fp8", "bf8") for b in ("fp8", "bf8")))},
     "wmma_f64_16x16x4_f64": ["gfx1251"],
+    **{f"wmma_{s}f32_{shape}": GFX1250 for s in ("", "scale_", "scale16_")
+       for shape in ("16x16x128_f8f6f4", "32x16x128_f4")},
     **{f"swmmac_{c}_16x16x{k}_{ab}": GFX1250 for c, k, ab in (
         ("f32", 64, "bf16"), ("bf16", 64, "bf16"), ("bf16f32", 64, "bf16"), ("f32", 64, "f16"),
         ("f16", 64, "f16"), ("i32", 128, "iu8"),
@@ -309,6 +330,8 @@ def _ones_words(t, n: int, lanes: int) -> np.ndarray:
         return el[:, 0] if n == 1 else el
     if el.dtype == np.dtype(ml_dtypes.int4):  # two nibbles per byte, element 0 low
         raw = np.full((lanes, n // 2), 0x11, np.uint8)
+    elif el.dtype == np.dtype(ml_dtypes.float4_e2m1fn):  # fp4 1.0 is 0b0010, packed so too
+        raw = np.full((lanes, n // 2), 0x22, np.uint8)
     else:
         raw = el.view(np.uint8)
     words = raw.view(np.uint32)
@@ -331,7 +354,11 @@ def test_every_builtin_all_ones_gives_c_plus_k(arch, builtin):
     extra = {"cbsz": 0, "abid": 0, "blgp": 0, "opsel": False, "sgn_a": True, "sgn_b": True,
              "clamp": False, "index": index, "a_sign": True, "b_sign": True, "a_neg": False,
              "b_neg": False, "c_mod": 0, "matrix_a_reuse": False, "matrix_b_reuse": False,
-             "opsel_a": 0, "opsel_b": 0, "scale_a": 0, "scale_b": 0}  # MX: unscaled
+             "opsel_a": 0, "opsel_b": 0, "scale_a": 0, "scale_b": 0,  # MX: unscaled
+             "matrix_a_fmt": 0, "matrix_b_fmt": 0, "matrix_a_scale": 0, "matrix_b_scale": 0,
+             "matrix_a_scale_fmt": 0, "matrix_b_scale_fmt": 0,
+             "matrix_a_scale_exp": spec.get("one_scale"), "matrix_b_scale_exp":
+             spec.get("one_scale")}
     kwargs.update({x: extra[x] for x in spec["args"] if x not in kwargs})
     c_before = c.copy()
     d = call(arch, builtin, **kwargs)

@@ -108,7 +108,19 @@ _MODIFIERS = {
     "c_mod": "c_mod: int: C modifier, 0 none, 1 neg, 2 abs, 3 neg(abs)",
     "matrix_a_reuse": "matrix_a_reuse: bool: reuse hint for A (accepted, no effect)",
     "matrix_b_reuse": "matrix_b_reuse: bool: reuse hint for B (accepted, no effect)",
+    "matrix_a_fmt": "matrix_a_fmt: int: A's format 0-4 (fp8 e4m3, bf8 e5m2, fp6 e2m3, bf6 "
+                    "e3m2, fp4 e2m1)",
+    "matrix_b_fmt": "matrix_b_fmt: int: B's format 0-4 (as matrix_a_fmt)",
+    "matrix_a_scale": "matrix_a_scale: int: 0/1, lanes 0-15 or 16-31 hold A's scales "
+                      "(unused by a 32-row A)",
+    "matrix_b_scale": "matrix_b_scale: int: 0/1, lanes 0-15 or 16-31 hold B's scales",
+    "matrix_a_scale_fmt": "matrix_a_scale_fmt: int: A's scale format, 0 E8M0, 1 E5M3, 2 E4M3",
+    "matrix_b_scale_fmt": "matrix_b_scale_fmt: int: B's scale format (as matrix_a_scale_fmt)",
 }
+_ARRAYS = ("a", "b", "c", "index", "scale_a", "scale_b", "matrix_a_scale_exp",
+           "matrix_b_scale_exp")
+_INTS = ("cbsz", "abid", "blgp", "c_mod", "matrix_a_fmt", "matrix_b_fmt", "matrix_a_scale",
+         "matrix_b_scale", "matrix_a_scale_fmt", "matrix_b_scale_fmt")
 _SPARSE_MODIFIERS = {
     "cbsz": "cbsz: int: 0..3; 0 lets abid pick the index set, any other value reads set 0",
     "abid": "abid: int: the index set when cbsz is 0 (0..sets-1), else ignored (0..3)",
@@ -136,6 +148,13 @@ def _operand(instr: Instruction, what: str) -> str:
     if instr.mx and what != "c":
         return ("(64, 8) int32 words (v8i32): 32 values per lane in the cbsz/blgp\n"
                 "        format; fp6 reads the first 6 words, fp4 the first 4")
+    if instr.mx_wmma and what != "c":
+        lay = getattr(instr, f"{what}_layout")
+        words = lay.slots * lay.bits // 32
+        if "matrix_a_fmt" not in instr.args:
+            return f"(32, {words}) int32 words (v{words}i32): {lay.slots} fp4 values per lane"
+        return (f"(32, 16) int32 words (v16i32): 64 values per lane in the\n"
+                f"        matrix_{what}_fmt format; fp6 reads the first 12 words, fp4 the first 8")
     layout = instr.c_layout(0) if what == "c" else getattr(instr, f"{what}_layout")
     t = {"a": instr.a_type, "b": instr.b_type, "c": instr.c_type}[what]
     text = f"({layout.lanes}, {layout.slots}) {_dtype_name(t)}"
@@ -197,8 +216,12 @@ def _docstring(builtin: str) -> str:
                   "        of lane i + M*kb scaling row i (column i of B) in K block kb:",
                   "        2**(s - 127);",
                   "        both the constant 0: the unscaled v_mfma_f32_*_f8f6f4"]
-    modifiers = [m for m in first.args
-                 if m not in ("a", "b", "c", "index", "scale_a", "scale_b")]
+    if first.scale_bytes:
+        kind, block = (("int32", 32) if first.scale_bytes == 4 else ("int64", 16))
+        lines += [f"    matrix_a_scale_exp, matrix_b_scale_exp: (32,) {kind} scale words, byte",
+                  "        kb of lane x + 16*sel scaling row x of A (column x of B) in K block",
+                  f"        kb of {block} values (a 32-row A: lane x)"]
+    modifiers = [m for m in first.args if m not in _ARRAYS]
     if modifiers:
         lines += ["", "Immediates (compile-time ints or bools; out of range: ModifierError):"]
         for m in modifiers:
@@ -225,8 +248,8 @@ def _docstring(builtin: str) -> str:
 def _signature(builtin: str) -> str:
     instr = _rows(builtin)[0][1]
     args, required = instr.args, len(instr.args) - instr.optional
-    params = [(f"{a}: ArrayLike" if a in ("a", "b", "c", "index", "scale_a", "scale_b") else
-               f"{a}: {'int' if a in ('cbsz', 'abid', 'blgp', 'c_mod') else 'bool | int'}")
+    params = [(f"{a}: ArrayLike" if a in _ARRAYS else
+               f"{a}: {'int' if a in _INTS else 'bool | int'}")
               + ("" if n < required else " = False") for n, a in enumerate(args)]
     return f"def {builtin}(\n" + "".join(f"    {p},\n" for p in params) + ") -> NDArray[Any]:"
 

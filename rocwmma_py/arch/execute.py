@@ -10,7 +10,9 @@ OPSEL half of each register as C had it). `model` names the numerics model that 
 
 from __future__ import annotations
 
+import functools
 import operator
+from typing import NamedTuple
 
 import numpy as np
 
@@ -77,10 +79,12 @@ def _index_set(instr: Instruction, cbsz, abid, index_key) -> int:
     return _check(instr, "abid", abid, range(sets))
 
 
-def _index_words(instr: Instruction, index, waves: int, what: str = "index") -> np.ndarray:
+def _index_words(instr: Instruction, index, waves: int, what: str = "index",
+                 bits: int = 32) -> np.ndarray:
     """The sparse index operand (or an MX scale operand, `what`) as (waves, lanes) uint64 bit
     fields: C's `int` per lane (or gfx1250's `v2i32` index, low word first), so any integer
-    that fits 32 bits signed or unsigned (-1 is 0xffffffff); a scalar goes to every lane."""
+    that fits 32 bits signed or unsigned (-1 is 0xffffffff); with `bits` 64 (gfx1250 scale16)
+    C's `long` per lane, any 64-bit integer; a scalar goes to every lane."""
     regs = np.asarray(index)
     lanes = instr.a_layout.lanes
     words = instr.index_words if what == "index" else 1
@@ -90,15 +94,18 @@ def _index_words(instr: Instruction, index, waves: int, what: str = "index") -> 
         regs = regs[:, 0]
     tail = () if words == 1 else (words,)
     if regs.shape[1:] != tail or regs.shape[0] not in (lanes, waves * lanes):
-        form = "one 32-bit int per lane, shape" if words == 1 else \
+        form = f"one {bits}-bit int per lane, shape" if words == 1 else \
             f"{words} 32-bit ints per lane (a v{words}i32), shape"
         shape = f"({lanes},)" if words == 1 else f"({lanes}, {words})"
         raise OperandShapeError(
             f"{instr.builtin}: operand {what} must hold {form} {shape}; got shape {regs.shape}"
         )
     if regs.dtype.kind not in "iu":
-        raise OperandTypeError(f"{instr.builtin}: operand {what} must be 32-bit integer words "
-                               f"(C's int per lane); got {regs.dtype} values")
+        raise OperandTypeError(f"{instr.builtin}: operand {what} must be {bits}-bit integer "
+                               f"words (C's {'int' if bits == 32 else 'long'} per lane); got "
+                               f"{regs.dtype} values")
+    if bits == 64:  # int64 or uint64 per lane: its two's-complement bits
+        return np.broadcast_to(regs.astype(np.uint64).reshape(-1, lanes), (waves, lanes))
     wide = regs.astype(np.int64)
     if regs.size and (wide.min() < -(2**31) or wide.max() >= 2**32):
         raise OperandTypeError(f"{instr.builtin}: operand {what} holds values outside 32 bits "
@@ -140,62 +147,140 @@ def _gfx1250_modifiers(instr: Instruction, a_neg, b_neg, c_mod, matrix_a_reuse,
     return mods[0], mods[1], mods[2]
 
 
-# --- gfx950 MX f8f6f4 ------------------------------------------------------------------------
+# --- MX: gfx950 f8f6f4 MFMA, gfx1250 f8f6f4/f4 WMMA ------------------------------------------
 
 
-def _mx_formats(instr: Instruction, cbsz, blgp, opsel_a, scale_a, opsel_b,
-                scale_b) -> tuple[type, type, int, int]:
-    """(A format, B format, opsel_a, opsel_b) of an MX instruction: CBSZ and BLGP are format
-    codes 0-4 (`MX_FORMATS`), OPSEL picks the byte (0-3) of each lane's 32-bit scale word.
-    Scales come both or neither (neither: the ISA's unscaled instruction)."""
+def _scale_values(exp_bits: int, man_bits: int) -> np.ndarray:
+    """The 256 values of an unsigned block-scale byte: bias 2**(E-1) - 1, subnormals at
+    exponent field 0 when there are mantissa bits (E8M0 0 is 2**-127), NaN where the low E+M
+    bits are all ones, higher bits ignored."""
+    code = np.arange(256) & ((1 << (exp_bits + man_bits)) - 1)
+    e, m = code >> man_bits, (code & ((1 << man_bits) - 1)) / (1 << man_bits)
+    bias = (1 << (exp_bits - 1)) - 1
+    value = np.where((e == 0) & (man_bits > 0), m * 2.0 ** (1 - bias),
+                     (1 + m) * np.exp2(e - bias))
+    return np.where(code == (1 << (exp_bits + man_bits)) - 1, np.nan, value)
+
+
+# Scale formats by their gfx1250 code (LLVM WMMA::MatrixScaleFmt, printed by AMDGPUInstPrinter
+# printMatrixScaleFmt: MATRIX_SCALE_FMT_E8 0, _E5M3 1, _E4M3 2); gfx950 reads E8M0 only.
+# E8M0: 2**(s - 127), 0xFF NaN (OCP MX). E5M3/E4M3: CK's utils::ScaleFormat<E, M> decode
+# (ROCm/rocm-libraries @ 1efb959618593604b405d00f786cbfa6e8a08bb0,
+# projects/composablekernel/include/ck/utility/scale_utils.hpp: unsigned, bias 15 / 7,
+# subnormals, all-ones NaN; E4M3 ignores bit 7) [CK's host model, not an ISA text]; E5M3 as
+# in tensilelite's DataTypes_E5M3.hpp (ROCm/rocm-libraries @ a39bf8f233a8, projects/hipblaslt/
+# tensilelite/include/Tensile/DataTypes_E5M3.hpp: unsigned "uf8", bias 15).
+SCALE_FORMATS = ("e8m0", "e5m3", "e4m3")
+_SCALE_VALUES = (_scale_values(8, 0), _scale_values(5, 3), _scale_values(4, 3))
+
+
+class _MX(NamedTuple):
+    """An MX call: A/B formats and, when scaled, each operand's scale selector and format."""
+
+    a_fmt: type
+    b_fmt: type
+    scaled: bool
+    sel: tuple[int, int] = (0, 0)  # gfx950: scale byte (OPSEL); gfx1250: lane half
+    scale_fmt: tuple[int, int] = (0, 0)
+
+
+def _mx_formats(instr: Instruction, cbsz, blgp, opsel_a, scale_a, opsel_b, scale_b) -> _MX:
+    """gfx950: CBSZ and BLGP are format codes 0-4 (`MX_FORMATS`), OPSEL picks the byte (0-3)
+    of each lane's 32-bit E8M0 scale word. Scales come both or neither (neither: the ISA's
+    unscaled instruction)."""
     if (scale_a is None) != (scale_b is None):
         raise BuiltinArgumentError(f"{instr.builtin}: scale_a and scale_b come together "
                                    "(both None is the unscaled v_mfma_f32_*_f8f6f4)")
     a_fmt = MX_FORMATS[_check(instr, "cbsz", cbsz, range(len(MX_FORMATS)))]
     b_fmt = MX_FORMATS[_check(instr, "blgp", blgp, range(len(MX_FORMATS)))]
-    return (a_fmt, b_fmt, _check(instr, "opsel_a", opsel_a, range(4)),
-            _check(instr, "opsel_b", opsel_b, range(4)))
+    return _MX(a_fmt, b_fmt, scale_a is not None, (_check(instr, "opsel_a", opsel_a, range(4)),
+                                                   _check(instr, "opsel_b", opsel_b, range(4))))
 
 
-def _mx_bytes(instr: Instruction, regs, layout: L.OperandLayout, what: str) -> np.ndarray:
-    """An MX A/B operand as the bytes its format reads per lane: the builtin's v8i32 holds 32
-    bytes, of which fp6 reads the first 24 (6 VGPRs) and fp4 the first 16 (4 VGPRs); a
-    vector of exactly those bytes (the IR intrinsic's v6i32/v4i32) is accepted too, and so
-    are the format's elements themselves (32 per lane)."""
+def _wmma_mx(instr: Instruction, fmts, sels, scale_fmts, scales) -> _MX:
+    """gfx1250: matrix_a_fmt/matrix_b_fmt are format codes 0-4 where the builtin has them
+    (else A/B are the row's fp4); a scaled row takes each operand's selector (0/1, the lane
+    half holding the scales), scale format (0-2, `SCALE_FORMATS`) and scale word."""
+    fmt = []
+    for name, code, fixed in zip(("matrix_a_fmt", "matrix_b_fmt"), fmts,
+                                 (instr.a_type, instr.b_type), strict=True):
+        picked = _check(instr, name, code, range(len(MX_FORMATS) if name in instr.args else 1))
+        fmt.append(MX_FORMATS[picked] if name in instr.args else fixed)
+    scaled = bool(instr.scale_bytes)
+    for name, value in zip(("matrix_a_scale_exp", "matrix_b_scale_exp"), scales, strict=True):
+        if (value is None) == scaled:
+            raise BuiltinArgumentError(
+                f"{instr.builtin}: {name} is " + ("missing (one scale word per lane)" if
+                                                  scaled else "not an operand (unscaled)"))
+    halves, codes = (range(2), range(len(SCALE_FORMATS))) if scaled else (range(1), range(1))
+    return _MX(fmt[0], fmt[1], scaled,
+               (_check(instr, "matrix_a_scale", sels[0], halves),
+                _check(instr, "matrix_b_scale", sels[1], halves)),
+               (_check(instr, "matrix_a_scale_fmt", scale_fmts[0], codes),
+                _check(instr, "matrix_b_scale_fmt", scale_fmts[1], codes)))
+
+
+def _mx_bytes(instr: Instruction, regs, layout: L.OperandLayout, full: int,
+              what: str) -> np.ndarray:
+    """An MX A/B operand as the bytes its format reads per lane: the builtin's vector holds
+    `full` bytes (gfx950 v8i32: 32; gfx1250 v16i32: 64), of which fp6 reads the first 3/4
+    and fp4 the first half; a vector of exactly those bytes (the IR intrinsic's shorter
+    vectors) is accepted too, and so are the format's elements themselves."""
     regs = np.asarray(regs)
     need = layout.slots * layout.bits // 8
     if regs.ndim == 2 and regs.shape[1] == layout.slots and regs.dtype.itemsize == 1 and \
             regs.dtype.kind not in "iub":
         return regs  # the format's elements, one per slot
+    vec = f"v{full // 4}i32"
     if regs.ndim not in (1, 2) or not (regs.dtype.kind in "iu" or regs.dtype.itemsize == 1):
         raise OperandTypeError(f"{instr.builtin}: operand {what} must be integer words (the "
-                               f"builtin's v8i32 per lane); got {regs.dtype} values of shape "
+                               f"builtin's {vec} per lane); got {regs.dtype} values of shape "
                                f"{regs.shape}")
     raw = np.ascontiguousarray(regs.reshape(regs.shape[0], -1)).view(np.uint8)
-    if raw.shape[1] not in (need, 32):
+    if raw.shape[1] not in (need, full):
         raise OperandShapeError(f"{instr.builtin}: operand {what} holds {raw.shape[1]} bytes "
                                 f"per lane; its format ({layout.bits}-bit) reads {need} "
-                                f"(allowed: 32 bytes, the v8i32 operand, or exactly {need})")
+                                f"(allowed: {full} bytes, the {vec} operand, or exactly {need})")
     return raw[:, :need]
 
 
-def _block_scales(instr: Instruction, layout: L.OperandLayout, words: np.ndarray,
-                  opsel: int) -> np.ndarray:
-    """E8M0 scale factors 2**(s - 127) (NaN for 0xFF) of every element of A (waves, 1, 1, M,
-    K) or B (waves, 1, 1, K, N): each lane's byte `opsel` scales the 32 K values that lane
-    holds (lane i + M*kb for row i and K block kb; an inference, see docs/guide)."""
-    byte = (words >> (8 * opsel)) & 0xFF  # (waves, lanes)
-    factor = np.where(byte == 0xFF, np.nan, np.ldexp(1.0, byte.astype(np.int64) - 127))
+@functools.lru_cache(maxsize=256)
+def _scale_lanes(instr: Instruction, layout: L.OperandLayout, sel: int,
+                 is_b: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(lane, byte) of the scale of each element of A (M, K) or B (N, K, transposed), built
+    once per operand map (read only). gfx950: the lane holding the element's 32 K values,
+    byte OPSEL (an inference, see docs/guide); gfx1250: `layouts.wmma1250_scale_lanes`."""
+    if instr.mx_wmma:
+        return L.wmma1250_scale_lanes(instr.n if is_b else instr.m, instr.k,
+                                      instr.k // instr.scale_bytes, sel)
     lane, slot = layout.written
-    out = np.empty((words.shape[0], *layout.shape[1:]))
-    out[:, layout.row[lane, slot], layout.col[lane, slot]] = factor[:, lane]
-    return out[:, None, None]
+    holder = np.empty(layout.shape[1:], np.int64)
+    holder[layout.row[lane, slot], layout.col[lane, slot]] = lane
+    holder = holder.T if is_b else holder
+    return holder, np.full_like(holder, sel)
+
+
+def _block_scales(instr: Instruction, mx: _MX, layouts, scales, waves: int) -> list:
+    """A's (waves, 1, 1, M, K) and B's (waves, 1, 1, K, N) scale factors: byte `byte` of the
+    scale word of lane `lane` (`_scale_lanes`), decoded in the operand's scale format."""
+    bits = 8 * instr.scale_bytes or 32
+    out = []
+    names = ("matrix_a_scale_exp", "matrix_b_scale_exp") if instr.mx_wmma else \
+        ("scale_a", "scale_b")
+    for is_b, (layout, scale, what) in enumerate(zip(layouts, scales, names, strict=True)):
+        words = _index_words(instr, scale, waves, what, bits)  # (waves, lanes)
+        lane, byte = _scale_lanes(instr, layout, mx.sel[is_b], bool(is_b))
+        code = (words[:, lane] >> (8 * byte).astype(np.uint64)) & np.uint64(0xFF)
+        factor = _SCALE_VALUES[mx.scale_fmt[is_b]][code.astype(np.intp)]  # (waves, x, K)
+        out.append((factor.transpose(0, 2, 1) if is_b else factor)[:, None, None])
+    return out
 
 
 def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
             sgn_a=True, sgn_b=True, clamp=False, index=None, index_key=0, a_neg=0, b_neg=0,
             c_mod=0, matrix_a_reuse=0, matrix_b_reuse=0, opsel_a=0, scale_a=None, opsel_b=0,
-            scale_b=None, waves: int = 1,
+            scale_b=None, matrix_a_fmt=0, matrix_b_fmt=0, matrix_a_scale=0, matrix_b_scale=0,
+            matrix_a_scale_fmt=0, matrix_b_scale_fmt=0, waves: int = 1,
             hip_types: bool = False, model: str = EXACT) -> np.ndarray:
     """D = A*B + C for one instruction; returns D with C's dtype and shape. With `waves` > 1
     operands hold the registers of that many waves (waves * lanes rows, wave-major; one
@@ -210,15 +295,28 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
     An MX instruction (gfx950 f8f6f4) reads CBSZ/BLGP as A's/B's format and, given
     `scale_a`/`scale_b` (one 32-bit word per lane, byte `opsel_a`/`opsel_b` the E8M0 scale),
     computes round_f32(C + sum a*2**(sa-127) * b*2**(sb-127)) exactly; without scales it is
-    the ISA's unscaled v_mfma_f32_*_f8f6f4."""
+    the ISA's unscaled v_mfma_f32_*_f8f6f4. A gfx1250 MX WMMA reads matrix_a_fmt/matrix_b_fmt
+    as the formats and, when scaled, `scale_a`/`scale_b` (the builtin's matrix_*_scale_exp:
+    a 32-bit or, scale16, 64-bit word per lane) as in `_block_scales`, the same exact sum."""
     mx = None
     if instr.mx:
         mx = _mx_formats(instr, cbsz, blgp, opsel_a, scale_a, opsel_b, scale_b)
         cbsz = blgp = 0
-        model = EXACT  # no public silicon model of the MX datapath
+    elif instr.mx_wmma:
+        for name, value in (("opsel_a", opsel_a), ("opsel_b", opsel_b)):
+            _check(instr, name, value, range(1))
+        mx = _wmma_mx(instr, (matrix_a_fmt, matrix_b_fmt), (matrix_a_scale, matrix_b_scale),
+                      (matrix_a_scale_fmt, matrix_b_scale_fmt), (scale_a, scale_b))
     elif scale_a is not None or scale_b is not None or opsel_a or opsel_b:
         raise ModifierError(f"{instr.builtin} is not a scaled MX instruction: it takes no "
                             "scale_a/scale_b/opsel_a/opsel_b")
+    elif any(type(v) is not int or v for v in (matrix_a_fmt, matrix_b_fmt, matrix_a_scale,
+                                                matrix_b_scale, matrix_a_scale_fmt,
+                                                matrix_b_scale_fmt)):
+        _wmma_mx(instr, (matrix_a_fmt, matrix_b_fmt), (matrix_a_scale, matrix_b_scale),
+                 (matrix_a_scale_fmt, matrix_b_scale_fmt), (None, None))  # raises: not 0
+    if mx is not None:
+        model = EXACT  # no public silicon model of the MX datapath
     if instr.sparse:
         if index is None:
             raise BuiltinArgumentError(f"{instr.builtin}: the sparse index operand is missing")
@@ -255,9 +353,11 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
     c_el = _elements(instr, c_regs, instr.c_type, c_layout, "c", waves, False)
     a_layout, b_layout = instr.a_layout, instr.b_layout
     if mx is not None:
-        a_type, b_type = mx[0], mx[1]
+        full = (a_layout.slots * a_layout.bits // 8, b_layout.slots * b_layout.bits // 8)
+        a_type, b_type = mx.a_fmt, mx.b_fmt
         a_layout, b_layout = instr.mx_layout(a_type, False), instr.mx_layout(b_type, True)
-        a, b = _mx_bytes(instr, a, a_layout, "a"), _mx_bytes(instr, b, b_layout, "b")
+        a, b = (_mx_bytes(instr, x, lay, size, what) for x, lay, size, what in
+                ((a, a_layout, full[0], "a"), (b, b_layout, full[1], "b")))
         hip_types = False  # bytes now
     a_el = _elements(instr, a, a_type, a_layout, "a", waves, hip_types)
     b_el = _elements(instr, b, b_type, b_layout, "b", waves, hip_types)
@@ -267,11 +367,10 @@ def execute(instr: Instruction, a, b, c, *, cbsz=0, abid=0, blgp=0, opsel=0,
     a_mat = decode(_gather(a_el, a_layout), a_type)  # (waves, copies, blocks, M, K)
     b_mat = decode(_gather(b_el, b_layout), b_type)
     c_mat = decode(_gather(c_el, c_layout)[:, 0], instr.c_type)
-    if mx is not None and scale_a is not None:
-        a_mat = a_mat * _block_scales(instr, a_layout, _index_words(instr, scale_a, waves,
-                                                                    "scale_a"), mx[2])
-        b_mat = b_mat * _block_scales(instr, b_layout, _index_words(instr, scale_b, waves,
-                                                                    "scale_b"), mx[3])
+    if mx is not None and mx.scaled:
+        scale_a, scale_b = _block_scales(instr, mx, (a_layout, b_layout), (scale_a, scale_b),
+                                         waves)
+        a_mat, b_mat = a_mat * scale_a, b_mat * scale_b
     if cbsz:
         a_mat = a_mat[:, :, L.broadcast_blocks(instr.blocks, cbsz, abid)]
     if instr.blgp == "neg" and blgp:

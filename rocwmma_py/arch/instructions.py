@@ -40,8 +40,19 @@ WMMA1250_IU_ARGS = ("a_sign", "a", "b_sign", "b", "c", *_REUSE, "clamp")
 SWMMAC1250_NEG_ARGS = ("a_neg", "a", "b_neg", "b", "c", "index", *_REUSE)
 SWMMAC1250_ARGS = ("a", "b", "c", "index", *_REUSE)
 SWMMAC1250_IU_ARGS = ("a_sign", "a", "b_sign", "b", "c", "index", *_REUSE, "clamp")
-# the signedness flags under their two spellings (gfx11/gfx12: sgn_a; gfx1250: a_sign)
-SIGN_ARGS = {"sgn_a": "sgn_a", "sgn_b": "sgn_b", "a_sign": "sgn_a", "b_sign": "sgn_b"}
+# gfx1250 MX WMMA (ArgNames at the same .td commit): A/B format codes, and per operand the
+# scale selector, scale format and the per-lane scale word ("matrix_a_scale_exp")
+WMMA1250_F8F6F4_ARGS = ("matrix_a_fmt", "a", "matrix_b_fmt", "b", "c_mod", "c")
+_MX_SCALES = ("matrix_a_scale", "matrix_a_scale_fmt", "matrix_a_scale_exp", "matrix_b_scale",
+              "matrix_b_scale_fmt", "matrix_b_scale_exp")
+WMMA1250_SCALE_ARGS = (*WMMA1250_F8F6F4_ARGS, *_MX_SCALES, *_REUSE)
+WMMA1250_F4_ARGS = ("a", "b", "c_mod", "c")
+WMMA1250_SCALE_F4_ARGS = (*WMMA1250_F4_ARGS, *_MX_SCALES, *_REUSE)
+# builtin arguments `execute` takes under another name: the signedness flags under their two
+# spellings (gfx11/gfx12: sgn_a; gfx1250: a_sign), and gfx1250's per-lane scale words, which
+# are gfx950's scale_a/scale_b operands
+SIGN_ARGS = {"sgn_a": "sgn_a", "sgn_b": "sgn_b", "a_sign": "sgn_a", "b_sign": "sgn_b",
+             "matrix_a_scale_exp": "scale_a", "matrix_b_scale_exp": "scale_b"}
 MFMA_SCALE_ARGS = ("a", "b", "c", "cbsz", "blgp", "opsel_a", "scale_a", "opsel_b", "scale_b")
 
 
@@ -74,6 +85,12 @@ class Instruction:
     # gfx950 MX f8f6f4: CBSZ/BLGP pick A's/B's element format (`MX_FORMATS`), and E8M0
     # block scales (one per 32 K values) come in per lane; a_type/b_type are the fp8 default
     mx: bool = False
+    # gfx1250 MX WMMA (f8f6f4, f4): A/B are raw bytes in the format matrix_a_fmt/matrix_b_fmt
+    # pick (fp4 on the f4 rows; a_type/b_type: fp8 or fp4, the builtin's full vector), and
+    # `scale_bytes` scale bytes per lane come in for each of A and B (4: a 32-bit word, one
+    # per 32 K values; 8: scale16's 64-bit word, one per 16; 0: unscaled)
+    mx_wmma: bool = False
+    scale_bytes: int = 0
 
     @property
     def result_type(self) -> type:
@@ -131,8 +148,9 @@ class Instruction:
         return OPERAND_LAYOUTS[self.family][1](self, T.bits(self.c_type), opsel)
 
     def mx_layout(self, fmt: type, is_b: bool) -> L.OperandLayout:
-        """A or B layout of an MX instruction when its format is `fmt`: the CDNA formula
-        (32 K values per lane) at the format's width, so fp6 fills 6 VGPRs and fp4 4."""
+        """A or B layout of an MX instruction when its format is `fmt`: its family's input
+        formula at the format's width (gfx950: 32 K values per lane, so fp6 fills 6 VGPRs
+        and fp4 4; gfx1250: 64 per lane in 16, 12 or 8 VGPRs)."""
         return _mx_layout(self, fmt, is_b)
 
     def _input_layout(self, is_b: bool) -> L.OperandLayout:
@@ -150,8 +168,8 @@ OPERAND_LAYOUTS = {
               lambda i, bits, opsel: L.wmma11_acc(i.wave, bits, opsel)),
     "gfx12": (lambda i, k, bits, is_b: L.wmma12_input(i.wave, k, bits, is_b),
               lambda i, bits, opsel: L.wmma12_acc(i.wave, bits)),
-    "gfx1250": (lambda i, k, bits, is_b: L.wmma1250_input(k, bits, is_b),
-                lambda i, bits, opsel: L.wmma12_acc(32, bits)),
+    "gfx1250": (lambda i, k, bits, is_b: L.wmma1250_input(k, bits, is_b, i.n if is_b else i.m),
+                lambda i, bits, opsel: L.wmma12_acc(32, bits, i.m)),
 }
 
 
@@ -281,14 +299,13 @@ def _mx_table(gen: int) -> dict[str, Instruction]:
     return table
 
 
-_MX_LAYOUTS: dict[tuple[int, int, bool], L.OperandLayout] = {}
+_MX_LAYOUTS: dict[tuple[str, int, int, bool], L.OperandLayout] = {}
 
 
 def _mx_layout(instr: Instruction, fmt: type, is_b: bool) -> L.OperandLayout:
-    key = (instr.m, T.bits(fmt), is_b)
+    key = (instr.family, instr.m, T.bits(fmt), is_b)
     if key not in _MX_LAYOUTS:
-        _MX_LAYOUTS[key] = L.mfma_input(instr.n if is_b else instr.m, instr.k, 1, T.bits(fmt),
-                                        is_b)
+        _MX_LAYOUTS[key] = OPERAND_LAYOUTS[instr.family][0](instr, instr.k, T.bits(fmt), is_b)
     return _MX_LAYOUTS[key]
 
 
@@ -401,8 +418,23 @@ _SWMMAC1250 = [
 _WMMA1251_F64 = [("wmma_f64_16x16x4_f64", F64, F64, F64, None, 4, WMMA1250_NEG_ARGS, 16)]
 
 
+# MX WMMA (same .td commit; the f4 rows need wmma-f4-insts, which both targets have): (builtin,
+# M, A/B default type, args, scale bytes per lane, cycles). v16i32 A/B in the format codes'
+# format (fp8 16 VGPRs, fp6 12, fp4 8), v8f32 C/D; the f4 rows: v16i32 A (32 rows of fp4),
+# v8i32 B, v16f32 C/D. Cycles: unsourced, as above (the fp8 16x16x128 figure; M = 32 twice).
+_FP4 = T.float4_e2m1
+_MX1250 = [
+    ("wmma_f32_16x16x128_f8f6f4", 16, T.float8, WMMA1250_F8F6F4_ARGS, 0, 64),
+    ("wmma_scale_f32_16x16x128_f8f6f4", 16, T.float8, WMMA1250_SCALE_ARGS, 4, 64),
+    ("wmma_scale16_f32_16x16x128_f8f6f4", 16, T.float8, WMMA1250_SCALE_ARGS, 8, 64),
+    ("wmma_f32_32x16x128_f4", 32, _FP4, WMMA1250_F4_ARGS, 0, 128),
+    ("wmma_scale_f32_32x16x128_f4", 32, _FP4, WMMA1250_SCALE_F4_ARGS, 4, 128),
+    ("wmma_scale16_f32_32x16x128_f4", 32, _FP4, WMMA1250_SCALE_F4_ARGS, 8, 128),
+]
+
+
 def _wmma1250_table(arch) -> dict[str, Instruction]:
-    """The GFX12.5 rows: dense WMMA and 4:2 sparse SWMMAC (`sparse.md` §7)."""
+    """The GFX12.5 rows: dense WMMA, 4:2 sparse SWMMAC (`sparse.md` §7) and MX WMMA."""
     table = {}
     dense = _WMMA1250 + (_WMMA1251_F64 if arch.wmma_f64 else [])
     for rows, sparse in ((dense, False), (_SWMMAC1250, True)):
@@ -410,6 +442,9 @@ def _wmma1250_table(arch) -> dict[str, Instruction]:
             table[name] = Instruction(name, "v_" + name, "gfx1250", 32, 16, 16, k, 1, a, b, c,
                                       cycles, args, sparse=sparse,
                                       optional=int(args[-1] == "clamp"), d_type=d)
+    for name, m, ab, args, scale_bytes, cycles in _MX1250:
+        table[name] = Instruction(name, "v_" + name, "gfx1250", 32, m, 16, 128, 1, ab, ab, F32,
+                                  cycles, args, mx_wmma=True, scale_bytes=scale_bytes)
     return table
 
 

@@ -166,20 +166,25 @@ def wmma12_input(wave: int, k: int, bits: int, is_b: bool) -> OperandLayout:
     return lay if wave == 32 else _to_wave64(lay)
 
 
-def wmma12_acc(wave: int, bits: int) -> OperandLayout:
-    """C/D: rows 0-7 in lanes 0-15, rows 8-15 in lanes 16-31, one row per slot (packed)."""
-    i, j = _grid(16, 16)
-    lay = _build(32, 8, bits, (1, 16, 16), np.zeros_like(i), i, j, j + 16 * (i // 8), i % 8)
+def wmma12_acc(wave: int, bits: int, rows: int = 16) -> OperandLayout:
+    """C/D: rows 0-7 in lanes 0-15, rows 8-15 in lanes 16-31, one row per slot (packed); a
+    32-row D (gfx1250 32x16x128_f4) holds rows 16-31 the same way in slots 8-15 (the comgr note
+    before `wmma1250_scale_lanes`)."""
+    i, j = _grid(rows, 16)
+    lay = _build(32, rows // 2, bits, (1, rows, 16), np.zeros_like(i), i, j,
+                 j + 16 * (i // 8 % 2), i % 8 + 8 * (i // 16))
     return lay if wave == 32 else _to_wave64(lay)
 
 
 # --- gfx1250 / gfx1251 (GFX12.5) WMMA, wave32 ---------------------------------------------
 
 
-def wmma1250_input(k: int, bits: int, is_b: bool) -> OperandLayout:
+def wmma1250_input(k: int, bits: int, is_b: bool, rows: int = 16) -> OperandLayout:
     """A/B: row i (column j) in lanes i and i + 16; K in runs of 128 bits (8 x 16-bit,
-    16 x 8-bit; 2 x 32/64-bit at K = 4) that alternate between the two lane halves, run c of
-    a half in the slots after run c - 1.
+    16 x 8-bit, 32 x 4-bit; 2 x 32/64-bit at K = 4) that alternate between the two lane
+    halves, run c of a half in the slots after run c - 1; fp6 runs of 32 values (192 bits,
+    as fp4's K order). A of 32 rows (32x16x128_f4) is two 16-row A's, rows 16-31 in the slots
+    after.
 
     Source: ROCm/rocm-libraries @ 0149199e2afacfb649606a0a15ae418985d10732,
     projects/composablekernel/include/ck_tile/ops/gemm/warp/
@@ -191,15 +196,54 @@ def wmma1250_input(k: int, bits: int, is_b: bool) -> OperandLayout:
     docs/guide/matrix-cores.md). Operand sizes from LLVM BuiltinsAMDGPU.td @ 008ba4314e76.
     For 16-bit K = 32 this is also RDNA4's calculator formula (`wmma12_input`, runs of K/4).
     Sparse A (SWMMAC) is this map at the stored K/2 [inferred, as on gfx12].
+    MX formats (f8f6f4): fp4 K = 128 runs of 32 (`LayoutFromNon8BitMixPrec` kK1PerLane 32,
+    kK0PerLane 2, same file @ 56e5c784e0951bd326781c09ee1e0d2ab7a0a299). The register tables
+    of CK's gfx1250 MX WMMA test (ROCm/composable_kernel @
+    e02c566795e4e00d3ee03f2a75f44d72e6da5754, test/mx_wmma_op/mx_wmma_op.hpp,
+    `load_A_row_major`): fp8 VGPRs 0-3 K 0-15 (lanes 0-15) / K 16-31 (lanes 16-31), ...;
+    fp6 VGPRs 0-5 K 0-31 / 32-63, 6-11 K 64-95 / 96-127; fp4 VGPRs 0-3 K 0-31 / 32-63, 4-7
+    K 64-95 / 96-127. A/B take 16, 12, 8 VGPRs for fp8, fp6, fp4 (LLVM's AMDGPU verifier for
+    amdgcn_wmma_*_f8f6f4, `getFormatNumRegs`). The 32-row A: the comgr note before
+    `wmma1250_scale_lanes`.
     """
-    run = min(128 // bits, k // 2)
+    run = min(32 if bits == 6 else 128 // bits, k // 2)
     if k % (2 * run):
         raise InternalError(f"GFX12.5 WMMA operand K={k} is not a whole number of runs")
-    x, kk = _grid(16, k)
-    half, slot = (kk // run) % 2, run * (kk // (2 * run)) + kk % run
+    x, kk = _grid(rows, k)
+    half, slot = (kk // run) % 2, run * (kk // (2 * run)) + kk % run + k // 2 * (x // 16)
     rc = (kk, x) if is_b else (x, kk)
-    shape = (1, k, 16) if is_b else (1, 16, k)
-    return _build(32, k // 2, bits, shape, np.zeros_like(kk), *rc, x + 16 * half, slot)
+    shape = (1, k, rows) if is_b else (1, rows, k)
+    return _build(32, k // 2 * (rows // 16), bits, shape, np.zeros_like(kk), *rc,
+                  x % 16 + 16 * half, slot)
+
+
+# gfx1250 32x16x128_f4: A v[a:a+7] holds rows 0-15 and v[a+8:a+15] rows 16-31, each as the
+# 16x16x128 fp4 A; D v[d:d+7] rows 0-15, v[d+8:d+15] rows 16-31; B is the 16x16x128 fp4 B.
+# Source: ROCm/llvm-project @ 1dce48db3438ee728995f213ea412613104b8e95,
+# amd/comgr/src/comgr-hotswap-patch-wmma-scale16.cpp (`patchWmmaScale16_32x16`, which splits
+# the instruction into two v_wmma_scale_f32_16x16x128_f8f6f4 along M on those registers).
+
+
+def wmma1250_scale_lanes(rows: int, k: int, block: int,
+                         sel: int) -> tuple[np.ndarray, np.ndarray]:
+    """(lane, byte) of the scale of every element (x, k) of A (x = row) or B (x = column),
+    each (rows, k): lane x + 16*sel (a 32-row A: lane x, both halves), byte k // block of
+    the lane's 32-bit (block 32) or 64-bit (block 16) scale operand.
+
+    Sources: CK's MX WMMA test (`wmma1250_input`; `load_mx_A_row_major`: row x's scales
+    Scale[0-3] (block 32) or Scale[0-7] (block 16) in K order in lane x + 16 for A, x for B);
+    ROCm/rocm-libraries @ 97b26eaeef57d5fe63b5cd18e2229f861d6c8453,
+    projects/composablekernel/include/ck_tile/ops/gemm/warp/
+    warp_gemm_attribute_wmma_impl_8bit_traits.hpp (32x32 scale16 traits: "lane L already
+    holds row L's K-scales", SCALE_OPSEL 0 -> lanes 0..15, 1 -> lanes 16..31); LLVM PR
+    llvm/llvm-project#169854 (mlir AMDGPU.td scaled WMMA: 16x16x128 scales in half a VGPR
+    picked by the first-scale-lane index, a 32-row A's 128 scales in the full VGPR); byte
+    order: the comgr file of the note above (`emitScaleReduction`: block-16 bytes 2j, 2j+1 of
+    the 64-bit scale reduce to block-32 byte j, bytes 0-3 in the low VGPR).
+    """
+    x, kk = _grid(rows, k)
+    lane = x if rows == 32 else x + 16 * sel
+    return lane.reshape(rows, k), (kk // block).reshape(rows, k)
 
 
 # --- gfx9 operand modifiers ---------------------------------------------------------------

@@ -66,21 +66,22 @@ def parser(prog: str) -> argparse.ArgumentParser:
     what.add_argument("--wave", type=int, help="wave size of a gfx11/gfx12 instruction (32, 64)")
     what.add_argument("--matrix", choices=["a", "b", "c", "d", "k", "sa", "sb"],
                       help="instruction operand (default a); k = the index register of a "
-                      "4:2 sparse instruction (v_smfmac_*, v_swmmac_*); sa/sb = the E8M0 "
-                      "scales of A/B of a gfx950 MX instruction")
+                      "4:2 sparse instruction (v_smfmac_*, v_swmmac_*); sa/sb = the block "
+                      "scales of A/B of an MX instruction (gfx950, gfx1250)")
     what.add_argument("--opsel", type=int,
                       help="gfx11 16-bit C/D: 0 = low halves (default), 1 = high halves; "
-                      "gfx12 sparse K: the index set; MX sa/sb: the scale byte (0..3)")
+                      "gfx12 sparse K: the index set; gfx950 MX sa/sb: the scale byte (0..3); "
+                      "gfx1250 MX sa/sb: the lane half (0, 1)")
     what.add_argument("--abid", type=int,
                       help="gfx9 multi-block A: the block broadcast (0..2**CBSZ-1); gfx9 "
                       "sparse K: the index set (with CBSZ 0; default 0)")
     what.add_argument("--cbsz", type=int,
                       help="gfx9 multi-block A: log2 of the blocks sharing one A block; gfx9 "
-                      "sparse K: CBSZ (0..3; not 0 reads index set 0, as ABID 0); gfx950 MX "
-                      "f8f6f4: A's format (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4)")
+                      "sparse K: CBSZ (0..3; not 0 reads index set 0, as ABID 0); MX f8f6f4 "
+                      "(gfx950, gfx1250): A's format (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4)")
     what.add_argument("--blgp", type=int,
                       help="gfx9 B: the lane pattern (0..7: which lane's B registers each "
-                      "lane reads); CDNA3 f64: NEG (bit 0 A, 1 B, 2 C); gfx950 MX f8f6f4: B's "
+                      "lane reads); CDNA3 f64: NEG (bit 0 A, 1 B, 2 C); MX f8f6f4: B's "
                       "format (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4)")
     what.add_argument("--compressed", action="store_true",
                       help="sparse A as stored (M x K/2 values) instead of by dense k")

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import types as T
+from ..arch import layouts as L
 from ..arch.instructions import MX_FORMATS
 from ..errors import LayoutQueryError
 from ..rocwmma.fragment import fragment
@@ -80,9 +81,10 @@ def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: st
     if key not in INDEX_NAMES:
         raise LayoutQueryError(f"matrix must be a, b, c, d or k (or sa/sb, the scales of "
                                f"an MX instruction); got {matrix!r}")
-    if key in ("SA", "SB") and not instr.mx:
-        raise LayoutQueryError(f"sa/sb are the E8M0 scale operands of gfx950's MX f8f6f4 "
-                               f"instructions; {instr.isa} has none")
+    if key in ("SA", "SB") and not (instr.mx or instr.scale_bytes):
+        raise LayoutQueryError(f"sa/sb are the block-scale operands of the MX instructions "
+                               f"(gfx950 v_mfma_scale_*, gfx1250 v_wmma_scale*); {instr.isa} "
+                               "has none")
     if compressed and not (instr.sparse and key == "A"):
         raise LayoutQueryError(f"the compressed view is A of a sparse instruction (v_smfmac_*, "
                                f"v_swmmac_*); {instr.isa} {key} has none")
@@ -90,7 +92,7 @@ def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: st
         if blgp is not None:
             raise LayoutQueryError(f"{instr.isa} takes no BLGP (CBSZ/ABID pick its index set)")
         return _sparse_layout(instr, target.name, key, opsel, abid, cbsz, compressed)
-    if instr.mx:
+    if instr.mx or instr.mx_wmma:
         return _mx_layout(instr, target.name, key, opsel, abid, cbsz, blgp or 0)
     if key == "K":
         raise LayoutQueryError(f"matrix k is the index register of a 4:2 sparse instruction "
@@ -112,15 +114,34 @@ def instruction_layout(name: str, arch: str, wave: int | None = None, matrix: st
 
 def _mx_layout(instr, arch: str, key: str, opsel: int, abid: int, cbsz: int,
                blgp: int) -> Layout:
-    """A/B of an MX instruction in the formats CBSZ/BLGP pick, C/D as usual, or SA/SB: the
-    lane and byte (OPSEL) of the E8M0 scale of each A (B) element: lane i + M*kb, K block
-    kb = k // 32, as the CDNA formula places A's own 32 values (an inference)."""
-    codes = range(len(MX_FORMATS))
-    for name, value in (("cbsz", cbsz), ("blgp", blgp)):
+    """A/B of an MX instruction in the formats CBSZ/BLGP pick (gfx1250: the matrix_a_fmt /
+    matrix_b_fmt codes; fp4 on the f4 rows), C/D as usual, or SA/SB: the lane and byte of
+    the scale of each A (B) element. gfx950: lane i + M*kb, K block kb = k // 32, byte OPSEL,
+    as the CDNA formula places A's own 32 values (an inference); gfx1250: --opsel is the
+    selector (lanes 0-15 or 16-31) and byte kb the K block (`wmma1250_scale_lanes`)."""
+    fields = ("cbsz", "blgp") if instr.mx else ("matrix_a_fmt", "matrix_b_fmt")
+    codes = range(len(MX_FORMATS) if instr.mx or fields[0] in instr.args else 1)
+    for flag, value in (("cbsz", cbsz), ("blgp", blgp)):
         if value not in codes or isinstance(value, bool):
-            raise LayoutQueryError(f"--{name} is an MX format code 0..4 (fp8, bf8, fp6, bf6, "
-                                   f"fp4) on {instr.isa}; got {value!r}")
+            raise LayoutQueryError(f"--{flag} is an MX format code 0..4 (fp8, bf8, fp6, bf6, "
+                                   f"fp4) on {instr.isa}; got {value!r}" if len(codes) > 1 else
+                                   f"{instr.isa} reads fp4 only: --{flag} must be 0")
     head = f"{instr.isa} {key} on {arch} (wave{instr.wave}"
+    if key in ("SA", "SB") and instr.mx_wmma:
+        if opsel not in range(2) or isinstance(opsel, bool):
+            raise LayoutQueryError(f"--opsel is the scale selector of {instr.isa} (0: lanes "
+                                   f"0-15, 1: lanes 16-31); got {opsel!r}")
+        dim = instr.n if key == "SB" else instr.m
+        block = instr.k // instr.scale_bytes
+        lane, byte = L.wmma1250_scale_lanes(dim, instr.k, block, opsel)
+        k = np.broadcast_to(np.arange(instr.k), lane.shape)
+        x = np.broadcast_to(np.arange(dim)[:, None], lane.shape)
+        rc = (k, x) if key == "SB" else (x, k)
+        shape = (1, instr.k, dim) if key == "SB" else (1, dim, instr.k)
+        return Layout(head + f", sel={opsel}: byte k//{block} of the "
+                      f"{8 * instr.scale_bytes}-bit scale word)", key, shape, instr.wave,
+                      _entries(0, *rc, lane, byte, 8), note=(
+                          f"the {block} k of a K block share one scale byte"))
     if key in ("SA", "SB"):
         if opsel not in range(4) or isinstance(opsel, bool):
             raise LayoutQueryError(f"--opsel picks the scale byte (0..3) of {instr.isa}; "
@@ -140,10 +161,11 @@ def _mx_layout(instr, arch: str, key: str, opsel: int, abid: int, cbsz: int,
                                "picks a scale byte: give a, b, c, d, or sa/sb (--opsel 0..3)")
     if key in "CD":
         return _operand_layout(instr, head + ")", key)
-    fmt = MX_FORMATS[cbsz if key == "A" else blgp]
-    field = "CBSZ" if key == "A" else "BLGP"
-    return _operand_layout(instr, f"{head}, {field}={cbsz if key == 'A' else blgp}: "
-                           f"{T.short_name(fmt)})", key, lay=instr.mx_layout(fmt, key == "B"))
+    code = cbsz if key == "A" else blgp
+    fmt = MX_FORMATS[code] if len(codes) > 1 else instr.a_type
+    field = fields[key == "B"].upper() if instr.mx else fields[key == "B"]
+    return _operand_layout(instr, f"{head}, {field}={code}: {T.short_name(fmt)})", key,
+                           lay=instr.mx_layout(fmt, key == "B"))
 
 
 def _operand_layout(instr, title: str, key: str, opsel: int = 0, lay=None) -> Layout:
