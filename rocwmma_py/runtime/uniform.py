@@ -25,7 +25,8 @@ import operator
 import struct
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from itertools import starmap
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -37,6 +38,10 @@ _BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lshift", "
 _COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
 _UNARY = ("neg", "pos", "abs", "invert")
 _SCALARS = (bool, int, float, complex, np.generic)
+_MIXED = object()  # a Uniform whose waves' scalars have different types
+_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+_EXACT = 1 << 53  # every int up to this magnitude is an exact double
+_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _key(value: object) -> object:
@@ -64,12 +69,58 @@ def uniform(values: list) -> Any:
 
 
 class Uniform:
-    """A per-wave scalar whose waves disagree (see the module docstring)."""
+    """A per-wave scalar whose waves disagree (see the module docstring).
 
-    __slots__ = ("_values",)
+    Where every wave's scalar is a Python int within int64, an int64 array of them is kept
+    (`_int64`), and operators whose results provably are the per-wave ints run on it
+    whole-array (`_whole`); the list of scalars is made only when something asks for it."""
+
+    __slots__ = ("_list", "_array", "_type", "_range")
 
     def __init__(self, values: list) -> None:
-        self._values = values
+        self._list: list | None = values
+        self._array: np.ndarray | bool | None = None  # None: not looked at; False: no int64
+        self._type: type | object | None = None  # the waves' one scalar type, or _MIXED
+        self._range: tuple[int, int] | None = None  # (min, max) of the int64 values
+
+    @classmethod
+    def _of_ints(cls, array: np.ndarray, bounds: tuple[int, int]) -> Uniform:
+        """The Uniform of Python ints `array` (int64) holds, their (min, max) `bounds`."""
+        made = cls.__new__(cls)
+        made._list, made._array, made._type, made._range = None, array, int, bounds
+        return made
+
+    @property
+    def _values(self) -> list:
+        """Each wave's scalar."""
+        if self._list is None:
+            self._list = self._array.tolist()  # type: ignore[union-attr] # Python ints
+        return self._list
+
+    def _scalar_type(self) -> type | object:
+        """The type of every wave's scalar, or _MIXED."""
+        if self._type is None:
+            kinds = set(map(type, self._values))
+            self._type = kinds.pop() if len(kinds) == 1 else _MIXED
+        return self._type
+
+    def _int64(self) -> np.ndarray | None:
+        """The values as int64 when each is a Python int (not bool) that int64 holds."""
+        if self._array is None:
+            self._array = False
+            if self._scalar_type() is int:
+                try:
+                    self._array = np.array(self._values, np.int64)
+                except OverflowError:
+                    pass
+        return None if self._array is False else self._array  # type: ignore[return-value]
+
+    def _bounds(self) -> tuple[int, int]:
+        """(min, max) of the int64 values (`_int64` is not None)."""
+        if self._range is None:
+            array = self._int64()
+            self._range = int(array.min()), int(array.max())  # type: ignore[union-attr]
+        return self._range
 
     # --- every way out needs the one scalar: split the batch until there is one ------------
     def _split(self, *_: object) -> Any:
@@ -94,8 +145,8 @@ class Uniform:
 
     @property  # type: ignore[misc] # isinstance(blockIdx.x, int) as per wave
     def __class__(self) -> type:
-        kinds = {type(v) for v in self._values}
-        return kinds.pop() if len(kinds) == 1 else self._split()
+        kind = self._scalar_type()
+        return kind if kind is not _MIXED else self._split()  # type: ignore[return-value]
 
     # --- computing ------------------------------------------------------------------------
     def __round__(self, ndigits: int | None = None) -> Any:
@@ -117,19 +168,36 @@ class Uniform:
         """Each wave's scalar spread over its lanes, typed as numpy types it against the
         other operands `others` of a per-lane operation (the hook Lanes calls)."""
         ctx = current_context("a per-wave scalar")
-        kinds = {type(v) for v in self._values}
-        if len(kinds) != 1:
+        kind = self._scalar_type()
+        if kind is _MIXED:
             self._split()  # waves would promote differently
-        first = self._values[0]
+        ints = self._int64()
         with _marking_errors():
-            if isinstance(first, np.generic):
+            if ints is None and issubclass(kind, np.generic):  # type: ignore[arg-type]
                 per_wave = np.array(self._values)
             else:
                 strong = [batch_data(x) for x in others
                           if x is not self and x is not None
                           and not isinstance(x, (Uniform, str, type, np.dtype))]
-                per_wave = np.array(self._values, np.result_type(*strong, first))
+                first = self._values[0] if ints is None else int(ints[0])
+                dtype = np.result_type(*strong, first)
+                if ints is not None and _holds(dtype, *self._bounds()):
+                    per_wave = ints.astype(dtype, copy=False)  # each int exactly
+                else:
+                    per_wave = np.array(self._values, dtype)
         return np.repeat(per_wave, ctx.wave_size)
+
+
+def _holds(dtype: np.dtype, low: int, high: int) -> bool:
+    """Whether `dtype` holds every int from low to high exactly (so converting an int64 of
+    them is what converting the Python int is)."""
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return info.min <= low and high <= info.max
+    if dtype in _FLOATS:
+        exact = 2 ** (np.finfo(dtype).nmant + 1)
+        return -exact <= low and high <= exact
+    return False
 
 
 @contextmanager
@@ -171,13 +239,107 @@ def _per_wave(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
                                                     kwargs.items()}) for w in range(count)]
         else:  # the common case, an operator: one list of each argument's per-wave values
             columns = [x._values if isinstance(x, Uniform) else [x] * count for x in args]
-            results = [fn(*row) for row in zip(*columns, strict=True)]
-    if all(isinstance(r, _SCALARS) for r in results):
+            results = list(starmap(fn, zip(*columns, strict=True)))
+    if _all_scalars(results):
         return uniform(results)
-    if all(isinstance(r, tuple) and all(isinstance(p, _SCALARS) for p in r) for r in results):
+    if all(isinstance(r, tuple) and _all_scalars(r) for r in results):
         return tuple(uniform(list(parts)) for parts in zip(*results, strict=True))
     first = _uniforms((*args, *kwargs.values()))[0]
     return first._split()
+
+
+def _all_scalars(values: list | tuple) -> bool:
+    """Whether every value is a scalar (by their few types where each is a scalar type; an
+    object answering `isinstance` for another class is asked one by one)."""
+    kinds = set(map(type, values))
+    if all(issubclass(kind, _SCALARS) for kind in kinds):
+        return True
+    return all(isinstance(v, _SCALARS) for v in values)
+
+
+class _Ints(NamedTuple):
+    """An operand of a whole-array operator: int64 values (an array, or one Python int)
+    and their bounds."""
+
+    values: np.ndarray | int
+    low: int
+    high: int
+
+    def nonzero(self) -> bool:
+        return self.low > 0 or self.high < 0 or bool(np.all(self.values != 0))
+
+    def within(self, limit: int) -> bool:
+        return -limit <= self.low and self.high <= limit
+
+
+def _ints(x: object) -> _Ints | None:
+    """`x` as an operand of a whole-array operator: a Python int or a Uniform of them, all
+    within int64 (a bool, a float or a numpy scalar is not: None)."""
+    if type(x) is int:
+        return _Ints(x, x, x) if _I64_MIN <= x <= _I64_MAX else None
+    if isinstance(x, Uniform) and (array := x._int64()) is not None:
+        return _Ints(array, *x._bounds())
+    return None
+
+
+def _fits(*corners: int) -> bool:
+    """Whether the results, bounded by these values, all lie in int64."""
+    return _I64_MIN <= min(corners) and max(corners) <= _I64_MAX
+
+
+def _shift_fits(x: _Ints, y: _Ints) -> bool:
+    return 0 <= y.low and y.high < 64 and _fits(*(v << s for v in x[1:] for s in y[1:]))
+
+
+# Python's int operator -> (numpy's, whether it gives every wave's Python result exactly for
+# these operands). numpy's int64 floor_divide and remainder round as Python's // and %
+# (toward -inf, the remainder taking the divisor's sign); an int and a divisor of at most
+# 2**53 in magnitude are exact doubles, and Python's int / int then is their IEEE quotient
+# as numpy's; a shift by 64 or more, a zero divisor, a negative shift and an int64 result
+# out of range are left to the per-wave loop (its exceptions, big ints and shifts).
+_WHOLE: dict[Callable[[Any, Any], Any], tuple[np.ufunc, Callable[[_Ints, _Ints], bool]]] = {
+    operator.add: (np.add, lambda x, y: _fits(x.low + y.low, x.high + y.high)),
+    operator.sub: (np.subtract, lambda x, y: _fits(x.low - y.high, x.high - y.low)),
+    operator.mul: (np.multiply, lambda x, y: _fits(*(a * b for a in x[1:] for b in y[1:]))),
+    operator.floordiv: (np.floor_divide, lambda x, y: x.low > _I64_MIN and y.nonzero()),
+    operator.mod: (np.remainder, lambda x, y: x.low > _I64_MIN and y.nonzero()),
+    operator.truediv: (np.true_divide,
+                       lambda x, y: x.within(_EXACT) and y.within(_EXACT) and y.nonzero()),
+    operator.lshift: (np.left_shift, _shift_fits),
+    operator.rshift: (np.right_shift, lambda x, y: 0 <= y.low and y.high < 64),
+    operator.and_: (np.bitwise_and, lambda x, y: True),
+    operator.or_: (np.bitwise_or, lambda x, y: True),
+    operator.xor: (np.bitwise_xor, lambda x, y: True),
+    operator.lt: (np.less, lambda x, y: True),
+    operator.le: (np.less_equal, lambda x, y: True),
+    operator.gt: (np.greater, lambda x, y: True),
+    operator.ge: (np.greater_equal, lambda x, y: True),
+    operator.eq: (np.equal, lambda x, y: True),
+    operator.ne: (np.not_equal, lambda x, y: True),
+}
+_WHOLE_UNARY: dict[Callable[[Any], Any], tuple[np.ufunc, Callable[[_Ints], bool]]] = {
+    operator.neg: (np.negative, lambda x: x.low > _I64_MIN),
+    operator.abs: (np.absolute, lambda x: x.low > _I64_MIN),
+    operator.pos: (np.positive, lambda x: True),
+    operator.invert: (np.invert, lambda x: True),
+}
+
+
+def _whole(fn: Callable[..., Any], operands: tuple) -> Any:
+    """`fn` (an operator in _WHOLE or _WHOLE_UNARY) as one numpy operation on the int64
+    values of `operands` where that is each wave's Python result; else None."""
+    table = _WHOLE if len(operands) == 2 else _WHOLE_UNARY
+    entry = table.get(fn)
+    if entry is None:
+        return None
+    ints = [_ints(x) for x in operands]
+    if None in ints or not entry[1](*ints):
+        return None
+    result = entry[0](*(x.values for x in ints))  # type: ignore[union-attr]
+    if result.dtype != np.int64:  # comparisons (bools), true division (floats)
+        return uniform(result.tolist())
+    bounds = int(result.min()), int(result.max())
+    return int(result[0]) if bounds[0] == bounds[1] else Uniform._of_ints(result, bounds)
 
 
 def _with_lanes(values: tuple) -> tuple:
@@ -210,7 +372,8 @@ def _binary(fn: Callable[[Any, Any], Any], a: object, b: object) -> Any:
         x, y = _with_lanes((a, b))
         return fn(x, y)
     if isinstance(other, (*_SCALARS, Uniform, np.ndarray)):
-        return _per_wave(fn, (a, b), {})
+        whole = _whole(fn, (a, b))
+        return whole if whole is not None else _per_wave(fn, (a, b), {})
     return NotImplemented
 
 
@@ -228,7 +391,8 @@ def _unary(name: str) -> Callable[[Uniform], Any]:
     fn = getattr(operator, name)
 
     def op(self: Uniform) -> Any:
-        return _per_wave(fn, (self,), {})
+        whole = _whole(fn, (self,))
+        return whole if whole is not None else _per_wave(fn, (self,), {})
 
     op.__name__ = f"__{name}__"
     return op
