@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import operator
 import struct
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from functools import cache
 from itertools import starmap
 from typing import Any, NamedTuple
 
@@ -191,24 +191,33 @@ class Uniform:
 def _holds(dtype: np.dtype, low: int, high: int) -> bool:
     """Whether `dtype` holds every int from low to high exactly (so converting an int64 of
     them is what converting the Python int is)."""
+    least, most = _exact_ints(dtype)
+    return least <= low and high <= most
+
+
+@cache
+def _exact_ints(dtype: np.dtype) -> tuple[int, int]:
+    """The range of ints `dtype` holds, each exactly (empty for other dtypes)."""
     if dtype.kind in "iu":
         info = np.iinfo(dtype)
-        return info.min <= low and high <= info.max
+        return int(info.min), int(info.max)
     if dtype in _FLOATS:
         exact = 2 ** (np.finfo(dtype).nmant + 1)
-        return -exact <= low and high <= exact
-    return False
+        return -exact, exact
+    return 1, 0
 
 
-@contextmanager
-def _marking_errors() -> Iterator[None]:
+class _marking_errors:  # noqa: N801 - used as a context manager, like a function
     """An error of some wave marks the running batch, so kernel code that catches it still
     reruns wave by wave (where only the waves that raise it do)."""
-    try:
-        yield
-    except Exception:
-        taint_running_batch()
-        raise
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type | None, err: BaseException | None, tb: object) -> bool:
+        if isinstance(err, Exception):
+            taint_running_batch()
+        return False
 
 
 def _values_at(x: object, wave: int) -> Any:
@@ -325,6 +334,9 @@ _WHOLE_UNARY: dict[Callable[[Any], Any], tuple[np.ufunc, Callable[[_Ints], bool]
 }
 
 
+_LINEAR = (operator.add, operator.sub, operator.mul)
+
+
 def _whole(fn: Callable[..., Any], operands: tuple) -> Any:
     """`fn` (an operator in _WHOLE or _WHOLE_UNARY) as one numpy operation on the int64
     values of `operands` where that is each wave's Python result; else None."""
@@ -338,7 +350,12 @@ def _whole(fn: Callable[..., Any], operands: tuple) -> Any:
     result = entry[0](*(x.values for x in ints))  # type: ignore[union-attr]
     if result.dtype != np.int64:  # comparisons (bools), true division (floats)
         return uniform(result.tolist())
-    bounds = int(result.min()), int(result.max())
+    if fn in _LINEAR and any(type(x) is int for x in operands):
+        # linear in the one Uniform: its extremes give the result's
+        corners = [fn(a, b) for a in ints[0][1:] for b in ints[1][1:]]  # type: ignore[index]
+        bounds = min(corners), max(corners)
+    else:
+        bounds = int(result.min()), int(result.max())
     return int(result[0]) if bounds[0] == bounds[1] else Uniform._of_ints(result, bounds)
 
 
