@@ -291,70 +291,83 @@ def _ints(x: object) -> _Ints | None:
     return None
 
 
-def _fits(*corners: int) -> bool:
-    """Whether the results, bounded by these values, all lie in int64."""
-    return _I64_MIN <= min(corners) and max(corners) <= _I64_MAX
+def _corners(fn: Callable[[int, int], int]) -> Callable[[_Ints, _Ints], tuple[int, int]]:
+    """The range of `fn` (monotone in each operand when the other is fixed, as +, -, *,
+    << and >> are) over its operands' ranges: its extremes at their corners. Where one
+    operand is one int they are attained, so they are the results' min and max."""
+    def span(x: _Ints, y: _Ints) -> tuple[int, int]:
+        values = (fn(x.low, y.low), fn(x.low, y.high), fn(x.high, y.low), fn(x.high, y.high))
+        return min(values), max(values)
+    return span
 
 
-def _shift_fits(x: _Ints, y: _Ints) -> bool:
-    return 0 <= y.low and y.high < 64 and _fits(*(v << s for v in x[1:] for s in y[1:]))
+def _shifts(x: _Ints, y: _Ints) -> bool:
+    return 0 <= y.low and y.high < 64  # numpy's shifts by 64 and more are not Python's
 
 
-# Python's int operator -> (numpy's, whether it gives every wave's Python result exactly for
-# these operands). numpy's int64 floor_divide and remainder round as Python's // and %
-# (toward -inf, the remainder taking the divisor's sign); an int and a divisor of at most
-# 2**53 in magnitude are exact doubles, and Python's int / int then is their IEEE quotient
-# as numpy's; a shift by 64 or more, a zero divisor, a negative shift and an int64 result
-# out of range are left to the per-wave loop (its exceptions, big ints and shifts).
-_WHOLE: dict[Callable[[Any, Any], Any], tuple[np.ufunc, Callable[[_Ints, _Ints], bool]]] = {
-    operator.add: (np.add, lambda x, y: _fits(x.low + y.low, x.high + y.high)),
-    operator.sub: (np.subtract, lambda x, y: _fits(x.low - y.high, x.high - y.low)),
-    operator.mul: (np.multiply, lambda x, y: _fits(*(a * b for a in x[1:] for b in y[1:]))),
-    operator.floordiv: (np.floor_divide, lambda x, y: x.low > _I64_MIN and y.nonzero()),
-    operator.mod: (np.remainder, lambda x, y: x.low > _I64_MIN and y.nonzero()),
-    operator.truediv: (np.true_divide,
-                       lambda x, y: x.within(_EXACT) and y.within(_EXACT) and y.nonzero()),
-    operator.lshift: (np.left_shift, _shift_fits),
-    operator.rshift: (np.right_shift, lambda x, y: 0 <= y.low and y.high < 64),
-    operator.and_: (np.bitwise_and, lambda x, y: True),
-    operator.or_: (np.bitwise_or, lambda x, y: True),
-    operator.xor: (np.bitwise_xor, lambda x, y: True),
-    operator.lt: (np.less, lambda x, y: True),
-    operator.le: (np.less_equal, lambda x, y: True),
-    operator.gt: (np.greater, lambda x, y: True),
-    operator.ge: (np.greater_equal, lambda x, y: True),
-    operator.eq: (np.equal, lambda x, y: True),
-    operator.ne: (np.not_equal, lambda x, y: True),
+def _divides(x: _Ints, y: _Ints) -> bool:
+    return x.low > _I64_MIN and y.nonzero()  # int64 min // -1 is 2**63
+
+
+def _divides_exactly(x: _Ints, y: _Ints) -> bool:
+    return x.within(_EXACT) and y.within(_EXACT) and y.nonzero()
+
+
+# Python's int operator -> (numpy's, what the operands must satisfy besides the result
+# fitting int64, the results' range (else they are looked at)). numpy's int64 floor_divide
+# and remainder round as Python's // and % (toward -inf, the remainder taking the
+# divisor's sign); ints of at most 2**53 in magnitude are exact doubles, so Python's
+# int / int (the correctly rounded quotient) is numpy's IEEE division of them. Operands
+# that fail (a zero divisor, a negative shift, a result past int64) go to the per-wave loop.
+_Entry = tuple[np.ufunc, Callable[..., bool] | None, Callable[..., tuple[int, int]] | None]
+_WHOLE: dict[Callable[[Any, Any], Any], _Entry] = {
+    operator.add: (np.add, None, _corners(operator.add)),
+    operator.sub: (np.subtract, None, _corners(operator.sub)),
+    operator.mul: (np.multiply, None, _corners(operator.mul)),
+    operator.lshift: (np.left_shift, _shifts, _corners(operator.lshift)),
+    operator.rshift: (np.right_shift, _shifts, _corners(operator.rshift)),
+    operator.floordiv: (np.floor_divide, _divides, None),
+    operator.mod: (np.remainder, _divides, None),
+    operator.truediv: (np.true_divide, _divides_exactly, None),
+    operator.and_: (np.bitwise_and, None, None),
+    operator.or_: (np.bitwise_or, None, None),
+    operator.xor: (np.bitwise_xor, None, None),
+    operator.lt: (np.less, None, None),
+    operator.le: (np.less_equal, None, None),
+    operator.gt: (np.greater, None, None),
+    operator.ge: (np.greater_equal, None, None),
+    operator.eq: (np.equal, None, None),
+    operator.ne: (np.not_equal, None, None),
 }
-_WHOLE_UNARY: dict[Callable[[Any], Any], tuple[np.ufunc, Callable[[_Ints], bool]]] = {
-    operator.neg: (np.negative, lambda x: x.low > _I64_MIN),
-    operator.abs: (np.absolute, lambda x: x.low > _I64_MIN),
-    operator.pos: (np.positive, lambda x: True),
-    operator.invert: (np.invert, lambda x: True),
+_WHOLE_UNARY: dict[Callable[[Any], Any], _Entry] = {
+    operator.neg: (np.negative, lambda x: x.low > _I64_MIN, None),
+    operator.abs: (np.absolute, lambda x: x.low > _I64_MIN, None),
+    operator.pos: (np.positive, None, None),
+    operator.invert: (np.invert, None, None),
 }
-
-
-_LINEAR = (operator.add, operator.sub, operator.mul)
 
 
 def _whole(fn: Callable[..., Any], operands: tuple) -> Any:
     """`fn` (an operator in _WHOLE or _WHOLE_UNARY) as one numpy operation on the int64
     values of `operands` where that is each wave's Python result; else None."""
-    table = _WHOLE if len(operands) == 2 else _WHOLE_UNARY
-    entry = table.get(fn)
+    entry = (_WHOLE if len(operands) == 2 else _WHOLE_UNARY).get(fn)
     if entry is None:
         return None
-    ints = [_ints(x) for x in operands]
-    if None in ints or not entry[1](*ints):
+    ufunc, allowed, span = entry
+    ints = []
+    for x in operands:
+        if (operand := _ints(x)) is None:
+            return None
+        ints.append(operand)
+    if allowed is not None and not allowed(*ints):
         return None
-    result = entry[0](*(x.values for x in ints))  # type: ignore[union-attr]
+    bounds = span(*ints) if span is not None else None
+    if bounds is not None and (bounds[0] < _I64_MIN or bounds[1] > _I64_MAX):
+        return None
+    result = ufunc(*[x.values for x in ints])
     if result.dtype != np.int64:  # comparisons (bools), true division (floats)
         return uniform(result.tolist())
-    if fn in _LINEAR and any(type(x) is int for x in operands):
-        # linear in the one Uniform: its extremes give the result's
-        corners = [fn(a, b) for a in ints[0][1:] for b in ints[1][1:]]  # type: ignore[index]
-        bounds = min(corners), max(corners)
-    else:
+    if bounds is None or not any(type(x) is int for x in operands):  # not attained
         bounds = int(result.min()), int(result.max())
     return int(result[0]) if bounds[0] == bounds[1] else Uniform._of_ints(result, bounds)
 
@@ -381,16 +394,18 @@ def _call(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
 
 
 def _binary(fn: Callable[[Any, Any], Any], a: object, b: object) -> Any:
-    """An operator: per lane with per-lane values, per wave with scalars (and plain numpy
-    arrays, whose results split), NotImplemented for other objects (a Pointer's reflected
-    operator runs, as for a Python int)."""
+    """An operator: whole-array on ints where exact (`_whole`), per lane with per-lane
+    values, per wave with scalars (and plain numpy arrays, whose results split),
+    NotImplemented for other objects (a Pointer's reflected operator runs, as for an int)."""
+    whole = _whole(fn, (a, b))
+    if whole is not None:
+        return whole
     other = b if isinstance(a, Uniform) else a
     if is_per_lane(other):
         x, y = _with_lanes((a, b))
         return fn(x, y)
-    if isinstance(other, (*_SCALARS, Uniform, np.ndarray)):
-        whole = _whole(fn, (a, b))
-        return whole if whole is not None else _per_wave(fn, (a, b), {})
+    if isinstance(other, _OPERANDS):
+        return _per_wave(fn, (a, b), {})
     return NotImplemented
 
 
@@ -415,6 +430,7 @@ def _unary(name: str) -> Callable[[Uniform], Any]:
     return op
 
 
+_OPERANDS = (*_SCALARS, Uniform, np.ndarray)  # what operators take per wave
 for _name in _BINARY:
     setattr(Uniform, f"__{_name}__", _operator(_name))
     setattr(Uniform, f"__r{_name}__", _operator(_name, reflected=True))
