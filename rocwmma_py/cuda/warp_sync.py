@@ -25,8 +25,9 @@ from ..runtime.warp import __ballot, shfl_index, shuffle
 
 
 def _c_mask(mask: object, what: str) -> np.ndarray:
-    """The mask per wave and lane, (n, W) uint64, as C converts it to the mask parameter."""
-    n, w = wave_shape()
+    """The mask per lane, uint64 as C converts it to the mask parameter: (n, W), or (1, W)
+    when it is the same in every wave (`per_wave_int`)."""
+    w = wave_shape()[1]
     raw = per_wave_int(np.asarray(batch_data(mask)).astype(np.uint64).astype(np.int64),
                        f"{what} mask")
     if w == 32:
@@ -35,16 +36,21 @@ def _c_mask(mask: object, what: str) -> np.ndarray:
             bad = int(raw[(high != 0) & (high != -1)][0]) & (2**64 - 1)
             raise CrossLaneError(f"{what}: a wave32 mask has 32 bits, got {bad:#x}")
         raw = raw & 0xFFFFFFFF
-    return np.broadcast_to(raw.astype(np.uint64), (n, w))
+    return raw.astype(np.uint64)
+
+
+def _every_wave(m: np.ndarray) -> np.ndarray:
+    """A (1, W) array as the (n, W) of every wave."""
+    return np.broadcast_to(m, wave_shape())
 
 
 def _masks(mask: object, what: str) -> np.ndarray:
-    """(n, W) uint64 masks of the calling lanes, checked as CUDA requires against the lanes
-    that call (active under `where` and in the block)."""
+    """The masks of the calling lanes (`_c_mask`), checked as CUDA requires against the
+    lanes that call (active under `where` and in the block)."""
     m = _c_mask(mask, what)
     calling, threads = active_lanes(), thread_lanes()
     if not _plainly_valid(m, calling, threads):
-        _check_named(m, calling, threads, what)
+        _check_named(_every_wave(m), calling, threads, what)
     return m
 
 
@@ -100,10 +106,11 @@ def _check_named(m: np.ndarray, calling: np.ndarray, threads: np.ndarray, what: 
 def _shfl_sync(kind: str, mask: object, var: object, operand: object, width: object):
     what = f"__shfl{kind}_sync"
     m = _masks(mask, what)
-    source = np.broadcast_to(shfl_index(kind, operand, width) % wave_shape()[1], m.shape)
+    source = shfl_index(kind, operand, width) % wave_shape()[1]  # (1, W) where uniform
     bad = active_lanes() & (((m >> source.astype(np.uint64)) & np.uint64(1)) == 0)
     if bad.any():
         wave, lane = np.argwhere(bad)[0]
+        source, m = _every_wave(source), _every_wave(m)
         raise CrossLaneError(
             f"{what}: lane {lane} reads lane {source[wave, lane]}, which is not in its mask "
             f"{int(m[wave, lane]):#x} (CUDA: undefined)"
@@ -144,17 +151,17 @@ def __shfl_xor_sync(mask: object, var: object, laneMask: object, width: object =
 def __ballot_sync(mask: object, predicate: object):  # noqa: N807
     """CUDA __ballot_sync: the ballot of the lanes in `mask` (other bits 0)."""
     m = _masks(mask, "__ballot_sync")
-    return __ballot(predicate) & Lanes(m.reshape(-1))
+    return __ballot(predicate) & Lanes(_every_wave(m).reshape(-1))
 
 
 def __any_sync(mask: object, predicate: object):  # noqa: N807
     """CUDA __any_sync: 1 if the predicate holds in some lane of `mask`."""
-    return _over_mask(_named(_masks(mask, "__any_sync")), predicate, np.any)
+    return _over_mask(_named(_every_wave(_masks(mask, "__any_sync"))), predicate, np.any)
 
 
 def __all_sync(mask: object, predicate: object):  # noqa: N807
     """CUDA __all_sync: 1 if the predicate holds in every lane of `mask`."""
-    return _over_mask(_named(_masks(mask, "__all_sync")), predicate, np.all)
+    return _over_mask(_named(_every_wave(_masks(mask, "__all_sync"))), predicate, np.all)
 
 
 SYNC_FUNCTIONS = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
