@@ -8,7 +8,9 @@ numpy's scalar rules is imitated:
 
 * with Python and numpy scalars (operators, numpy functions, `divmod`, `round`), the
   operation runs on each wave's own scalar, so every result, type and exception is the
-  per-wave one (an int beyond int64, `0.0 ** -1`, numpy's scalar `**`);
+  per-wave one (an int beyond int64, `0.0 ** -1`, numpy's scalar `**`); only where every
+  operand is a Python int within int64 and the operator's results provably are the same
+  ints, bools or floats (`_whole`) does it run once on an int64 array of them;
 * meeting per-lane values (`blockIdx.x * 64 + threadIdx.x`), each wave's scalar is spread
   over its lanes in the type numpy gives that scalar against those values (a Python scalar
   takes the lanes' type under NEP 50, an int out of its range raising OverflowError), and
