@@ -25,8 +25,9 @@ from ..runtime.warp import __ballot, shfl_index, shuffle
 
 
 def _c_mask(mask: object, what: str) -> np.ndarray:
-    """The mask per wave and lane, (n, W) uint64, as C converts it to the mask parameter."""
-    n, w = wave_shape()
+    """The mask per lane, uint64 as C converts it to the mask parameter: (n, W), or (1, W)
+    when it is the same in every wave (`per_wave_int`)."""
+    w = wave_shape()[1]
     raw = per_wave_int(np.asarray(batch_data(mask)).astype(np.uint64).astype(np.int64),
                        f"{what} mask")
     if w == 32:
@@ -35,17 +36,47 @@ def _c_mask(mask: object, what: str) -> np.ndarray:
             bad = int(raw[(high != 0) & (high != -1)][0]) & (2**64 - 1)
             raise CrossLaneError(f"{what}: a wave32 mask has 32 bits, got {bad:#x}")
         raw = raw & 0xFFFFFFFF
-    return np.broadcast_to(raw.astype(np.uint64), (n, w))
+    return raw.astype(np.uint64)
 
 
-def _masks(mask: object, what: str) -> tuple[np.ndarray, np.ndarray]:
-    """(n, W) uint64 masks of the calling lanes and named[wave, caller, lane], checked as
-    CUDA requires against the lanes that call (active under `where` and in the block)."""
+def _every_wave(m: np.ndarray) -> np.ndarray:
+    """A (1, W) array as the (n, W) of every wave."""
+    return np.broadcast_to(m, wave_shape())
+
+
+def _masks(mask: object, what: str) -> np.ndarray:
+    """The masks of the calling lanes (`_c_mask`), checked as CUDA requires against the
+    lanes that call (active under `where` and in the block)."""
     m = _c_mask(mask, what)
+    calling, threads = active_lanes(), thread_lanes()
+    if not _plainly_valid(m, calling, threads):
+        _check_named(_every_wave(m), calling, threads, what)
+    return m
+
+
+def _plainly_valid(m: np.ndarray, calling: np.ndarray, threads: np.ndarray) -> bool:
+    """The common case, checked on (n, W) values (not `_check_named`'s (n, W, W)): each
+    wave's lanes share one mask, naming every calling lane and no thread that does not
+    call. Where this fails the full check decides, and names the first offence."""
+    lanes = np.arange(m.shape[1], dtype=np.uint64)
+    first = m[:, :1]
+    if not (m == first).all():
+        return False
+    named = ((first >> lanes) & np.uint64(1)).astype(bool)  # (n, W): the lanes it names
+    return not (calling & ~named).any() and not (
+        named & calling.any(axis=1, keepdims=True) & ~calling & threads).any()
+
+
+def _named(m: np.ndarray) -> np.ndarray:
+    """named[wave, caller, lane]: whether the caller's mask names the lane."""
+    lanes = np.arange(m.shape[1], dtype=np.uint64)
+    return ((m[:, :, None] >> lanes) & np.uint64(1)).astype(bool)
+
+
+def _check_named(m: np.ndarray, calling: np.ndarray, threads: np.ndarray, what: str) -> None:
+    """CrossLaneError for the first lane (wave-major) whose mask breaks CUDA's rules."""
     w = m.shape[1]
-    calling = active_lanes()
-    lanes = np.arange(w, dtype=np.uint64)
-    named = ((m[:, :, None] >> lanes) & np.uint64(1)).astype(bool)  # [wave, caller, lane]
+    named = _named(m)
     own = named[:, np.arange(w), np.arange(w)]
     if (calling & ~own).any():
         wave, lane = np.argwhere(calling & ~own)[0]
@@ -60,7 +91,7 @@ def _masks(mask: object, what: str) -> tuple[np.ndarray, np.ndarray]:
         )
     # lanes past the end of a partial wave are no threads: like exited ones, a mask may name
     # them (CUDA: "all non-exited threads named in mask")
-    absent = named & (~calling & thread_lanes())[:, None, :] & calling[:, :, None]
+    absent = named & (~calling & threads)[:, None, :] & calling[:, :, None]
     differs = named & (m[:, None, :] != m[:, :, None]) & calling[:, :, None]
     for problem, text in ((absent, "is inactive (outside where() or the block)"),
                           (differs, "calls with a different mask")):
@@ -70,16 +101,16 @@ def _masks(mask: object, what: str) -> tuple[np.ndarray, np.ndarray]:
                 f"{what}: lane {lane}'s mask {int(m[wave, lane]):#x} names lane {other}, which "
                 f"{text} (CUDA: undefined)"
             )
-    return m, named
 
 
 def _shfl_sync(kind: str, mask: object, var: object, operand: object, width: object):
     what = f"__shfl{kind}_sync"
-    m, _ = _masks(mask, what)
-    source = np.broadcast_to(shfl_index(kind, operand, width) % wave_shape()[1], m.shape)
+    m = _masks(mask, what)
+    source = shfl_index(kind, operand, width) % wave_shape()[1]  # (1, W) where uniform
     bad = active_lanes() & (((m >> source.astype(np.uint64)) & np.uint64(1)) == 0)
     if bad.any():
         wave, lane = np.argwhere(bad)[0]
+        source, m = _every_wave(source), _every_wave(m)
         raise CrossLaneError(
             f"{what}: lane {lane} reads lane {source[wave, lane]}, which is not in its mask "
             f"{int(m[wave, lane]):#x} (CUDA: undefined)"
@@ -119,20 +150,18 @@ def __shfl_xor_sync(mask: object, var: object, laneMask: object, width: object =
 
 def __ballot_sync(mask: object, predicate: object):  # noqa: N807
     """CUDA __ballot_sync: the ballot of the lanes in `mask` (other bits 0)."""
-    m, _ = _masks(mask, "__ballot_sync")
-    return __ballot(predicate) & Lanes(m.reshape(-1))
+    m = _masks(mask, "__ballot_sync")
+    return __ballot(predicate) & Lanes(_every_wave(m).reshape(-1))
 
 
 def __any_sync(mask: object, predicate: object):  # noqa: N807
     """CUDA __any_sync: 1 if the predicate holds in some lane of `mask`."""
-    _, named = _masks(mask, "__any_sync")
-    return _over_mask(named, predicate, np.any)
+    return _over_mask(_named(_every_wave(_masks(mask, "__any_sync"))), predicate, np.any)
 
 
 def __all_sync(mask: object, predicate: object):  # noqa: N807
     """CUDA __all_sync: 1 if the predicate holds in every lane of `mask`."""
-    _, named = _masks(mask, "__all_sync")
-    return _over_mask(named, predicate, np.all)
+    return _over_mask(_named(_every_wave(_masks(mask, "__all_sync"))), predicate, np.all)
 
 
 SYNC_FUNCTIONS = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",

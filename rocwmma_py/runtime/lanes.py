@@ -377,12 +377,13 @@ def lane_wise_call(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
     the per-lane arguments, and its result comes back as Lanes, the lane axis where the
     first per-lane argument had it (pairs add or drop a trailing axis), so one call serves
     every wave. Per-wave scalars go in spread over the lanes."""
-    layout = next((x for x in map(_lane_layout, (*args, *kwargs.values())) if x is not None),
-                  None)
+    layouts = [_lane_layout(x) for x in (*args, *kwargs.values())]
+    layout = next((x for x in layouts if x is not None), None)
     if layout is None:
         return fn(*args, **kwargs)
-    result = fn(*(batch_data(a) if _lane_layout(a) else a for a in args),
-                **{k: batch_data(v) if _lane_layout(v) else v for k, v in kwargs.items()})
+    plain = [x if at is None else batch_data(x)
+             for x, at in zip((*args, *kwargs.values()), layouts, strict=True)]
+    result = fn(*plain[:len(args)], **dict(zip(kwargs, plain[len(args):], strict=True)))
     front, lanes = layout
     if isinstance(result, np.ndarray) and result.ndim > front and result.shape[front] == lanes:
         return Lanes(result, front - result.ndim)

@@ -8,7 +8,9 @@ numpy's scalar rules is imitated:
 
 * with Python and numpy scalars (operators, numpy functions, `divmod`, `round`), the
   operation runs on each wave's own scalar, so every result, type and exception is the
-  per-wave one (an int beyond int64, `0.0 ** -1`, numpy's scalar `**`);
+  per-wave one (an int beyond int64, `0.0 ** -1`, numpy's scalar `**`); only where every
+  operand is a Python int within int64 and the operator's results provably are the same
+  ints, bools or floats (`_whole`) does it run once on an int64 array of them;
 * meeting per-lane values (`blockIdx.x * 64 + threadIdx.x`), each wave's scalar is spread
   over its lanes in the type numpy gives that scalar against those values (a Python scalar
   takes the lanes' type under NEP 50, an int out of its range raising OverflowError), and
@@ -23,9 +25,10 @@ from __future__ import annotations
 
 import operator
 import struct
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Callable
+from functools import cache
+from itertools import starmap
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -37,6 +40,10 @@ _BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lshift", "
 _COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
 _UNARY = ("neg", "pos", "abs", "invert")
 _SCALARS = (bool, int, float, complex, np.generic)
+_MIXED = object()  # a Uniform whose waves' scalars have different types
+_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+_EXACT = 1 << 53  # every int up to this magnitude is an exact double
+_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _key(value: object) -> object:
@@ -64,12 +71,58 @@ def uniform(values: list) -> Any:
 
 
 class Uniform:
-    """A per-wave scalar whose waves disagree (see the module docstring)."""
+    """A per-wave scalar whose waves disagree (see the module docstring).
 
-    __slots__ = ("_values",)
+    Where every wave's scalar is a Python int within int64, an int64 array of them is kept
+    (`_int64`), and operators whose results provably are the per-wave ints run on it
+    whole-array (`_whole`); the list of scalars is made only when something asks for it."""
+
+    __slots__ = ("_list", "_array", "_type", "_range")
 
     def __init__(self, values: list) -> None:
-        self._values = values
+        self._list: list | None = values
+        self._array: np.ndarray | bool | None = None  # None: not looked at; False: no int64
+        self._type: type | object | None = None  # the waves' one scalar type, or _MIXED
+        self._range: tuple[int, int] | None = None  # (min, max) of the int64 values
+
+    @classmethod
+    def _of_ints(cls, array: np.ndarray, bounds: tuple[int, int]) -> Uniform:
+        """The Uniform of Python ints `array` (int64) holds, their (min, max) `bounds`."""
+        made = cls.__new__(cls)
+        made._list, made._array, made._type, made._range = None, array, int, bounds
+        return made
+
+    @property
+    def _values(self) -> list:
+        """Each wave's scalar."""
+        if self._list is None:
+            self._list = self._array.tolist()  # type: ignore[union-attr] # Python ints
+        return self._list
+
+    def _scalar_type(self) -> type | object:
+        """The type of every wave's scalar, or _MIXED."""
+        if self._type is None:
+            kinds = set(map(type, self._values))
+            self._type = kinds.pop() if len(kinds) == 1 else _MIXED
+        return self._type
+
+    def _int64(self) -> np.ndarray | None:
+        """The values as int64 when each is a Python int (not bool) that int64 holds."""
+        if self._array is None:
+            self._array = False
+            if self._scalar_type() is int:
+                try:
+                    self._array = np.array(self._values, np.int64)
+                except OverflowError:
+                    pass
+        return None if self._array is False else self._array  # type: ignore[return-value]
+
+    def _bounds(self) -> tuple[int, int]:
+        """(min, max) of the int64 values (`_int64` is not None)."""
+        if self._range is None:
+            array = self._int64()
+            self._range = int(array.min()), int(array.max())  # type: ignore[union-attr]
+        return self._range
 
     # --- every way out needs the one scalar: split the batch until there is one ------------
     def _split(self, *_: object) -> Any:
@@ -94,8 +147,8 @@ class Uniform:
 
     @property  # type: ignore[misc] # isinstance(blockIdx.x, int) as per wave
     def __class__(self) -> type:
-        kinds = {type(v) for v in self._values}
-        return kinds.pop() if len(kinds) == 1 else self._split()
+        kind = self._scalar_type()
+        return kind if kind is not _MIXED else self._split()  # type: ignore[return-value]
 
     # --- computing ------------------------------------------------------------------------
     def __round__(self, ndigits: int | None = None) -> Any:
@@ -117,30 +170,56 @@ class Uniform:
         """Each wave's scalar spread over its lanes, typed as numpy types it against the
         other operands `others` of a per-lane operation (the hook Lanes calls)."""
         ctx = current_context("a per-wave scalar")
-        kinds = {type(v) for v in self._values}
-        if len(kinds) != 1:
+        kind = self._scalar_type()
+        if kind is _MIXED:
             self._split()  # waves would promote differently
-        first = self._values[0]
+        ints = self._int64()
         with _marking_errors():
-            if isinstance(first, np.generic):
+            if ints is None and issubclass(kind, np.generic):  # type: ignore[arg-type]
                 per_wave = np.array(self._values)
             else:
                 strong = [batch_data(x) for x in others
                           if x is not self and x is not None
                           and not isinstance(x, (Uniform, str, type, np.dtype))]
-                per_wave = np.array(self._values, np.result_type(*strong, first))
+                first = self._values[0] if ints is None else int(ints[0])
+                dtype = np.result_type(*strong, first)
+                if ints is not None and _holds(dtype, *self._bounds()):
+                    per_wave = ints.astype(dtype, copy=False)  # each int exactly
+                else:
+                    per_wave = np.array(self._values, dtype)
         return np.repeat(per_wave, ctx.wave_size)
 
 
-@contextmanager
-def _marking_errors() -> Iterator[None]:
+def _holds(dtype: np.dtype, low: int, high: int) -> bool:
+    """Whether `dtype` holds every int from low to high exactly (so converting an int64 of
+    them is what converting the Python int is)."""
+    least, most = _exact_ints(dtype)
+    return least <= low and high <= most
+
+
+@cache
+def _exact_ints(dtype: np.dtype) -> tuple[int, int]:
+    """The range of ints `dtype` holds, each exactly (empty for other dtypes)."""
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return int(info.min), int(info.max)
+    if dtype in _FLOATS:
+        exact = 2 ** (np.finfo(dtype).nmant + 1)
+        return -exact, exact
+    return 1, 0
+
+
+class _marking_errors:  # noqa: N801 - used as a context manager, like a function
     """An error of some wave marks the running batch, so kernel code that catches it still
     reruns wave by wave (where only the waves that raise it do)."""
-    try:
-        yield
-    except Exception:
-        taint_running_batch()
-        raise
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type | None, err: BaseException | None, tb: object) -> bool:
+        if isinstance(err, Exception):
+            taint_running_batch()
+        return False
 
 
 def _values_at(x: object, wave: int) -> Any:
@@ -171,13 +250,128 @@ def _per_wave(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
                                                     kwargs.items()}) for w in range(count)]
         else:  # the common case, an operator: one list of each argument's per-wave values
             columns = [x._values if isinstance(x, Uniform) else [x] * count for x in args]
-            results = [fn(*row) for row in zip(*columns, strict=True)]
-    if all(isinstance(r, _SCALARS) for r in results):
+            results = list(starmap(fn, zip(*columns, strict=True)))
+    if _all_scalars(results):
         return uniform(results)
-    if all(isinstance(r, tuple) and all(isinstance(p, _SCALARS) for p in r) for r in results):
+    if all(isinstance(r, tuple) and _all_scalars(r) for r in results):
         return tuple(uniform(list(parts)) for parts in zip(*results, strict=True))
     first = _uniforms((*args, *kwargs.values()))[0]
     return first._split()
+
+
+def _all_scalars(values: list | tuple) -> bool:
+    """Whether every value is a scalar (by their few types where each is a scalar type; an
+    object answering `isinstance` for another class is asked one by one)."""
+    kinds = set(map(type, values))
+    if all(issubclass(kind, _SCALARS) for kind in kinds):
+        return True
+    return all(isinstance(v, _SCALARS) for v in values)
+
+
+class _Ints(NamedTuple):
+    """An operand of a whole-array operator: int64 values (an array, or one Python int)
+    and their bounds."""
+
+    values: np.ndarray | int
+    low: int
+    high: int
+
+    def nonzero(self) -> bool:
+        return self.low > 0 or self.high < 0 or bool(np.all(self.values != 0))
+
+    def within(self, limit: int) -> bool:
+        return -limit <= self.low and self.high <= limit
+
+
+def _ints(x: object) -> _Ints | None:
+    """`x` as an operand of a whole-array operator: a Python int or a Uniform of them, all
+    within int64 (a bool, a float or a numpy scalar is not: None)."""
+    if type(x) is int:
+        return _Ints(x, x, x) if _I64_MIN <= x <= _I64_MAX else None
+    if isinstance(x, Uniform) and (array := x._int64()) is not None:
+        return _Ints(array, *x._bounds())
+    return None
+
+
+def _corners(fn: Callable[[int, int], int]) -> Callable[[_Ints, _Ints], tuple[int, int]]:
+    """The range of `fn` (monotone in each operand when the other is fixed, as +, -, *,
+    << and >> are) over its operands' ranges: its extremes at their corners. Where one
+    operand is one int they are attained, so they are the results' min and max."""
+    def span(x: _Ints, y: _Ints) -> tuple[int, int]:
+        values = (fn(x.low, y.low), fn(x.low, y.high), fn(x.high, y.low), fn(x.high, y.high))
+        return min(values), max(values)
+    return span
+
+
+def _shifts(x: _Ints, y: _Ints) -> bool:
+    return 0 <= y.low and y.high < 64  # numpy's shifts by 64 and more are not Python's
+
+
+def _divides(x: _Ints, y: _Ints) -> bool:
+    return x.low > _I64_MIN and y.nonzero()  # int64 min // -1 is 2**63
+
+
+def _divides_exactly(x: _Ints, y: _Ints) -> bool:
+    return x.within(_EXACT) and y.within(_EXACT) and y.nonzero()
+
+
+# Python's int operator -> (numpy's, what the operands must satisfy besides the result
+# fitting int64, the results' range (else they are looked at)). numpy's int64 floor_divide
+# and remainder round as Python's // and % (toward -inf, the remainder taking the
+# divisor's sign); ints of at most 2**53 in magnitude are exact doubles, so Python's
+# int / int (the correctly rounded quotient) is numpy's IEEE division of them. Operands
+# that fail (a zero divisor, a negative shift, a result past int64) go to the per-wave loop.
+_Entry = tuple[np.ufunc, Callable[..., bool] | None, Callable[..., tuple[int, int]] | None]
+_WHOLE: dict[Callable[[Any, Any], Any], _Entry] = {
+    operator.add: (np.add, None, _corners(operator.add)),
+    operator.sub: (np.subtract, None, _corners(operator.sub)),
+    operator.mul: (np.multiply, None, _corners(operator.mul)),
+    operator.lshift: (np.left_shift, _shifts, _corners(operator.lshift)),
+    operator.rshift: (np.right_shift, _shifts, _corners(operator.rshift)),
+    operator.floordiv: (np.floor_divide, _divides, None),
+    operator.mod: (np.remainder, _divides, None),
+    operator.truediv: (np.true_divide, _divides_exactly, None),
+    operator.and_: (np.bitwise_and, None, None),
+    operator.or_: (np.bitwise_or, None, None),
+    operator.xor: (np.bitwise_xor, None, None),
+    operator.lt: (np.less, None, None),
+    operator.le: (np.less_equal, None, None),
+    operator.gt: (np.greater, None, None),
+    operator.ge: (np.greater_equal, None, None),
+    operator.eq: (np.equal, None, None),
+    operator.ne: (np.not_equal, None, None),
+}
+_WHOLE_UNARY: dict[Callable[[Any], Any], _Entry] = {
+    operator.neg: (np.negative, lambda x: x.low > _I64_MIN, None),
+    operator.abs: (np.absolute, lambda x: x.low > _I64_MIN, None),
+    operator.pos: (np.positive, None, None),
+    operator.invert: (np.invert, None, None),
+}
+
+
+def _whole(fn: Callable[..., Any], operands: tuple) -> Any:
+    """`fn` (an operator in _WHOLE or _WHOLE_UNARY) as one numpy operation on the int64
+    values of `operands` where that is each wave's Python result; else None."""
+    entry = (_WHOLE if len(operands) == 2 else _WHOLE_UNARY).get(fn)
+    if entry is None:
+        return None
+    ufunc, allowed, span = entry
+    ints = []
+    for x in operands:
+        if (operand := _ints(x)) is None:
+            return None
+        ints.append(operand)
+    if allowed is not None and not allowed(*ints):
+        return None
+    bounds = span(*ints) if span is not None else None
+    if bounds is not None and (bounds[0] < _I64_MIN or bounds[1] > _I64_MAX):
+        return None
+    result = ufunc(*[x.values for x in ints])
+    if result.dtype != np.int64:  # comparisons (bools), true division (floats)
+        return uniform(result.tolist())
+    if bounds is None or not any(type(x) is int for x in operands):  # not attained
+        bounds = int(result.min()), int(result.max())
+    return int(result[0]) if bounds[0] == bounds[1] else Uniform._of_ints(result, bounds)
 
 
 def _with_lanes(values: tuple) -> tuple:
@@ -202,14 +396,17 @@ def _call(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
 
 
 def _binary(fn: Callable[[Any, Any], Any], a: object, b: object) -> Any:
-    """An operator: per lane with per-lane values, per wave with scalars (and plain numpy
-    arrays, whose results split), NotImplemented for other objects (a Pointer's reflected
-    operator runs, as for a Python int)."""
+    """An operator: whole-array on ints where exact (`_whole`), per lane with per-lane
+    values, per wave with scalars (and plain numpy arrays, whose results split),
+    NotImplemented for other objects (a Pointer's reflected operator runs, as for an int)."""
+    whole = _whole(fn, (a, b))
+    if whole is not None:
+        return whole
     other = b if isinstance(a, Uniform) else a
     if is_per_lane(other):
         x, y = _with_lanes((a, b))
         return fn(x, y)
-    if isinstance(other, (*_SCALARS, Uniform, np.ndarray)):
+    if isinstance(other, _OPERANDS):
         return _per_wave(fn, (a, b), {})
     return NotImplemented
 
@@ -228,12 +425,14 @@ def _unary(name: str) -> Callable[[Uniform], Any]:
     fn = getattr(operator, name)
 
     def op(self: Uniform) -> Any:
-        return _per_wave(fn, (self,), {})
+        whole = _whole(fn, (self,))
+        return whole if whole is not None else _per_wave(fn, (self,), {})
 
     op.__name__ = f"__{name}__"
     return op
 
 
+_OPERANDS = (*_SCALARS, Uniform, np.ndarray)  # what operators take per wave
 for _name in _BINARY:
     setattr(Uniform, f"__{_name}__", _operator(_name))
     setattr(Uniform, f"__r{_name}__", _operator(_name, reflected=True))
