@@ -1,34 +1,34 @@
 """The batched engine's undo journal: the old values of the global memory a batch wrote.
 
 A batch may have to be undone (a split, an error, an interrupt), so every global write first
-records the values it overwrites. Undoing newest first leaves each byte with the value its
-oldest covering entry recorded, so only an address's first write in a journal needs an entry:
-from a buffer's second write on, a journal keeps a bit per element of the buffer (its
-"mask": the elements it has entries for) and records only elements not yet in it. The
-journal then costs about (8 + element size) bytes per distinct address written plus a bit
-per element of each such buffer, without sorting. A buffer whose mask would cost more than
-its entries (a huge buffer written sparsely) keeps its entries unfiltered and is compacted
-by sorting when the journal's entries have doubled. Masks count against the byte budget; a
-journal over it raises `JournalFull`, and the engine reruns the batch's blocks in smaller
-batches.
+records the values it overwrites. Undoing newest first leaves each byte with the value of its
+oldest entry, so only an element's first write needs one: from a buffer's second write on, a
+journal keeps a bit per element of the buffer (its mask: the elements it has entries for) and
+records only the others. It then costs about (8 + element size) bytes per distinct element
+written plus the masks, without sorting. A buffer whose mask would cost more than its entries
+(a huge buffer written sparsely) gets none: its entries are compacted by sorting when the
+journal's entries have doubled. A journal over its byte budget (masks included) raises
+`JournalFull`; the engine then reruns the batch's blocks in smaller batches.
 
-Entries are kept per (address of the buffer's data, element size, element count) in unsigned
-views of the same bytes, so float32 and int32 writes to one buffer share entries and a mask.
-Filtering keeps write order, so it is exact even when views of different element sizes
-overlap; the sorting compaction is not, and a journal that saw overlapping views skips it.
+Entries are kept per (data address, element size, element count) of the buffer's view, in
+unsigned views of the same bytes, so float32 and int32 writes to one buffer share entries and
+a mask. Filtering keeps write order, so it stays exact when views of different element sizes
+overlap; a sort would not, so a journal that saw such views does not compact.
 
 A signal handler's exception (Ctrl-C, a timeout) can arrive between any two bytecodes, so the
 entries that `undo` reads are always complete: each write's old values are recorded before
 the write, the entry list changes only by one C-level list operation (append, extend, pop) or
 by one assignment of a list built aside (compaction), and a mask gains an element only after
-its entry is in the list (and is emptied before an undo starts). Undoing newest first
-restores the oldest recorded values from any memory state, so an entry undone twice does no
-harm: a parent undoes its open child too (`absorb` may be cut short), and an interrupted undo
-finishes before the interrupt propagates. The byte and entry counts only steer the budget,
-masks and compaction, so they may lag an interrupt.
+its entry is in the list (an undo empties the masks first). Undoing newest first restores the
+oldest recorded values from any memory state, so an entry undone twice does no harm: a parent
+undoes its open child too (`absorb` may be cut short), and an interrupted undo finishes before
+the interrupt propagates. The byte and entry counts only steer the budget, masks and
+compaction, so they may lag an interrupt.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -37,6 +37,7 @@ from .distinct import distinct, first_occurrences
 _COMPACT_MIN = 1 << 16  # entries (elements) below which a journal is never compacted
 _MASK_PER_ENTRY = 32  # written(): a mask over the buffer while it has <= 32 elements per entry
 _NO_VALUES = np.empty(0, np.uint8)
+_UNSIGNED = {size: np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
 _BIT = (1 << np.arange(8)).astype(np.uint8)  # element i is bit i % 8 of mask byte i // 8
 
 Key = tuple[int, int, int]  # (data address, element size, element count) of a typed view
@@ -138,7 +139,8 @@ class Journal:
         if not self._ordered:
             self._compact(_oldest)
 
-    def _compact(self, merge) -> None:
+    def _compact(self, merge: Callable[[np.ndarray, list[np.ndarray], list[np.ndarray]],
+                                       tuple[np.ndarray, np.ndarray]]) -> None:
         """Merge the entries of each buffer without a mask by `merge(view, flats, olds)`;
         buffers with a mask, or with one write, keep theirs (repeats in one write hold one
         old value, so they undo alike: a store of a whole batch's tiles costs no sort)."""
@@ -238,7 +240,8 @@ class WriteLog(Journal):
 def _unsigned(itemsize: int) -> np.dtype:
     """An unsigned integer (or raw bytes) dtype of `itemsize` bytes: views of one buffer in
     float and int types of one size share entries."""
-    return np.dtype(f"u{itemsize}" if itemsize in (1, 2, 4, 8) else f"V{itemsize}")
+    unsigned = _UNSIGNED.get(itemsize)
+    return np.dtype(f"V{itemsize}") if unsigned is None else unsigned
 
 
 def _unmarked(mask: np.ndarray, flat: np.ndarray) -> np.ndarray:
