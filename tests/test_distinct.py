@@ -23,13 +23,3 @@ def test_first_occurrences_is_unique_with_index(values):
     want, want_first = np.unique(values, return_index=True)
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(first, want_first)
-
-
-@given(INDICES)
-def test_first_occurrences_over_a_range_is_unique_with_index(values):
-    """The table path (`size` given: every value in 0..size-1)."""
-    shifted = values + 50
-    got, first = first_occurrences(shifted, 101)
-    want, want_first = np.unique(shifted, return_index=True)
-    np.testing.assert_array_equal(got, want)
-    np.testing.assert_array_equal(first, want_first)

@@ -40,7 +40,6 @@ from rocwmma_py.runtime import (
     threadIdx,
     use_engine,
 )
-from rocwmma_py.runtime.journal import Journal, JournalFull
 from rocwmma_py.settings import PROGRESS
 from samples.cuda import tensor_core_gemm
 
@@ -186,7 +185,7 @@ def test_journal_memory_stays_with_the_distinct_addresses_written():
         tracemalloc.stop()
     assert last_launch_stats().batched_blocks == rows // 64
     one_entry_per_write = k_dim * rows * (8 + 4)  # 48 MiB
-    assert peak < one_entry_per_write // 8  # measured: about 3.8 MB, the compaction floor
+    assert peak < one_entry_per_write // 8  # measured alone: 0.3 MB (2.3 MB when compaction sorted)
     expected = 1 + a.reshape(rows, k_dim).astype(np.float64) @ x  # small integers: exact
     np.testing.assert_array_equal(y, expected)
 
@@ -221,84 +220,6 @@ def test_over_budget_batches_shrink_and_keep_per_wave_memory(monkeypatch):
         rewrite_then_fail[8, 64](out, 3)
     np.testing.assert_array_equal(out, prefix_states(8, 64, 40.0)[4])  # block 3 wrote, then
     # failed: exactly the per-wave engine
-
-
-def journaled_write(journal: Journal, typed: np.ndarray, flat, values) -> None:
-    """What a global store does under the batched engine: record, then write."""
-    flat = np.asarray(flat, np.int64)
-    journal.record(typed, flat, typed[flat])
-    typed[flat] = values
-
-
-def test_journal_compacts_to_the_oldest_value_and_undoes_exactly():
-    memory = np.arange(1000, dtype=np.float32)
-    original = memory.copy()
-    journal = Journal()
-    rng = np.random.default_rng(3)
-    for step in range(300):  # 300 x 1000 writes to the same 1000 addresses
-        journaled_write(journal, memory, rng.permutation(1000), step)
-    as_ints = memory.view(np.int32)  # the same bytes through another dtype of one size
-    journaled_write(journal, as_ints, np.arange(0, 1000, 7), -1)
-    assert journal.nbytes <= 2 * 1000 * (8 + 4) + (1 << 16) * 12  # not 300,000 entries
-    journal.compact()
-    assert journal.nbytes == 1000 * (8 + 4)
-    journal.undo()
-    assert memory.tobytes() == original.tobytes()
-
-
-def test_journal_leaves_a_single_write_per_buffer_unsorted_and_undoes_exactly():
-    """One big store (a whole batch's tiles) is not sorted by a compaction; repeats inside it
-    hold the same old value, so its undo is exact all the same."""
-    memory = np.arange(300_000, dtype=np.float32)
-    original = memory.copy()
-    journal = Journal()
-    flat = np.random.default_rng(4).integers(0, memory.size, 200_000)  # with repeats
-    journaled_write(journal, memory, flat, -1.0)
-    (_, _, kept, _), = journal._chunks
-    assert kept is not None and kept.size == flat.size and not np.all(np.diff(kept) > 0)
-    journaled_write(journal, memory, [5, 5, 6], -2.0)  # a second write: compaction sorts
-    journal.compact()
-    assert journal._chunks[0][2].size == np.unique(np.concatenate([flat, [5, 6]])).size
-    journal.undo()
-    assert memory.tobytes() == original.tobytes()
-
-
-def test_journal_keeps_write_order_for_overlapping_views_of_other_sizes():
-    memory = np.arange(64, dtype=np.int32)
-    original = memory.copy()
-    journal = Journal()
-    halves = memory.view(np.int16)
-    journaled_write(journal, memory, [1, 2, 3], 7)
-    journaled_write(journal, halves, [2, 3, 4, 5], -3)  # overwrites elements 1 and 2 of memory
-    journaled_write(journal, memory, [2, 40], 9)
-    journal.compact()  # refused: only newest-first undo is exact here
-    journal.undo()
-    assert memory.tobytes() == original.tobytes()
-
-
-def test_child_journals_are_absorbed_or_undone():
-    memory = np.zeros(16, np.float64)
-    parent = Journal()
-    journaled_write(parent, memory, [0, 1], 1.0)
-    child = Journal(parent=parent)
-    journaled_write(child, memory, [1, 2], 2.0)
-    child.undo()
-    np.testing.assert_array_equal(memory[:3], [1.0, 1.0, 0.0])
-    child = Journal(parent=parent)
-    journaled_write(child, memory, [2, 3], 3.0)
-    parent.absorb(child)
-    parent.undo()
-    assert not memory.any()
-
-
-def test_a_journal_over_its_budget_raises_journal_full():
-    memory = np.zeros(4096, np.float32)
-    journal = Journal(budget=4096 * 12 - 1)
-    journaled_write(journal, memory, np.arange(2048), 1.0)
-    for _ in range(50):  # rewriting the same addresses stays within the budget
-        journaled_write(journal, memory, np.arange(2048), 2.0)
-    with pytest.raises(JournalFull):
-        journaled_write(journal, memory, np.arange(4096), 3.0)
 
 
 @pytest.mark.parametrize("value", ["lots", "0", "-5", "1.5"])

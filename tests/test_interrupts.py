@@ -4,7 +4,7 @@ Whatever the moment of an asynchronous exception (inside numpy, the kernel's Pyt
 undo journal's record, compaction, absorb or undo, a worker piece's apply), memory must be
 what the per-wave engine leaves after some prefix of the blocks plus at most one block
 partly written. Each block of the kernel writes its own region with many statements,
-rewriting addresses (so the journal compacts) and with a loop bound that differs between
+rewriting addresses (so the journal masks them) and with a loop bound that differs between
 even and odd blocks (so the batch splits and its parts are absorbed one after the other);
 the states a block may be in are computed here in plain Python, statement by statement.
 Cases: one batch, journal budgets that make batches rerun in halves (down to one block run
@@ -222,8 +222,8 @@ TRACED = {f.__code__ for f in (engine._Launch.top_batch, engine._Launch.batch,
                                 engine._Launch._split, engine._Launch._shrink,
                                 memory.Pointer._write, workers._Spread._apply)}  # + journal.py
 LINE_CASES = ("batch", "small journal", "workers")  # the tiny journal runs the same lines
-UNDO_MACHINERY = ("compact", "_swap", "absorb", "_add", "undo", "_restore", "top_batch",
-                  "_apply")
+UNDO_MACHINERY = ("compact", "_compact", "_swap", "absorb", "_take", "_mask", "_add", "undo",
+                  "_restore", "top_batch", "_apply")
 
 
 class LineTrap:

@@ -1,6 +1,6 @@
 """Distinct integer indices by sorting: numpy 2.3+ answers `np.unique` with a hash table
-that is 10-40x slower than a sort on the index sets the runtime dedups (journal compaction,
-last-writer-wins scatters), and `return_index` falls back to a slower stable sort."""
+that is 10-40x slower than a sort on the index sets the runtime dedups (a sparse journal's
+compaction, last-writer-wins scatters), and `return_index` falls back to a slower stable sort."""
 
 from __future__ import annotations
 
@@ -30,22 +30,11 @@ def distinct(values: np.ndarray) -> np.ndarray:
     return ordered[_heads(ordered)]
 
 
-_DENSE = 32  # values per entry below which a table over the whole range beats sorting
-
-
-def first_occurrences(values: np.ndarray, size: int | None = None) -> tuple[np.ndarray,
-                                                                             np.ndarray]:
+def first_occurrences(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(distinct values ascending, index of each one's first occurrence), as
-    `np.unique(values, return_index=True)`. With `size` (every value in 0..size-1) and a
-    range not much larger than the values, one `np.minimum.at` over the range replaces the
-    stable sort (6x faster on a journal's addresses)."""
+    `np.unique(values, return_index=True)`."""
     if _increasing(values):
         return values.copy(), np.arange(values.size)
-    if size is not None and size <= _DENSE * values.size:
-        first = np.full(size, values.size, np.int64)
-        np.minimum.at(first, values, np.arange(values.size))
-        seen = first < values.size
-        return np.flatnonzero(seen), first[seen]
     order = np.argsort(values, kind="stable")
     ordered = values[order]
     head = _heads(ordered)

@@ -1,28 +1,34 @@
 """The batched engine's undo journal: the old values of the global memory a batch wrote.
 
 A batch may have to be undone (a split, an error, an interrupt), so every global write first
-records the values it overwrites. Only the oldest value of each address matters for undoing,
-so repeated writes to one address are compacted (amortised: when the entries have doubled
-since the last compaction), and the journal costs about (8 + element size) bytes per
-distinct address written, not per write. A journal over its byte budget raises
+records the values it overwrites. Undoing newest first leaves each byte with the value of its
+oldest entry, so only an element's first write needs one: from a buffer's second write on, a
+journal keeps a bit per element of the buffer (its mask: the elements it has entries for) and
+records only the others. It then costs about (8 + element size) bytes per distinct element
+written plus the masks, without sorting. A buffer whose mask would cost more than its entries
+(a huge buffer written sparsely) gets none: its entries are compacted by sorting when the
+journal's entries have doubled. A journal over its byte budget (masks included) raises
 `JournalFull`; the engine then reruns the batch's blocks in smaller batches.
 
-Entries are kept per (address of the buffer's data, element size) in unsigned views of the
-same bytes, so float32 and int32 writes to one buffer compact together. A batch that writes
-overlapping memory through views of different element sizes (or overlapping arguments) keeps
-its entries in write order and uncompacted: undoing newest-first is then the only exact order.
+Entries are kept per (data address, element size, element count) of the buffer's view, in
+unsigned views of the same bytes, so float32 and int32 writes to one buffer share entries and
+a mask. Filtering keeps write order, so it stays exact when views of different element sizes
+overlap; a sort would not, so a journal that saw such views does not compact.
 
 A signal handler's exception (Ctrl-C, a timeout) can arrive between any two bytecodes, so the
 entries that `undo` reads are always complete: each write's old values are recorded before
-the write, and the entry list changes only by one C-level list operation (append, extend,
-pop) or by one assignment of a list built aside (compaction). Undoing newest first restores
-the oldest recorded values from any memory state, so an entry undone twice does no harm: a
-parent undoes its open child too (`absorb` may be cut short), and an interrupted undo
-finishes before the interrupt propagates. The byte and entry counts only steer the budget
-and compaction, so they may lag an interrupt.
+the write, the entry list changes only by one C-level list operation (append, extend, pop) or
+by one assignment of a list built aside (compaction), and a mask gains an element only after
+its entry is in the list (an undo empties the masks first). Undoing newest first restores the
+oldest recorded values from any memory state, so an entry undone twice does no harm: a parent
+undoes its open child too (`absorb` may be cut short), and an interrupted undo finishes before
+the interrupt propagates. The byte and entry counts only steer the budget, masks and
+compaction, so they may lag an interrupt.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -31,7 +37,11 @@ from .distinct import distinct, first_occurrences
 _COMPACT_MIN = 1 << 16  # entries (elements) below which a journal is never compacted
 _MASK_PER_ENTRY = 32  # written(): a mask over the buffer while it has <= 32 elements per entry
 _NO_VALUES = np.empty(0, np.uint8)
-_UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+_UNSIGNED = {size: np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
+_BIT = (1 << np.arange(8)).astype(np.uint8)  # element i is bit i % 8 of mask byte i // 8
+
+Key = tuple[int, int, int]  # (data address, element size, element count) of a typed view
+Chunk = tuple[Key, np.ndarray, np.ndarray, np.ndarray]  # (key, view, indices, old values)
 
 
 class JournalFull(BaseException):  # noqa: N818 - a control-flow signal, not an error
@@ -41,15 +51,18 @@ class JournalFull(BaseException):  # noqa: N818 - a control-flow signal, not an 
 
 
 class Journal:
-    """Old values of global memory, oldest per address once compacted; `undo` restores them.
+    """Old values of global memory, the oldest per address; `undo` restores them.
 
-    A child journal (one attempt at running a batch) records into itself and is either undone
-    or absorbed into its parent; its budget is what the parent has left."""
+    A child journal (one attempt at running a batch) records into itself, by its own masks,
+    and is either undone (memory as of its start) or absorbed into its parent; its budget is
+    what the parent has left."""
 
     def __init__(self, budget: int | None = None, parent: Journal | None = None) -> None:
-        self._chunks: list[tuple[tuple[int, int], np.ndarray, np.ndarray, np.ndarray]] = []
-        self._ranges: dict[tuple[int, int], tuple[int, int]] = {}  # key -> byte range
-        self._ordered = False  # overlapping keys: keep write order, never compact
+        self._chunks: list[Chunk] = []
+        self._masks: dict[Key, np.ndarray] = {}  # key -> bits of the elements with entries
+        self._sizes: dict[Key, int] = {}  # key -> bytes of its entries (steers its mask)
+        self._ranges: dict[Key, tuple[int, int]] = {}  # key -> byte range
+        self._ordered = False  # overlapping keys: never compact by sorting
         self.nbytes = 0
         self._entries = 0
         self._compacted = 0
@@ -64,26 +77,26 @@ class Journal:
 
     def record(self, typed: np.ndarray, flat: np.ndarray, old: np.ndarray) -> None:
         """Values `old` of elements `flat` of the 1-d array `typed`, before a write to them."""
-        unsigned = _UNSIGNED.get(typed.dtype.itemsize)
-        view = typed.view(unsigned) if unsigned is not None else typed
-        key = (typed.__array_interface__["data"][0], typed.dtype.itemsize)
+        view = typed.view(_unsigned(typed.dtype.itemsize))
+        key = (typed.__array_interface__["data"][0], typed.dtype.itemsize, typed.size)
         if key not in self._ranges:
             self._add_range(key, typed.nbytes)
-        old = np.asarray(old).reshape(-1)
-        self._add([(key, view, np.asarray(flat, np.int64).reshape(-1),
-                    old.view(view.dtype) if unsigned is not None else old.copy())])
+        self._take([(key, view, np.asarray(flat, np.int64).reshape(-1),
+                     np.asarray(old).reshape(-1).view(view.dtype))])
         if self.budget is not None and self.nbytes > self.budget:
             self.compact()
             if self.nbytes > self.budget:
                 raise JournalFull
 
     def absorb(self, child: Journal) -> None:
-        """Keep a finished child's entries (newer than ours) so the batch can still be undone.
-        Until they are ours, `undo` reaches them through `_child`."""
+        """Keep a finished child's entries (newer than ours) of the elements we have no entry
+        for, so the batch can still be undone. Until they are ours, `undo` reaches them
+        through `_child`."""
         self._ranges.update(child._ranges)
-        self._ordered = self._ordered or child._ordered  # before entries that need it
+        self._ordered = self._ordered or child._ordered  # before a compaction that needs it
         self._compacted += child._compacted  # as compacted as the child kept them
-        self._add(child._chunks)
+        self._take(child._chunks, {key: mask for key, mask in child._masks.items()
+                                   if key not in self._sizes})
         self._child = None
 
     def undo(self) -> None:
@@ -101,61 +114,109 @@ class Journal:
         its write, so a restore cut short can be run again."""
         if self._child is not None:
             self._child._restore()
+        self._masks = {}
         while self._chunks:
             _, view, flat, old = self._chunks[-1]
             view[flat] = old
             self._chunks.pop()
+        self._sizes = {}
         self.nbytes = self._entries = self._compacted = 0
 
     def written(self) -> list[tuple[np.ndarray, np.ndarray]]:
         """(unsigned view of a buffer, distinct indices of its elements written, ascending)
         per buffer and element size."""
-        return [(view, _distinct(view, flat)) for view, flat in self._flats().values()]
-
-    def _flats(self) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
-        """key -> (view, every index recorded for it)."""
-        by_key: dict[tuple[int, int], tuple[np.ndarray, list[np.ndarray]]] = {}
-        for key, view, flat, _ in self._chunks:
-            by_key.setdefault(key, (view, []))[1].append(flat)
-        return {key: (view, np.concatenate(flats)) for key, (view, flats) in by_key.items()}
+        out = []
+        for key, (view, flats, _) in self._by_key().items():
+            mask = self._masks.get(key)
+            out.append((view, _distinct(view, np.concatenate(flats)) if mask is None
+                        else np.flatnonzero(np.unpackbits(mask, count=view.size,
+                                                          bitorder="little"))))
+        return out
 
     def compact(self) -> None:
-        """One entry per address (its oldest value), unless write order must be kept. A
-        buffer written by one recorded write only is left as it is: its entries' old values
-        are the values before that write, so repeats in it undo alike (a store of a whole
-        batch's tiles costs no sort)."""
-        if self._ordered:
-            return
-        by_key: dict[tuple[int, int], list] = {}
-        for key, view, flat, old in self._chunks:
-            by_key.setdefault(key, [view, [], []])
-            by_key[key][1].append(flat)
-            by_key[key][2].append(old)
-        chunks = []
-        for key, (view, flats, olds) in by_key.items():
-            flat, old = flats[0], olds[0]
-            if len(flats) > 1:
-                flat, first = first_occurrences(np.concatenate(flats), view.size)
-                old = np.concatenate(olds)[first]  # the first occurrence: the oldest
-            chunks.append((key, view, flat, old))
+        """One entry per address (its oldest value) for the buffers without a mask, unless a
+        sort could reorder overlapping views' entries."""
+        if not self._ordered:
+            self._compact(_oldest)
+
+    def _compact(self, merge: Callable[[np.ndarray, list[np.ndarray], list[np.ndarray]],
+                                       tuple[np.ndarray, np.ndarray]]) -> None:
+        """Merge the entries of each buffer without a mask by `merge(view, flats, olds)`;
+        buffers with a mask, or with one write, keep theirs (repeats in one write hold one
+        old value, so they undo alike: a store of a whole batch's tiles costs no sort)."""
+        chunks = [chunk for chunk in self._chunks if chunk[0] in self._masks]
+        for key, (view, flats, olds) in self._by_key().items():
+            if key not in self._masks:
+                flat, old = (flats[0], olds[0]) if len(flats) == 1 else merge(view, flats, olds)
+                chunks.append((key, view, flat, old))
         self._swap(chunks)
 
-    def _add(self, chunks: list) -> None:
-        """Append entries (one list operation), count them, compact when they have doubled."""
-        self._chunks.extend(chunks)
-        for _, _, flat, old in chunks:
-            self.nbytes += flat.nbytes + old.nbytes
-            self._entries += flat.size
+    def _by_key(self) -> dict[Key, tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]]:
+        """key -> (view, indices of each entry, old values of each entry), in write order."""
+        by_key: dict[Key, tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]] = {}
+        for key, view, flat, old in self._chunks:
+            _, flats, olds = by_key.setdefault(key, (view, [], []))
+            flats.append(flat)
+            olds.append(old)
+        return by_key
+
+    def _take(self, chunks: list[Chunk], adopted: dict[Key, np.ndarray] | None = None) -> None:
+        """Add the entries of `chunks` for the elements we have no entry for (all of them
+        where a buffer has no mask), then mark them in the masks; take `adopted` masks of
+        keys we had no entries for (our entries of them are then exactly the chunks')."""
+        kept = []
+        for key, view, flat, old in chunks:
+            mask = self._mask(key, view, flat.nbytes + old.nbytes)
+            if mask is not None:
+                new = _unmarked(mask, flat)
+                if new.size < flat.size:
+                    flat, old = flat[new], old[new]
+            if flat.size:
+                kept.append((key, view, flat, old))
+        self._add(kept)
+        for key, _, flat, _ in kept:
+            mask = self._masks.get(key)
+            if mask is not None:
+                _mark(mask, flat)
+        if adopted:
+            self._masks.update(adopted)
+            self.nbytes += sum(mask.nbytes for mask in adopted.values())
         if self._entries > 2 * self._compacted + _COMPACT_MIN:
             self.compact()
 
-    def _swap(self, chunks: list) -> None:
+    def _mask(self, key: Key, view: np.ndarray, incoming: int) -> np.ndarray | None:
+        """The mask of `key`; made (from our entries) when a second write to the buffer
+        arrives and the mask costs no more than the buffer's entries would with it."""
+        mask = self._masks.get(key)
+        size = self._sizes.get(key)
+        if mask is None and size is not None and (view.size + 7) // 8 <= size + incoming:
+            mask = np.zeros((view.size + 7) // 8, np.uint8)
+            for k, _, flat, _ in self._chunks:
+                if k == key:
+                    _mark(mask, flat)
+            self._masks[key] = mask
+            self.nbytes += mask.nbytes
+        return mask
+
+    def _add(self, chunks: list[Chunk]) -> None:
+        """Append entries (one list operation) and count them."""
+        self._chunks.extend(chunks)
+        for key, _, flat, old in chunks:
+            self._sizes[key] = self._sizes.get(key, 0) + flat.nbytes + old.nbytes
+            self.nbytes += flat.nbytes + old.nbytes
+            self._entries += flat.size
+
+    def _swap(self, chunks: list[Chunk]) -> None:
         """Replace the entries by compacted ones, built aside: one assignment."""
         self._chunks = chunks
-        self.nbytes = sum(flat.nbytes + old.nbytes for _, _, flat, old in chunks)
+        sizes: dict[Key, int] = {}
+        for key, _, flat, old in chunks:
+            sizes[key] = sizes.get(key, 0) + flat.nbytes + old.nbytes
+        self._sizes = sizes
+        self.nbytes = sum(sizes.values()) + sum(mask.nbytes for mask in self._masks.values())
         self._entries = self._compacted = sum(flat.size for _, _, flat, _ in chunks)
 
-    def _add_range(self, key: tuple[int, int], nbytes: int) -> None:
+    def _add_range(self, key: Key, nbytes: int) -> None:
         start = key[0]
         for lo, hi in self._ranges.values():
             if start < hi and lo < start + nbytes:
@@ -166,14 +227,44 @@ class Journal:
 class WriteLog(Journal):
     """Which global elements were written, without their old values: a worker process's
     record of its blocks (it reports them with the new values, read from memory). Never
-    undone, so it always compacts to one entry per element."""
+    undone, so its compaction needs no write order."""
 
-    def _add(self, chunks: list) -> None:
+    def _add(self, chunks: list[Chunk]) -> None:
         super()._add([(key, view, flat, _NO_VALUES) for key, view, flat, _ in chunks])
 
     def compact(self) -> None:
-        self._swap([(key, view, _distinct(view, flat), _NO_VALUES)
-                    for key, (view, flat) in self._flats().items()])
+        self._compact(lambda view, flats, _: (_distinct(view, np.concatenate(flats)),
+                                              _NO_VALUES))
+
+
+def _unsigned(itemsize: int) -> np.dtype:
+    """An unsigned integer (or raw bytes) dtype of `itemsize` bytes: views of one buffer in
+    float and int types of one size share entries."""
+    unsigned = _UNSIGNED.get(itemsize)
+    return np.dtype(f"V{itemsize}") if unsigned is None else unsigned
+
+
+def _unmarked(mask: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """Positions in `flat` of the elements whose bit in `mask` is clear."""
+    return np.flatnonzero(((mask[flat >> 3] >> (flat & 7).astype(np.uint8)) & 1) == 0)
+
+
+def _mark(mask: np.ndarray, flat: np.ndarray) -> None:
+    """Set the bits of elements `flat` in `mask`: one OR per byte where `flat` is ascending
+    (a contiguous store's order; 2x faster), else `np.bitwise_or.at`."""
+    byte, bit = flat >> 3, _BIT[flat & 7]
+    if byte.size > 1 and (byte[1:] >= byte[:-1]).all():
+        starts = np.flatnonzero(np.concatenate(([True], byte[1:] != byte[:-1])))
+        mask[byte[starts]] |= np.bitwise_or.reduceat(bit, starts)
+    else:
+        np.bitwise_or.at(mask, byte, bit)
+
+
+def _oldest(view: np.ndarray, flats: list[np.ndarray],
+            olds: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Each address of `flats` once, with its first (oldest) value."""
+    flat, first = first_occurrences(np.concatenate(flats))
+    return flat, np.concatenate(olds)[first]
 
 
 def _distinct(view: np.ndarray, flat: np.ndarray) -> np.ndarray:
