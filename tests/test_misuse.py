@@ -674,7 +674,9 @@ def test_opsel_accepts_bools_and_integers(value):
 
 _VALID_IMMEDIATES = {"cbsz": 0, "abid": 0, "blgp": 0, "opsel": 0, "sgn_a": 1, "sgn_b": 1,
                      "clamp": 0, "a_sign": 1, "b_sign": 1, "a_neg": 0, "b_neg": 0, "c_mod": 0,
-                     "matrix_a_reuse": 0, "matrix_b_reuse": 0, "opsel_a": 0, "opsel_b": 0}
+                     "matrix_a_reuse": 0, "matrix_b_reuse": 0, "opsel_a": 0, "opsel_b": 0,
+                     "matrix_a_fmt": 0, "matrix_b_fmt": 0, "matrix_a_scale": 0,
+                     "matrix_b_scale": 0, "matrix_a_scale_fmt": 0, "matrix_b_scale_fmt": 0}
 
 
 def _immediate_cases():
@@ -690,7 +692,8 @@ def _immediate_cases():
 def test_every_immediate_of_every_builtin_refuses_a_fraction(arch, builtin, immediate):
     """Immediates are checked before the operands, so scalar stand-ins reach the check."""
     args = amdgcn.instruction(builtin, arch).args
-    operands = ("a", "b", "c", "index", "scale_a", "scale_b")
+    operands = ("a", "b", "c", "index", "scale_a", "scale_b", "matrix_a_scale_exp",
+                "matrix_b_scale_exp")
     call = {a: 0 for a in operands if a in args} | {a: _VALID_IMMEDIATES[a] for a in args
                                                      if a not in operands}
     call[immediate] = 0.5

@@ -596,7 +596,9 @@ class Pointer:
         if mask is not None:
             src = np.flatnonzero(mask)
             flat = flat[src]
-        repeats = not self._waves_cannot_meet(distinct) and _repeats(flat)
+        ctx = current_context_or_none()
+        repeats = not self._waves_cannot_meet(distinct) and _repeats(
+            flat, 1 if ctx is None else ctx.n_waves)
         if repeats:  # keep the last write per address in lane-major order
             order: np.ndarray = np.arange(addr.size).reshape(addr.shape)
             order = np.moveaxis(order, -1, 0).reshape(-1) if addr.ndim > 1 else order.reshape(-1)
@@ -608,7 +610,6 @@ class Pointer:
             src, flat = order[keep], flat[keep]
         vals = values.reshape(-1) if src is None else values.reshape(-1)[src]
         typed = self.buffer.typed(self.dtype)
-        ctx = current_context_or_none()
         observers = watching(self.buffer, ctx, write=True)
         if not observers:
             typed[flat] = vals
@@ -674,16 +675,37 @@ class Pointer:
         )
 
 
-def _repeats(flat: np.ndarray) -> bool:
+def _repeats(flat: np.ndarray, waves: int) -> bool:
     """Whether some address repeats. Rare (racy code), so the common case is proved cheaply:
-    a bincount over the touched range when it is dense, else a sort."""
+    the waves' addresses as translates of one pattern, a bincount over the touched range when
+    it is dense, else a sort."""
     if flat.size < 2:
         return False
+    if waves > 1 and flat.size % waves == 0:
+        verdict = _translates_repeat(flat.reshape(waves, -1))
+        if verdict is not None:
+            return verdict
     lo, hi = int(flat.min()), int(flat.max())
     if hi - lo < 4 * flat.size + 4096:
         return bool(np.bincount(flat - lo, minlength=hi - lo + 1).max() > 1)
     ordered = np.sort(flat)
     return bool((ordered[1:] == ordered[:-1]).any())
+
+
+def _translates_repeat(rows: np.ndarray) -> bool | None:
+    """Repeats among `rows` when every row is its first element plus one pattern (a batch's
+    waves storing `base + lane`): the pattern's own repeats, or none when the sorted bases
+    are further apart than the pattern's span (the rows' ranges are then disjoint); None
+    where neither is proved (any split into equal rows is sound: waves need not be rows)."""
+    bases = rows[:, :1]
+    pattern = rows[0] - rows[0, 0]
+    if not np.array_equal(rows - bases, np.broadcast_to(pattern, rows.shape)):
+        return None
+    ordered = np.sort(pattern)
+    if (ordered[1:] == ordered[:-1]).any():
+        return True
+    gaps = np.diff(np.sort(bases[:, 0]))
+    return False if (gaps > ordered[-1] - ordered[0]).all() else None
 
 
 def _range(values: np.ndarray | Lanes) -> tuple[int, int]:
