@@ -250,7 +250,8 @@ def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bo
         d[...] = _general_sum(s, scale, d, d_units, drop)
         return
     large = None
-    if hi >= 2.0**32 or lo <= -2.0**32:  # one comparison where only one side is reached
+    if not (-2.0**32 < lo and hi < 2.0**32):  # (NaN bounds: a NaN d somewhere)
+        # one comparison where only one side is reached
         large = np.flatnonzero(d_units >= 2.0**32 if lo > -2.0**32 else
                                d_units <= -2.0**32 if hi < 2.0**32 else
                                np.abs(d_units) >= 2.0**32)
