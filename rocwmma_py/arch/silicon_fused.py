@@ -13,11 +13,14 @@ K positions, with d the running f32 value:
    drop d when e(d) < M - 25), the two are added exactly and rounded once to f32 (RNE);
    an exact zero is +0.
 
-Vectorised: K-major copies of A and B, the group's largest exponent sum from one small
-matmul of powers of two, scaled products truncated by a float -> int32 cast (truncation
-toward zero), sums and the alignment of d in int64, everything over whole cache-sized
-chunks of tiles. Products and scales are float32 when every product and 2**(24-E) is exact
-there (always for f16 and fp8), else float64.
+Vectorised over cache-sized chunks of tiles, d updated in place in the output: per chunk a
+contiguous K-major copy of A and B (fp8/bf8: each group's even k first, so both halves are
+contiguous slices); per group the largest exponent sum from one small matmul of powers of
+two (their weights by one table look-up per operand), the outer products by einsum, scaled,
+truncated by the float -> int32 cast inside the group sum, and the alignment of d in
+float64. Products and scales are float32 when every product and 2**(24-E) is exact there
+(always for f16 and fp8), else float64. Every temporary is a per-thread scratch buffer:
+fresh ones cost a page fault per 4 KiB on every call (a quarter of the time, measured).
 """
 
 from __future__ import annotations
@@ -72,7 +75,7 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     work = np.float32 if lo >= _F32_MIN_PRODUCT and hi < _F32_MAX_PRODUCT else np.float64
     # a zero operand makes an alignment exponent of -126 + e: E may then fall below the
     # float32 floor, and the scale must be clamped
-    zeros = np.count_nonzero(a_fin) < a_fin.size or np.count_nonzero(b_fin) < b_fin.size
+    zeros = bool((a_fin == 0).any() or (b_fin == 0).any())  # (3x faster than count_nonzero)
     operands = Operands(
         a=a3, b=b3, a_fin=a_fin, b_fin=b_fin, work=work, finite=finite,
         big=hi >= _BIG_PRODUCT, floor_e=_F32_MIN_E if work is np.float32 and zeros else _F64_MIN_E,
@@ -183,8 +186,9 @@ def _exponent_weights(x: np.ndarray, min_exp: int, smallest: float, extra: int,
     if smallest < _F64_TINY or x.dtype != np.float64:
         return SC.pow2(4 * SC.exponents(x, min_exp).astype(np.int32) + extra, np.float64)
     top = np.right_shift(x.view(np.uint64), np.uint64(52), out=scratch(name, x.shape, np.uint64))
+    # (mode "raise" would buffer `out`: "wrap", a no-op on these indices, is 1.7x faster)
     return np.take(_weight_table(min_exp, extra), top.view(np.int64),
-                   out=scratch(name, x.shape, np.float64))
+                   out=scratch(name, x.shape, np.float64), mode="wrap")
 
 
 def _scale(q: np.ndarray, name: str) -> np.ndarray:
