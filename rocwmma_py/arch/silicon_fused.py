@@ -13,17 +13,21 @@ K positions, with d the running f32 value:
    drop d when e(d) < M - 25), the two are added exactly and rounded once to f32 (RNE);
    an exact zero is +0.
 
-Vectorised: K-major copies of A and B, the group's largest exponent sum from one small
-matmul of powers of two, scaled products truncated by a float -> int32 cast (truncation
-toward zero), sums and the alignment of d in int64, everything over whole cache-sized
-chunks of tiles. Products and scales are float32 when every product and 2**(24-E) is exact
-there (always for f16 and fp8), else float64.
+Vectorised over cache-sized chunks of tiles, d updated in place in the output: per chunk a
+contiguous K-major copy of A and B (fp8/bf8: each group's even k first, so both halves are
+contiguous slices); per group the largest exponent sum from one small matmul of powers of
+two (their weights by one table look-up per operand), the outer products by einsum, scaled,
+truncated by the float -> int32 cast inside the group sum, and the alignment of d in
+float64. Products and scales are float32 when every product and 2**(24-E) is exact there
+(always for f16 and fp8), else float64. Every temporary is a per-thread scratch buffer:
+fresh ones cost a page fault per 4 KiB on every call (a quarter of the time, measured).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -35,13 +39,15 @@ _SUM_BITS = 31  # the group sum keeps 31 fraction bits below 2**M
 _FP8_DROP = 25  # fp8/bf8: d is dropped when e(d) < M - 25
 _F32_TINY = np.float32(2.0**-126)  # 2**e(d) of a subnormal or zero d
 _BIG_PRODUCT = 2.0**128  # products at least this large make the group infinite
-_CHUNK_TERMS = 1 << 18  # product terms per chunk step (measured best: temporaries near L2 size)
+_CHUNK_TERMS = 1 << 19  # product terms per chunk step (measured best: products near 2 L2 sizes)
 # float32 is exact for the scaled products when every non-zero product lies in
 # [2**-100, 2**126): then a non-zero product has alignment exponent >= -101, and with E
 # clamped at -102 the scale 2**(24-E) <= 2**126 stays a normal float32.
 _F32_MIN_PRODUCT, _F32_MAX_PRODUCT, _F32_MIN_E = 2.0**-100, 2.0**126, -102
 _F64_MIN_E = -252  # the smallest alignment exponent there is (zero times zero)
-_SCALE_BITS = np.int64((1023 + _FRACTION_BITS) << 52)  # float64 bits of 2**24, see _scale
+_Q_BIAS = 256  # q = 256 + E, see _truncated_sum
+_SCALE_BITS = 1023 + _FRACTION_BITS + _Q_BIAS  # 2**(24-E) has the exponent field this - q
+_F64_TINY = 2.0**-1022  # the smallest normal float64
 
 
 def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split: bool,
@@ -55,6 +61,9 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     a3, b3, c3, shape = SC.flatten_tiles(a, b, c)
     tiles, m, k = a3.shape
     n = b3.shape[-1]
+    if split:  # each group's even k, then its odd k: the halves are contiguous slices
+        order = _halves_order(k, group)
+        a3, b3 = a3[..., order], b3[:, order, :]
     range_a, range_b = SC.magnitude_range(a3), SC.magnitude_range(b3)
     finite = math.isfinite(range_a[1]) and math.isfinite(range_b[1])
     a_fin, b_fin = a3, b3
@@ -64,134 +73,172 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     lo, hi = range_a[0] * range_b[0], range_a[1] * range_b[1]
     # float32 is exact for every non-zero product and its scaled form (always for f16, fp8)
     work = np.float32 if lo >= _F32_MIN_PRODUCT and hi < _F32_MAX_PRODUCT else np.float64
-    # K-major operands, made once: every group step is a few whole-array operations on
-    # (G, T, M, N) for a chunk of T tiles
-    a_k = np.ascontiguousarray(np.moveaxis(a_fin, -1, 0), dtype=work)
-    b_k = np.ascontiguousarray(np.moveaxis(b_fin, -2, 0), dtype=work)
     # a zero operand makes an alignment exponent of -126 + e: E may then fall below the
     # float32 floor, and the scale must be clamped
-    zeros = np.count_nonzero(a_k) < a_k.size or np.count_nonzero(b_k) < b_k.size
+    zeros = bool((a_fin == 0).any() or (b_fin == 0).any())  # (3x faster than count_nonzero)
     operands = Operands(
-        a=a3, b=b3, finite=finite, big=hi >= _BIG_PRODUCT,
-        floor_e=_F32_MIN_E if work is np.float32 and zeros else _F64_MIN_E,
-        a_k=a_k[..., None], b_k=b_k[:, :, None, :],
-        wa=np.moveaxis(_exponent_weights(SC.exponents(a_k, a_min_exp)), 0, -1),
-        wb=np.moveaxis(_exponent_weights(SC.exponents(b_k, b_min_exp)), 0, -2))
+        a=a3, b=b3, a_fin=a_fin, b_fin=b_fin, work=work, finite=finite,
+        big=hi >= _BIG_PRODUCT, floor_e=_F32_MIN_E if work is np.float32 and zeros else _F64_MIN_E,
+        wa=_exponent_weights(a_fin, a_min_exp, range_a[0], 1, "fused wa"),
+        wb=_exponent_weights(b_fin, b_min_exp, range_b[0], 0, "fused wb"))
     out = np.empty((tiles, m, n), np.float32)
+    np.copyto(out, c3, casting="unsafe")
     step = max(1, _CHUNK_TERMS // (m * n * min(group, k)))
     # non-finite d (its outputs are the special values' anyway) and overflow to +-inf (the
     # intended result) must not warn
     with np.errstate(over="ignore", invalid="ignore"):
         for t0 in range(0, tiles, step):
             part = slice(t0, t0 + step)
-            out[part] = _fused_chunk(operands.part(part), c3[part], group, split)
+            _fused_chunk(operands.part(part), out[part], group, split)
     return out.reshape(shape)
+
+
+@cache
+def _halves_order(k: int, group: int) -> np.ndarray:
+    """The K positions group by group, each group's even positions before its odd ones."""
+    starts = range(0, k, group)
+    return np.concatenate([np.r_[g0:min(g0 + group, k):2, g0 + 1:min(g0 + group, k):2]
+                           for g0 in starts])
+
+
+def _k_major(x: np.ndarray, axis: int, dtype, name: str) -> np.ndarray:
+    """x with its K axis (`axis`) first, a contiguous scratch copy in `dtype` (einsum is
+    about twice as fast on contiguous operands as on strided views)."""
+    view = np.moveaxis(x, axis, 0)
+    copy = scratch(name, view.shape, dtype)
+    np.copyto(copy, view, casting="unsafe")
+    return copy
 
 
 @dataclass(frozen=True)
 class Operands:
     """A and B of a batch of tiles as `_fused_chunk` reads them: the original values (for
-    special values), K-major working copies (non-finite entries zeroed) and exponents."""
+    special values), the finite ones (non-finite entries zeroed) and exponent weights."""
 
     a: np.ndarray  # (T, M, K)
     b: np.ndarray  # (T, K, N)
+    a_fin: np.ndarray  # (T, M, K) float64
+    b_fin: np.ndarray  # (T, K, N)
+    work: type  # the products' dtype, np.float32 or np.float64
     finite: bool  # no NaN/inf in a or b
     big: bool  # some product may reach 2**128
     floor_e: int  # the alignment exponent the product scale is clamped to (-252: none)
-    a_k: np.ndarray  # (K, T, M, 1) in the working dtype
-    b_k: np.ndarray  # (K, T, 1, N)
-    wa: np.ndarray  # (T, M, K) float64 2**(4 e(a)), `_exponent_weights`
+    wa: np.ndarray  # (T, M, K) float64 2**(4 e(a) + 1), `_exponent_weights`
     wb: np.ndarray  # (T, K, N) float64 2**(4 e(b))
 
     def part(self, tiles: slice) -> Operands:
         """The same for a chunk of tiles."""
-        return Operands(self.a[tiles], self.b[tiles], self.finite, self.big, self.floor_e,
-                        self.a_k[:, tiles], self.b_k[:, tiles], self.wa[tiles],
+        return Operands(self.a[tiles], self.b[tiles], self.a_fin[tiles], self.b_fin[tiles],
+                        self.work, self.finite, self.big, self.floor_e, self.wa[tiles],
                         self.wb[tiles])
 
 
-def _fused_chunk(ops: Operands, c, group, split) -> np.ndarray:
-    """`fused_dot` for one chunk of tiles; c (T, M, N)."""
+def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
+    """`fused_dot` for one chunk of tiles: d (T, M, N) float32 holds C and is updated in
+    place, group after group."""
     a, b, finite, big, floor_e = ops.a, ops.b, ops.finite, ops.big, ops.floor_e
-    a_k, b_k, wa, wb = ops.a_k, ops.b_k, ops.wa, ops.wb
-    d = np.array(c, np.float32)
+    wa, wb = ops.wa, ops.wb
+    # K-major: a group's (G, T, M) and (G, T, N) operands are contiguous slices
+    a_k = _k_major(ops.a_fin, -1, ops.work, "fused a")[..., None]
+    b_k = _k_major(ops.b_fin, -2, ops.work, "fused b")[:, :, None, :]
     k = a.shape[-1]
     size = min(group, k)
     for g0 in range(0, k, size):
-        ks = range(g0, min(g0 + size, k))
-        halves = (slice(g0, ks.stop, 2), slice(g0 + 1, ks.stop, 2)) if split else (
-            slice(g0, ks.stop),)
-        parts = [_truncated_sum(a_k[h], b_k[h], wa[..., h], wb[..., h, :], floor_e)
-                 for h in halves]
+        stop = min(g0 + size, k)
+        middle = g0 + (stop - g0 + 1) // 2  # fp8/bf8: the even positions come first
+        halves = (slice(g0, middle), slice(middle, stop)) if split else (slice(g0, stop),)
+        parts = [_truncated_sum(a_k[h], b_k[h], wa[..., h], wb[..., h, :], floor_e, str(i))
+                 for i, h in enumerate(halves)]
         if split:
-            (s0, e0, _), (s1, e1, _) = parts
-            e = np.maximum(e0, e1)
-            s = (s0 >> np.minimum(e - e0, 31)) + (s1 >> np.minimum(e - e1, 31))
-            scale = _scale(e)
+            (s0, q0, _), (s1, q1, _) = parts
+            q = np.maximum(q0, q1)
+            s = (s0 >> np.minimum(q - q0, 31)) + (s1 >> np.minimum(q - q1, 31))
+            scale = _scale(q, "fused scale")
         else:
-            s, e, scale = parts[0]
-        d_units = d * scale  # d in units of 2**(E-24), exact
+            s, _, scale = parts[0]
+        # d in units of 2**(E-24), exact
+        d_units = np.multiply(d, scale, out=scratch("fused d units", d.shape, np.float64))
         hi, lo = float(d_units.max()), float(d_units.min())
         specials = None
         if not (finite and not big and math.isfinite(hi) and math.isfinite(lo)):
-            specials = _special_values(a[..., g0:ks.stop], b[..., g0:ks.stop, :], d, big)
-        d = _add_accumulator(s, scale, d, d_units, (lo, hi), drop=split)
+            specials = _special_values(a[..., g0:stop], b[..., g0:stop, :], d, big)
+        _add_accumulator(s, scale, d, d_units, (lo, hi), drop=split)
         if specials is not None:
             where, values = specials
             d[where] = values
-    return d
 
 
-def _exponent_weights(e: np.ndarray) -> np.ndarray:
-    """2**(4 e) as float64 (every e in [-126, 127]: normal, and so are products of two)."""
-    return SC.pow2(4 * e.astype(np.int32), np.float64)
+@cache
+def _weight_table(min_exp: int, extra: int) -> np.ndarray:
+    """2**(4 e + extra) as float64, indexed by the top 12 bits (sign, exponent field) of a
+    finite float64 x: e(x) the field's exponent clamped below at `min_exp`, -126 for the zero
+    field (zeros; float64 subnormals are not in the table's domain)."""
+    field = np.arange(4096) & 2047
+    e = np.where(field == 0, SC.ZERO_EXPONENT, np.maximum(field - 1023, min_exp))
+    return SC.pow2(4 * e + extra, np.float64)
 
 
-def _scale(e: np.ndarray) -> np.ndarray:
-    """2**(24 - e) as float64, from the bits: (1023 + 24 - e) << 52 (e int64 in [-252, 254])."""
-    bits = np.left_shift(e, 52)
-    np.subtract(_SCALE_BITS, bits, out=bits)
+def _exponent_weights(x: np.ndarray, min_exp: int, smallest: float, extra: int,
+                      name: str) -> np.ndarray:
+    """2**(4 e(x) + extra) as float64 (every e in [-126, 127]: normal, and so are products of
+    two), x finite float64 with `smallest` its smallest non-zero magnitude: one table look-up
+    by x's top 12 bits where no x is a float64 subnormal (always, for decoded formats)."""
+    if smallest < _F64_TINY or x.dtype != np.float64:
+        return SC.pow2(4 * SC.exponents(x, min_exp).astype(np.int32) + extra, np.float64)
+    top = np.right_shift(x.view(np.uint64), np.uint64(52), out=scratch(name, x.shape, np.uint64))
+    # (mode "raise" would buffer `out`: "wrap", a no-op on these indices, is 1.7x faster)
+    return np.take(_weight_table(min_exp, extra), top.view(np.int64),
+                   out=scratch(name, x.shape, np.float64), mode="wrap")
+
+
+def _scale(q: np.ndarray, name: str) -> np.ndarray:
+    """2**(24 - E) as float64 from q = 256 + E (E in [-252, 254]), from the bits:
+    (1023 + 24 - E) << 52, in the scratch buffer `name`."""
+    bits = np.subtract(_SCALE_BITS, q, out=scratch(name, q.shape, np.int64))
+    bits <<= 52
     return bits.view(np.float64)
 
 
-def _truncated_sum(a_k, b_k, wa, wb, floor_e: int
+def _truncated_sum(a_k, b_k, wa, wb, floor_e: int, tag: str
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(S, E, 2**(24-E)) of one group (or fp8 half) of at most 8 K positions, a_k (G, T, M, 1)
-    and b_k (G, T, 1, N) with their weights wa (T, M, G), wb (T, G, N): E (int64) the
-    largest alignment exponent e(a_k) + e(b_k), S (int32) the exact sum of the products
-    truncated to multiples of 2**(E-24), in units of 2**(E-24); the scale float64.
+    """(S, q, 2**(24-E)) of one group (or fp8 half) of at most 8 K positions, a_k (G, T, M, 1)
+    and b_k (G, T, 1, N) with their weights wa (T, M, G), wb (T, G, N): E the largest
+    alignment exponent e(a_k) + e(b_k), q = 256 + E (int64), S (int32) the exact sum of the
+    products truncated to multiples of 2**(E-24), in units of 2**(E-24); the scale float64.
 
-    E comes from one small matmul: sum_k 2**(4 e(a_k)) 2**(4 e(b_k)) lies in
-    [2**(4E), 8 * 2**(4E)] (powers of two, at most 8 of them; float64 rounding keeps it
-    there), so its exponent field divided by 4, rounded down, is E. The (G, T, M, N)
-    temporaries are per-thread scratch buffers, reused chunk after chunk and call after
-    call."""
+    E comes from one small matmul: sum_k 2**(4 e(a_k) + 1) 2**(4 e(b_k)) lies in
+    [2**(4E+1), 2**(4E+4)] (powers of two, at most 8 of them; float64 rounding keeps it
+    there), so its biased exponent field is 1024 + 4E + (0 to 3), and the field divided by
+    4, rounded down, is q: the bits shifted right by 54. Every (T, M, N) and
+    (G, T, M, N) result is a per-thread scratch buffer (`tag` tells the fp8 halves' apart),
+    reused chunk after chunk and call after call."""
     shape = np.broadcast_shapes(a_k.shape, b_k.shape)
     assert shape[0] <= 8, "G = 4, 8, or fp8's 16 in two halves of 8"
-    weights = np.matmul(wa, wb, out=scratch("exponent weights", shape[1:], np.float64))
-    e = weights.view(np.int64) >> 52
-    e -= 1023
-    e >>= 2  # floor(log2(weights) / 4)
-    scale64 = _scale(e)
-    if a_k.dtype == np.float64:
-        scale = scale64
-    elif floor_e == _F64_MIN_E or int(e.min()) >= floor_e:  # (-252: no E is smaller)
-        scale = scale64.astype(np.float32)  # powers of two in float32's normal range
-    else:  # groups with zero products only: zero at any scale
-        scale = _scale(np.maximum(e, floor_e)).astype(np.float32)
+    weights = np.matmul(wa, wb, out=scratch("fused weights", shape[1:], np.float64))
+    q = np.right_shift(weights.view(np.int64), 54,
+                       out=scratch("fused q" + tag, shape[1:], np.int64))
+    scale64 = scale = _scale(q, "fused scale" + tag)
+    if a_k.dtype != np.float64:
+        if floor_e != _F64_MIN_E and int(q.min()) < _Q_BIAS + floor_e:
+            # groups with zero products only: zero at any scale
+            scale = _scale(np.maximum(q, _Q_BIAS + floor_e), "fused clamped scale")
+        scale32 = scratch("fused scale32", q.shape, np.float32)
+        np.copyto(scale32, scale, casting="same_kind")  # powers of two in float32's range
+        scale = scale32
     # the outer products a_k b_k^T; einsum's loop beats broadcasting multiply here
     products = np.einsum("gtm,gtn->gtmn", a_k[..., 0], b_k[:, :, 0, :],
-                         out=scratch("products", shape, a_k.dtype))
+                         out=scratch("fused products", shape, a_k.dtype))
     products *= scale
-    # the cast truncates toward zero; |scaled product| < 2**26, a sum of <= 8 < 2**31
-    counts = scratch("counts", shape, np.int32)
-    np.copyto(counts, products, casting="unsafe")
-    return counts.sum(axis=0, dtype=np.int32), e, scale64
+    # the sum's cast to int32 truncates each term toward zero; |scaled product| < 2**26, a
+    # sum of <= 8 < 2**31
+    total = np.add.reduce(products, axis=0, dtype=np.int32,
+                          out=scratch("fused sum" + tag, shape[1:], np.int32))
+    return total, q, scale64
 
 
-def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bool
-                     ) -> np.ndarray:
-    """Steps 5-6: floor S to 2**(M-31) and d to 2**(M-24), add exactly, round to f32 (RNE).
+def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bool) -> None:
+    """Steps 5-6: floor S to 2**(M-31) and d to 2**(M-24), add exactly, round to f32 (RNE);
+    the result replaces d (float32, contiguous) in place.
 
     Everything in units u = 2**(E-24) (`scale` = 1/u, `d_units` = d/u, `bounds` its min and
     max). With R = 2**max(0, e(d) - E - 7) = max(1, 2**(M-31) / u) the result is
@@ -204,19 +251,23 @@ def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bo
     and overflow to +-inf (the intended result) do not warn."""
     lo, hi = bounds
     if drop:
-        return _general_sum(s, scale, d, d_units, drop)
-    large = None if -2.0**32 < lo and hi < 2.0**32 else np.flatnonzero(
-        np.abs(d_units) >= 2.0**32)
+        d[...] = _general_sum(s, scale, d, d_units, drop)
+        return
+    large = None
+    if not (-2.0**32 < lo and hi < 2.0**32):  # (NaN bounds: a NaN d somewhere)
+        # one comparison where only one side is reached
+        large = np.flatnonzero(d_units >= 2.0**32 if lo > -2.0**32 else
+                               d_units <= -2.0**32 if hi < 2.0**32 else
+                               np.abs(d_units) >= 2.0**32)
     if large is not None and large.size:
-        d_large, units_large = d.reshape(-1)[large], d_units.reshape(-1)[large]
+        flat = (s.reshape(-1)[large], scale.reshape(-1)[large], d.reshape(-1)[large],
+                d_units.reshape(-1)[large])
     total = np.floor(d_units, out=d_units)
     total += s
     total /= scale
-    out = total.astype(np.float32)
+    np.copyto(d, total, casting="same_kind")  # the one rounding
     if large is not None and large.size:
-        out.reshape(-1)[large] = _general_sum(s.reshape(-1)[large], scale.reshape(-1)[large],
-                                              d_large, units_large, drop)
-    return out
+        d.reshape(-1)[large] = _general_sum(*flat, drop)
 
 
 def _general_sum(s, scale, d, d_units, drop: bool) -> np.ndarray:

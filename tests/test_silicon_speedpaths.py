@@ -1,0 +1,99 @@
+"""The CDNA3 fused dot's fast paths (silicon_fused.py) against the scalar reference.
+
+`fused_dot` picks its path from the data: float32 or float64 products, the clamped scale
+of groups with zero operands, the exponent weights' table, chunks of tiles, outputs whose
+d lies far above the group sum, special values. Random batches that reach each of them
+(uniform bit patterns with NaN, inf, subnormals and extremes; random normal values; zero-
+and subnormal-heavy operands; C far above and far below the products; K not a multiple of
+the group; small chunks so that tiles span several, the last one partial) must equal
+tests/silicon_reference.py bit for bit on every output checked (NaN as NaN).
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import ml_dtypes
+import numpy as np
+import pytest
+import silicon_reference as R
+
+from rocwmma_py.arch import silicon_fused
+
+# format name -> (reference format, numpy view, unsigned bits dtype, minimum normal exponent)
+FORMATS = {
+    "f16": (R.F16, np.float16, np.uint16, -14),
+    "bf16": (R.BF16, ml_dtypes.bfloat16, np.uint16, -126),
+    "xf32": (R.F32, np.float32, np.uint32, -126),
+    "fp8": (R.FP8, ml_dtypes.float8_e4m3fnuz, np.uint8, -7),
+    "bf8": (R.BF8, ml_dtypes.float8_e5m2fnuz, np.uint8, -15),
+}
+# (A format, B format, group, fp8/bf8 halves): every family-3 input type
+KINDS = [("f16", "f16", 8, False), ("bf16", "bf16", 8, False), ("xf32", "xf32", 4, False),
+         ("fp8", "bf8", 16, True), ("bf8", "fp8", 16, True)]
+DATA = ["bits", "normal", "sparse", "tiny"]
+CHECKED = 400  # outputs compared with the (slow) reference per case
+
+
+def operand(rng, fmt: str, shape, data: str) -> np.ndarray:
+    """Bit patterns of `fmt` for one data kind (xf32: the low 13 bits clear)."""
+    ref, view, uint, _ = FORMATS[fmt]
+    if data == "bits":  # every pattern: NaN, inf, subnormals, the extremes
+        bits = rng.integers(0, 1 << ref.width, shape, dtype=np.uint64).astype(uint)
+    else:
+        x = rng.standard_normal(shape) * (2.0 ** rng.integers(-3, 4, shape))
+        if data == "sparse":  # zeros and subnormals among normal values
+            x[rng.random(shape) < 0.3] = 0.0
+            smallest = float(ml_dtypes.finfo(view).smallest_subnormal)
+            few = rng.random(shape) < 0.2
+            x[few] = smallest * rng.integers(-3, 4, few.sum())
+        elif data == "tiny":
+            x *= 2.0 ** rng.integers(-40, 1, shape)
+        bits = x.astype(view).view(uint)
+    if fmt == "xf32":
+        bits &= np.uint32(~((1 << R.XF32_DROPPED_BITS) - 1) & 0xFFFFFFFF)
+    return bits
+
+
+def accumulator(rng, shape, data: str) -> np.ndarray:
+    """f32 bit patterns of C: random patterns, or values near, far above and far below the
+    group sums (the general alignment path), with -0 and subnormals among them."""
+    if data == "bits":
+        return rng.integers(0, 1 << 32, shape, dtype=np.uint64).astype(np.uint32)
+    c = rng.standard_normal(shape) * 2.0 ** rng.choice([-140, -60, -20, 0, 0, 8, 40, 90], shape)
+    c[rng.random(shape) < 0.1] = -0.0
+    return c.astype(np.float32).view(np.uint32)
+
+
+def decoded(bits: np.ndarray, fmt: str) -> np.ndarray:
+    with np.errstate(invalid="ignore"):  # NaN patterns decode to NaN
+        return bits.view(FORMATS[fmt][1]).astype(np.float64)
+
+
+@pytest.mark.parametrize("chunk", [None, 600])
+@pytest.mark.parametrize("data", DATA)
+@pytest.mark.parametrize(("a_fmt", "b_fmt", "group", "halves"), KINDS)
+def test_fused_dot_matches_the_reference(a_fmt, b_fmt, group, halves, data, chunk,
+                                         monkeypatch):
+    rng = np.random.default_rng(zlib.crc32(f"{a_fmt} {b_fmt} {data} {chunk}".encode()))
+    if chunk is not None:  # several chunks of tiles, the last one partial
+        monkeypatch.setattr(silicon_fused, "_CHUNK_TERMS", chunk)
+    for tiles, m, k, n in [(7, 4, group + group // 2 + 1, 4), (3, 16, 2 * group, 16),
+                           (5, 2, max(1, group // 2), 8)]:
+        a = operand(rng, a_fmt, (tiles, m, k), data)
+        b = operand(rng, b_fmt, (tiles, k, n), data)
+        c = accumulator(rng, (tiles, m, n), data)
+        d = silicon_fused.fused_dot(
+            decoded(a, a_fmt), decoded(b, b_fmt), c.view(np.float32), group=group,
+            split=halves, a_min_exp=FORMATS[a_fmt][3], b_min_exp=FORMATS[b_fmt][3])
+        assert d.dtype == np.float32 and d.shape == (tiles, m, n)
+        picks = rng.integers(0, tiles * m * n, min(CHECKED, tiles * m * n))
+        for t, i, j in zip(*np.unravel_index(picks, (tiles, m, n)), strict=True):
+            want = R.family3_fused_dot(
+                a[t, i, :].tolist(), b[t, :, j].tolist(), int(c[t, i, j]),
+                FORMATS[a_fmt][0], FORMATS[b_fmt][0], group, xf32=a_fmt == "xf32",
+                halves=halves)
+            got = int(d[t, i, j].view(np.uint32))
+            both_nan = np.isnan(d[t, i, j]) and np.isnan(np.uint32(want).view(np.float32))
+            assert got == want or both_nan, (
+                f"{a_fmt}x{b_fmt} {data} tile {t} ({i}, {j}): {got:#010x} != {want:#010x}")
