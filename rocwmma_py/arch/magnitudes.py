@@ -17,10 +17,15 @@ def magnitude_bits(x: np.ndarray, axis: int | None, name: str
                    ) -> tuple[np.ndarray, np.ndarray]:
     """(top, low): the bits of the largest |x| and of the smallest non-zero |x| along `axis`
     (None: all of x; then 1-element arrays), unsigned integers of x's width; low is 0 where
-    every element is zero. `name` names the scratch buffer."""
+    every element is zero. x may also be unsigned bit patterns with the sign in the top bit
+    (e.g. the high words of float64s whose low words are zero: half the bytes to pass).
+    `name` names the scratch buffer."""
     uint = np.dtype(f"u{x.dtype.itemsize}")
     bits = scratch(name, x.shape, uint)
-    np.abs(x, out=bits.view(x.dtype))
+    if x.dtype == uint:
+        np.bitwise_and(x, uint.type(np.iinfo(uint).max >> 1), out=bits)
+    else:
+        np.abs(x, out=bits.view(x.dtype))
     keep = axis is None
     top = bits.max(axis=axis, initial=0, keepdims=keep)
     np.subtract(bits, uint.type(1), out=bits)

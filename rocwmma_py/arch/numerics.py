@@ -36,6 +36,7 @@ own einsum loops (deterministic).
 from __future__ import annotations
 
 import math
+import sys
 from functools import partial
 from typing import NamedTuple
 
@@ -210,21 +211,30 @@ def _quanta(x: np.ndarray, axis: int) -> Lines:
     all of x shares (`_precision`), and d = E_max - q with the largest |x| < 2**E_max. Lines
     that hold a float64 subnormal (no normal exponent) or have |q| > _Q_LIMIT are not
     valid. `magnitude_bits` gives the largest and the smallest nonzero magnitude per line
-    (short lines with K first, so the reductions run over whole rows of lines).
+    (short lines with K first, so the reductions run over whole rows of lines); where every
+    low 32-bit word is zero (values of <= 21 significant bits: f16, bf16, fp8, xf32) it reads
+    the high words only, which then order and vanish as the values do.
     """
+    p, every = _precision(x)
+    words, shift = (_high_words(x), 20) if every & 0xFFFF_FFFF == 0 else (x, 52)
     if x.shape[axis] < _LONG_LINE:  # short lines: K first, so the reductions run over
-        view, along = np.moveaxis(x, axis, 0), 0  # whole rows of lines
+        view, along = np.moveaxis(words, axis, 0), 0  # whole rows of lines
     else:
-        view, along = x, axis
-    p = _precision(x)[0]
+        view, along = words, axis
     top, low = magnitude_bits(view, along, f"mag{axis}")  # low 0: no nonzero element
-    f_min = (low >> _SHIFT).astype(np.int64)
+    f_min = (low >> shift).astype(np.int64)
     q = f_min - (1022 + p)
-    valid = (top != 0) & (f_min != 0) & (np.abs(q) <= _Q_LIMIT)
-    d = (top >> _SHIFT).astype(np.int64) - 1022 - q
-    d = np.where(valid, d, np.where(top == 0, -_NO_BOUND, _NO_BOUND))
-    finite = bool(top.size == 0 or int(top.max()) < _INF_BITS)
+    valid = np.abs(q) <= _Q_LIMIT  # a zero line or a subnormal minimum has f_min 0: |q| > 1022
+    d = np.where(valid, (top >> shift).astype(np.int64) - f_min + p,
+                 np.where(top == 0, -_NO_BOUND, _NO_BOUND))
+    finite = bool(top.size == 0 or int(top.max()) < _INF_BITS >> (52 - shift))
     return Lines(np.where(valid, q, 0), d, valid, finite)
+
+
+def _high_words(x: np.ndarray) -> np.ndarray:
+    """The high 32-bit words of float64 x (sign, exponent, top 20 significand bits), a
+    uint32 view of x's shape."""
+    return x[..., None].view(np.uint32)[..., int(sys.byteorder == "little")]
 
 
 def _budget(k: int) -> int:
@@ -245,8 +255,8 @@ def _uncertified_pairs(lines_a: Lines, lines_b: Lines, shape: tuple[int, ...],
     budget = _budget(k)
     half = budget // 2
     m, n = shape[-2], shape[-1]
-    d_a = np.broadcast_to(lines_a.d, shape[:-1]).reshape(-1, m)
-    d_b = np.broadcast_to(lines_b.d, (*shape[:-2], n)).reshape(-1, n)
+    d_a = _full(lines_a.d, shape[:-1]).reshape(-1, m)
+    d_b = _full(lines_b.d, (*shape[:-2], n)).reshape(-1, n)
     found = [np.empty(0, np.int64)]
     tiles, rows = np.nonzero(d_a > half)
     if rows.size:
@@ -287,7 +297,7 @@ def _exact_additions(lines_a: Lines, lines_b: Lines, c_ranges: TileRanges,
     m, n = shape[-2], shape[-1]
 
     def per_tile(lines: Lines, length: int, lead: tuple[int, ...]):
-        q, valid, d = (np.broadcast_to(x, (*lead, length)).reshape(-1, length)
+        q, valid, d = (_full(x, (*lead, length)).reshape(-1, length)
                        for x in (lines.q, lines.valid, lines.d))
         return (np.where(valid, q, _NO_BOUND).min(axis=1),
                 np.where(valid, q + d, -_NO_BOUND).max(axis=1))
@@ -390,9 +400,9 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     idx = np.unravel_index(flagged, shape)
     row, col = (*idx[:-1],), (*idx[:-2], idx[-1])
     row_shape, col_shape = shape[:-1], (*shape[:-2], shape[-1])
-    q = np.broadcast_to(q_a, row_shape)[row] + np.broadcast_to(q_b, col_shape)[col]
-    d = np.broadcast_to(d_a, row_shape)[row] + np.broadcast_to(d_b, col_shape)[col]
-    c_at = np.broadcast_to(c, shape)[idx].astype(np.float64)
+    q = _full(q_a, row_shape)[row] + _full(q_b, col_shape)[col]
+    d = _full(d_a, row_shape)[row] + _full(d_b, col_shape)[col]
+    c_at = _full(c, shape)[idx].astype(np.float64)
     e_c = np.frexp(c_at)[1]  # |c| < 2**e_c; c_at is normal or 0
     q_all = np.where(c_at == 0, q, np.minimum(q, e_c - p_c))
     exact = (d + (q - q_all) <= _budget(a.shape[-1])) & ((c_at == 0) | (e_c <= q_all + 52))
@@ -400,8 +410,8 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     flagged, idx, c_at = flagged[open_], tuple(i[open_] for i in idx), c_at[open_]
     if not flagged.size:
         return
-    valid = (np.broadcast_to(valid_a, row_shape)[tuple(i[open_] for i in row)]
-             & np.broadcast_to(valid_b, col_shape)[tuple(i[open_] for i in col)])
+    valid = (_full(valid_a, row_shape)[tuple(i[open_] for i in row)]
+             & _full(valid_b, col_shape)[tuple(i[open_] for i in col)])
     rows, cols, _ = _terms_at(a, b, c, idx)
     products = rows * cols
     magnitude = np.abs(products).sum(axis=1) * (1 + 2.0**-40) + np.abs(c_at)
@@ -492,15 +502,21 @@ def _error(a: np.ndarray, b: np.ndarray, c: np.ndarray
     return err, norm_a, norm_b
 
 
+def _full(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """x broadcast to `shape`; x itself where it has that shape already (np.broadcast_to
+    costs microseconds a call, and a step makes dozens)."""
+    return x if x.shape == shape else np.broadcast_to(x, shape)
+
+
 def _terms_at(a, b, c, idx: tuple[np.ndarray, ...]):
     """The A rows (n, K), B columns (n, K) and C values (n,) of the outputs at `idx`."""
     shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]), c.shape)
     lead = shape[:-2]
-    a_full = np.broadcast_to(a, (*lead, *a.shape[-2:]))
-    b_cols = np.swapaxes(np.broadcast_to(b, (*lead, *b.shape[-2:])), -1, -2)
+    a_full = _full(a, (*lead, *a.shape[-2:]))
+    b_cols = np.swapaxes(_full(b, (*lead, *b.shape[-2:])), -1, -2)
     rows = a_full[tuple(idx[:-2]) + (idx[-2],)]
     cols = b_cols[tuple(idx[:-2]) + (idx[-1],)]
-    return rows, cols, np.broadcast_to(c, shape)[idx]
+    return rows, cols, _full(c, shape)[idx]
 
 
 def _exact_values(terms: np.ndarray, s: np.ndarray, err: np.ndarray) -> np.ndarray:
