@@ -181,7 +181,7 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
         open_.append(_below_normal(s, acc_type))
     flagged = np.unique(np.concatenate(open_))
     if flagged.size:
-        _settle(a, b, c, s, flagged, (lines_a, lines_b, _precision(c)[0]), acc_type, out)
+        _settle(a, b, c, s, flagged, (lines_a, lines_b), acc_type, out)
 
 
 def _store(out: np.ndarray, s: np.ndarray, acc_type) -> None:
@@ -383,8 +383,8 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     """Round the outputs at the flat indices `flagged` exactly, into `out` (which holds s
     rounded).
 
-    First the certificate per pair, with C's own quantum: Q' = min(q_i + q_j, E_c - p_c)
-    (C = 0: q_i + q_j) makes every term a multiple of 2**Q'; the products sum below
+    First the certificate per pair, with C's own quantum: Q' = min(q_i + q_j, E_c - p_c),
+    p_c the precision the flagged C values share (`_precision`; C = 0: q_i + q_j) makes every term a multiple of 2**Q'; the products sum below
     2**(Q + d_i + d_j + ceil(log2 K)) <= 2**(Q' + 52) when d_i + d_j + ceil(log2 K) +
     (Q - Q') <= 52, and |c| < 2**E_c <= 2**(Q' + 52) needs E_c <= Q' + 52: where both hold,
     s is exact and out is right. For the rest the terms are gathered and the same test is
@@ -396,13 +396,14 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     there too), and the rest go to `_exact_values`.
     """
     shape = s.shape
-    (q_a, d_a, valid_a, _), (q_b, d_b, valid_b, _), p_c = lines
+    (q_a, d_a, valid_a, _), (q_b, d_b, valid_b, _) = lines
     idx = np.unravel_index(flagged, shape)
     row, col = (*idx[:-1],), (*idx[:-2], idx[-1])
     row_shape, col_shape = shape[:-1], (*shape[:-2], shape[-1])
     q = _full(q_a, row_shape)[row] + _full(q_b, col_shape)[col]
     d = _full(d_a, row_shape)[row] + _full(d_b, col_shape)[col]
     c_at = _full(c, shape)[idx].astype(np.float64)
+    p_c = _precision(c_at)[0]
     e_c = np.frexp(c_at)[1]  # |c| < 2**e_c; c_at is normal or 0
     q_all = np.where(c_at == 0, q, np.minimum(q, e_c - p_c))
     exact = (d + (q - q_all) <= _budget(a.shape[-1])) & ((c_at == 0) | (e_c <= q_all + 52))
