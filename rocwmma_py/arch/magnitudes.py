@@ -32,3 +32,24 @@ def magnitude_bits(x: np.ndarray, axis: int | None, name: str
     low = bits.min(axis=axis, initial=np.iinfo(uint).max, keepdims=keep)
     np.add(low, uint.type(1), out=low)  # arrays wrap silently: 0 for all-zero lines
     return (top.reshape(1), low.reshape(1)) if keep else (top, low)
+
+
+def row_magnitude_bits(x: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray, bool]:
+    """`magnitude_bits` along the rows of 2-D x, and whether x holds a zero (of either sign).
+
+    Three passes where no row mixes zeros with non-zeros (the plain minimum is then the
+    smallest non-zero magnitude, or 0 for an all-zero row); the rows that do are read again
+    with the wrapped minimum."""
+    uint = np.dtype(f"u{x.dtype.itemsize}")
+    bits = scratch(name, x.shape, uint)
+    np.abs(x, out=bits.view(x.dtype))
+    top = bits.max(axis=1, initial=0)
+    low = bits.min(axis=1, initial=np.iinfo(uint).max)
+    if not low.size or low.min() != 0:
+        return top, low, False
+    mixed = np.flatnonzero((low == 0) & (top != 0))
+    if mixed.size:
+        rows = bits[mixed]
+        np.subtract(rows, uint.type(1), out=rows)
+        low[mixed] = rows.min(axis=1) + uint.type(1)
+    return top, low, True

@@ -44,7 +44,7 @@ import ml_dtypes
 import numpy as np
 
 from .. import types as T
-from .magnitudes import magnitude_bits
+from .magnitudes import magnitude_bits, row_magnitude_bits
 from .scratch import scratch
 
 _U = 2.0**-53  # unit roundoff of float64
@@ -135,11 +135,13 @@ class Lines(NamedTuple):
 
 class TileRanges(NamedTuple):
     """Per tile of C (`_tile_ranges`): every |c| < 2**top and every c a multiple of 2**low
-    (-_NO_BOUND and _NO_BOUND where the tile is all zero); `finite`: no NaN or Inf."""
+    (-_NO_BOUND and _NO_BOUND where the tile is all zero); `finite`: no NaN or Inf; `zero`:
+    some c is zero (so C may hold a -0)."""
 
     top: np.ndarray
     low: np.ndarray
     finite: bool
+    zero: bool
 
 
 def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
@@ -170,7 +172,7 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
         p[...] = np.matmul(a, b)
     s = scratch("sum", out.shape, np.float64)
     np.add(p, c, out=s)
-    if _has_negative_zero(c):
+    if (c_ranges is None or c_ranges.zero) and _has_negative_zero(c):
         _fix_zero_signs(s, a, b, c)
     _store(out, s, acc_type)
     exact = None if c_ranges is None else _exact_additions(lines_a, lines_b, c_ranges,
@@ -271,17 +273,18 @@ def _uncertified_pairs(lines_a: Lines, lines_b: Lines, shape: tuple[int, ...],
 
 def _tile_ranges(c: np.ndarray, tiles: int) -> TileRanges:
     """The `TileRanges` of C (float32 or float64, the output's shape) cut into `tiles`
-    tiles: four passes over its magnitude bits, as `_quanta` does for lines."""
+    tiles: three passes over its magnitude bits (`row_magnitude_bits`)."""
     info = np.finfo(c.dtype)
     uint = np.dtype(f"u{c.dtype.itemsize}")
-    top, low = magnitude_bits(np.ascontiguousarray(c).reshape(tiles, -1), 1, "c magnitudes")
+    top, low, zero = row_magnitude_bits(np.ascontiguousarray(c).reshape(tiles, -1),
+                                        "c magnitudes")
     finite = bool(top.size == 0 or int(top.max()) < ((1 << (info.nexp)) - 1) << info.nmant)
     bias = info.maxexp - 1
     f_top = (top >> uint.type(info.nmant)).astype(np.int64)
     f_low = (low >> uint.type(info.nmant)).astype(np.int64)
     return TileRanges(np.where(top == 0, -_NO_BOUND, f_top - bias + 1),
                       np.where(low == 0, _NO_BOUND, np.maximum(f_low, 1) - bias - info.nmant),
-                      finite)
+                      finite, zero)
 
 
 def _exact_additions(lines_a: Lines, lines_b: Lines, c_ranges: TileRanges,
