@@ -387,7 +387,8 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     rounded).
 
     First the certificate per pair, with C's own quantum: Q' = min(q_i + q_j, E_c - p_c),
-    p_c the precision the flagged C values share (`_precision`; C = 0: q_i + q_j) makes every term a multiple of 2**Q'; the products sum below
+    p_c the precision the flagged C values share (`_precision`; C = 0: Q' = q_i + q_j),
+    makes every term a multiple of 2**Q'; the products sum below
     2**(Q + d_i + d_j + ceil(log2 K)) <= 2**(Q' + 52) when d_i + d_j + ceil(log2 K) +
     (Q - Q') <= 52, and |c| < 2**E_c <= 2**(Q' + 52) needs E_c <= Q' + 52: where both hold,
     s is exact and out is right. For the rest the terms are gathered and the same test is
