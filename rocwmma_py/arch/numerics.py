@@ -36,6 +36,7 @@ own einsum loops (deterministic).
 from __future__ import annotations
 
 import math
+import sys
 from functools import partial
 from typing import NamedTuple
 
@@ -43,7 +44,7 @@ import ml_dtypes
 import numpy as np
 
 from .. import types as T
-from .magnitudes import magnitude_bits
+from .magnitudes import magnitude_bits, row_magnitude_bits
 from .scratch import scratch
 
 _U = 2.0**-53  # unit roundoff of float64
@@ -134,11 +135,13 @@ class Lines(NamedTuple):
 
 class TileRanges(NamedTuple):
     """Per tile of C (`_tile_ranges`): every |c| < 2**top and every c a multiple of 2**low
-    (-_NO_BOUND and _NO_BOUND where the tile is all zero); `finite`: no NaN or Inf."""
+    (-_NO_BOUND and _NO_BOUND where the tile is all zero); `finite`: no NaN or Inf; `zero`:
+    some c is zero (so C may hold a -0)."""
 
     top: np.ndarray
     low: np.ndarray
     finite: bool
+    zero: bool
 
 
 def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
@@ -155,12 +158,13 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     whose every addition P + C is provably exact (`_exact_additions`) need no look. Outputs
     the certificate leaves open go to `_settle`.
     """
+    given_b, b = b, _row_major(b)
     lines_a, lines_b = _quanta(a, -1), _quanta(b, -2)
     tiles = math.prod(out.shape[:-2])
     c_ranges = _tile_ranges(c, tiles) if c.shape == out.shape else None
     finite_c = c_ranges.finite if c_ranges is not None else _all_finite(c)
-    if not (lines_a.finite and lines_b.finite and finite_c):
-        out[...] = _with_nonfinite(a, b, c, acc_type)
+    if not (lines_a.finite and lines_b.finite and finite_c):  # (b may be a scratch buffer
+        out[...] = _with_nonfinite(a, given_b, c, acc_type)  # the recursion reuses)
         return
     p = scratch("products", out.shape, np.float64)
     if p.shape[:-2] == np.broadcast_shapes(a.shape[:-2], b.shape[:-2]):
@@ -169,7 +173,7 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
         p[...] = np.matmul(a, b)
     s = scratch("sum", out.shape, np.float64)
     np.add(p, c, out=s)
-    if _has_negative_zero(c):
+    if (c_ranges is None or c_ranges.zero) and _has_negative_zero(c):
         _fix_zero_signs(s, a, b, c)
     _store(out, s, acc_type)
     exact = None if c_ranges is None else _exact_additions(lines_a, lines_b, c_ranges,
@@ -180,7 +184,19 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
         open_.append(_below_normal(s, acc_type))
     flagged = np.unique(np.concatenate(open_))
     if flagged.size:
-        _settle(a, b, c, s, flagged, (lines_a, lines_b, _precision(c)[0]), acc_type, out)
+        _settle(a, b, c, s, flagged, (lines_a, lines_b), acc_type, out)
+
+
+def _row_major(b: np.ndarray) -> np.ndarray:
+    """b, or its copy with row-major K x N tiles where b's are column-major (not
+    broadcast): BLAS multiplies these small column-major tiles 1.4-2x slower than the copy
+    costs, and the K-first copy of B's columns (`_quanta`) reads a row-major B faster."""
+    if b.ndim < 2 or b.strides[-2] != b.itemsize or b.strides[-1] == b.itemsize or 0 in (
+            b.strides):
+        return b
+    rows = scratch("b rows", b.shape, b.dtype)
+    np.copyto(rows, b)
+    return rows
 
 
 def _store(out: np.ndarray, s: np.ndarray, acc_type) -> None:
@@ -210,21 +226,30 @@ def _quanta(x: np.ndarray, axis: int) -> Lines:
     all of x shares (`_precision`), and d = E_max - q with the largest |x| < 2**E_max. Lines
     that hold a float64 subnormal (no normal exponent) or have |q| > _Q_LIMIT are not
     valid. `magnitude_bits` gives the largest and the smallest nonzero magnitude per line
-    (short lines with K first, so the reductions run over whole rows of lines).
+    (short lines with K first, so the reductions run over whole rows of lines); where every
+    low 32-bit word is zero (values of <= 21 significant bits: f16, bf16, fp8, xf32) it reads
+    the high words only, which then order and vanish as the values do.
     """
+    p, every = _precision(x)
+    words, shift = (_high_words(x), 20) if every & 0xFFFF_FFFF == 0 else (x, 52)
     if x.shape[axis] < _LONG_LINE:  # short lines: K first, so the reductions run over
-        view, along = np.moveaxis(x, axis, 0), 0  # whole rows of lines
+        view, along = np.moveaxis(words, axis, 0), 0  # whole rows of lines
     else:
-        view, along = x, axis
-    p = _precision(x)[0]
+        view, along = words, axis
     top, low = magnitude_bits(view, along, f"mag{axis}")  # low 0: no nonzero element
-    f_min = (low >> _SHIFT).astype(np.int64)
+    f_min = (low >> shift).astype(np.int64)
     q = f_min - (1022 + p)
-    valid = (top != 0) & (f_min != 0) & (np.abs(q) <= _Q_LIMIT)
-    d = (top >> _SHIFT).astype(np.int64) - 1022 - q
-    d = np.where(valid, d, np.where(top == 0, -_NO_BOUND, _NO_BOUND))
-    finite = bool(top.size == 0 or int(top.max()) < _INF_BITS)
+    valid = np.abs(q) <= _Q_LIMIT  # a zero line or a subnormal minimum has f_min 0: |q| > 1022
+    d = np.where(valid, (top >> shift).astype(np.int64) - f_min + p,
+                 np.where(top == 0, -_NO_BOUND, _NO_BOUND))
+    finite = bool(top.size == 0 or int(top.max()) < _INF_BITS >> (52 - shift))
     return Lines(np.where(valid, q, 0), d, valid, finite)
+
+
+def _high_words(x: np.ndarray) -> np.ndarray:
+    """The high 32-bit words of float64 x (sign, exponent, top 20 significand bits), a
+    uint32 view of x's shape."""
+    return x[..., None].view(np.uint32)[..., int(sys.byteorder == "little")]
 
 
 def _budget(k: int) -> int:
@@ -245,8 +270,8 @@ def _uncertified_pairs(lines_a: Lines, lines_b: Lines, shape: tuple[int, ...],
     budget = _budget(k)
     half = budget // 2
     m, n = shape[-2], shape[-1]
-    d_a = np.broadcast_to(lines_a.d, shape[:-1]).reshape(-1, m)
-    d_b = np.broadcast_to(lines_b.d, (*shape[:-2], n)).reshape(-1, n)
+    d_a = _full(lines_a.d, shape[:-1]).reshape(-1, m)
+    d_b = _full(lines_b.d, (*shape[:-2], n)).reshape(-1, n)
     found = [np.empty(0, np.int64)]
     tiles, rows = np.nonzero(d_a > half)
     if rows.size:
@@ -261,17 +286,18 @@ def _uncertified_pairs(lines_a: Lines, lines_b: Lines, shape: tuple[int, ...],
 
 def _tile_ranges(c: np.ndarray, tiles: int) -> TileRanges:
     """The `TileRanges` of C (float32 or float64, the output's shape) cut into `tiles`
-    tiles: four passes over its magnitude bits, as `_quanta` does for lines."""
+    tiles: three passes over its magnitude bits (`row_magnitude_bits`)."""
     info = np.finfo(c.dtype)
     uint = np.dtype(f"u{c.dtype.itemsize}")
-    top, low = magnitude_bits(np.ascontiguousarray(c).reshape(tiles, -1), 1, "c magnitudes")
+    top, low, zero = row_magnitude_bits(np.ascontiguousarray(c).reshape(tiles, -1),
+                                        "c magnitudes")
     finite = bool(top.size == 0 or int(top.max()) < ((1 << (info.nexp)) - 1) << info.nmant)
     bias = info.maxexp - 1
     f_top = (top >> uint.type(info.nmant)).astype(np.int64)
     f_low = (low >> uint.type(info.nmant)).astype(np.int64)
     return TileRanges(np.where(top == 0, -_NO_BOUND, f_top - bias + 1),
                       np.where(low == 0, _NO_BOUND, np.maximum(f_low, 1) - bias - info.nmant),
-                      finite)
+                      finite, zero)
 
 
 def _exact_additions(lines_a: Lines, lines_b: Lines, c_ranges: TileRanges,
@@ -287,7 +313,7 @@ def _exact_additions(lines_a: Lines, lines_b: Lines, c_ranges: TileRanges,
     m, n = shape[-2], shape[-1]
 
     def per_tile(lines: Lines, length: int, lead: tuple[int, ...]):
-        q, valid, d = (np.broadcast_to(x, (*lead, length)).reshape(-1, length)
+        q, valid, d = (_full(x, (*lead, length)).reshape(-1, length)
                        for x in (lines.q, lines.valid, lines.d))
         return (np.where(valid, q, _NO_BOUND).min(axis=1),
                 np.where(valid, q + d, -_NO_BOUND).max(axis=1))
@@ -373,8 +399,9 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     """Round the outputs at the flat indices `flagged` exactly, into `out` (which holds s
     rounded).
 
-    First the certificate per pair, with C's own quantum: Q' = min(q_i + q_j, E_c - p_c)
-    (C = 0: q_i + q_j) makes every term a multiple of 2**Q'; the products sum below
+    First the certificate per pair, with C's own quantum: Q' = min(q_i + q_j, E_c - p_c),
+    p_c the precision the flagged C values share (`_precision`; C = 0: Q' = q_i + q_j),
+    makes every term a multiple of 2**Q'; the products sum below
     2**(Q + d_i + d_j + ceil(log2 K)) <= 2**(Q' + 52) when d_i + d_j + ceil(log2 K) +
     (Q - Q') <= 52, and |c| < 2**E_c <= 2**(Q' + 52) needs E_c <= Q' + 52: where both hold,
     s is exact and out is right. For the rest the terms are gathered and the same test is
@@ -386,13 +413,14 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     there too), and the rest go to `_exact_values`.
     """
     shape = s.shape
-    (q_a, d_a, valid_a, _), (q_b, d_b, valid_b, _), p_c = lines
+    (q_a, d_a, valid_a, _), (q_b, d_b, valid_b, _) = lines
     idx = np.unravel_index(flagged, shape)
     row, col = (*idx[:-1],), (*idx[:-2], idx[-1])
     row_shape, col_shape = shape[:-1], (*shape[:-2], shape[-1])
-    q = np.broadcast_to(q_a, row_shape)[row] + np.broadcast_to(q_b, col_shape)[col]
-    d = np.broadcast_to(d_a, row_shape)[row] + np.broadcast_to(d_b, col_shape)[col]
-    c_at = np.broadcast_to(c, shape)[idx].astype(np.float64)
+    q = _full(q_a, row_shape)[row] + _full(q_b, col_shape)[col]
+    d = _full(d_a, row_shape)[row] + _full(d_b, col_shape)[col]
+    c_at = _full(c, shape)[idx].astype(np.float64)
+    p_c = _precision(c_at)[0]
     e_c = np.frexp(c_at)[1]  # |c| < 2**e_c; c_at is normal or 0
     q_all = np.where(c_at == 0, q, np.minimum(q, e_c - p_c))
     exact = (d + (q - q_all) <= _budget(a.shape[-1])) & ((c_at == 0) | (e_c <= q_all + 52))
@@ -400,8 +428,8 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     flagged, idx, c_at = flagged[open_], tuple(i[open_] for i in idx), c_at[open_]
     if not flagged.size:
         return
-    valid = (np.broadcast_to(valid_a, row_shape)[tuple(i[open_] for i in row)]
-             & np.broadcast_to(valid_b, col_shape)[tuple(i[open_] for i in col)])
+    valid = (_full(valid_a, row_shape)[tuple(i[open_] for i in row)]
+             & _full(valid_b, col_shape)[tuple(i[open_] for i in col)])
     rows, cols, _ = _terms_at(a, b, c, idx)
     products = rows * cols
     magnitude = np.abs(products).sum(axis=1) * (1 + 2.0**-40) + np.abs(c_at)
@@ -492,15 +520,21 @@ def _error(a: np.ndarray, b: np.ndarray, c: np.ndarray
     return err, norm_a, norm_b
 
 
+def _full(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """x broadcast to `shape`; x itself where it has that shape already (np.broadcast_to
+    costs microseconds a call, and a step makes dozens)."""
+    return x if x.shape == shape else np.broadcast_to(x, shape)
+
+
 def _terms_at(a, b, c, idx: tuple[np.ndarray, ...]):
     """The A rows (n, K), B columns (n, K) and C values (n,) of the outputs at `idx`."""
     shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]), c.shape)
     lead = shape[:-2]
-    a_full = np.broadcast_to(a, (*lead, *a.shape[-2:]))
-    b_cols = np.swapaxes(np.broadcast_to(b, (*lead, *b.shape[-2:])), -1, -2)
+    a_full = _full(a, (*lead, *a.shape[-2:]))
+    b_cols = np.swapaxes(_full(b, (*lead, *b.shape[-2:])), -1, -2)
     rows = a_full[tuple(idx[:-2]) + (idx[-2],)]
     cols = b_cols[tuple(idx[:-2]) + (idx[-1],)]
-    return rows, cols, np.broadcast_to(c, shape)[idx]
+    return rows, cols, _full(c, shape)[idx]
 
 
 def _exact_values(terms: np.ndarray, s: np.ndarray, err: np.ndarray) -> np.ndarray:
