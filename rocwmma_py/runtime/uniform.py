@@ -95,9 +95,10 @@ class Uniform:
     @property
     def _values(self) -> list:
         """Each wave's scalar."""
-        if self._list is None:
-            self._list = self._array.tolist()  # type: ignore[union-attr] # Python ints
-        return self._list
+        values = self._list
+        if values is None:
+            values = self._list = self._array.tolist()  # type: ignore[union-attr] # Python ints
+        return values
 
     def _scalar_type(self) -> type | object:
         """The type of every wave's scalar, or _MIXED."""
@@ -216,10 +217,9 @@ class _marking_errors:  # noqa: N801 - used as a context manager, like a functio
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: type | None, err: BaseException | None, tb: object) -> bool:
+    def __exit__(self, kind: type | None, err: BaseException | None, tb: object) -> None:
         if isinstance(err, Exception):
             taint_running_batch()
-        return False
 
 
 def _values_at(x: object, wave: int) -> Any:
