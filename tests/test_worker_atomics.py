@@ -143,7 +143,8 @@ def shared_bins(data, bins):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_atomics_of_two_blocks_on_one_address_keep_the_launch_here(spread, engine):  # noqa: F811
-    """The first blocks (64 // 32 = 2 here) show two blocks' atomics meeting: no fork."""
+    """The first blocks (64 // 32 = 2 here, 3 on the batched engine: workers.py) show two
+    blocks' atomics meeting: no fork."""
     blocks = 64
     data = np.arange(blocks * WIDTH, dtype=np.int32)
     runs = compare(lambda d, b: shared_bins[blocks, WIDTH](d, b),
@@ -151,9 +152,10 @@ def test_atomics_of_two_blocks_on_one_address_keep_the_launch_here(spread, engin
     stats = runs[2][2]
     assert stats.workers == 1 and runs[2][0][1].tolist() == [blocks * WIDTH // BINS] * BINS
     fallback = serial_fallback(stats)
-    assert fallback.block == 2
-    assert fallback.cause == ("global atomics of blocks 0 and 1 on one address of 'bins' "
-                              "(element 0): their results depend on the order of blocks")
+    probe = 3 if engine == "batch" else 2
+    assert fallback.block == probe
+    assert fallback.cause == (f"global atomics of blocks 0 and {probe - 1} on one address of "
+                              "'bins' (element 0): their results depend on the order of blocks")
 
 
 @kernel

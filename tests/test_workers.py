@@ -47,6 +47,7 @@ from rocwmma_py.runtime import (
     blockIdx,
     current_wave,
     last_launch_stats,
+    spread_cost,
     threadIdx,
     use_engine,
     worker_count,
@@ -236,12 +237,11 @@ def counts_blocks(counter, out, first_atomic):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("first_atomic", [0, 17])
-def test_atomics_on_one_counter_fall_back_to_block_order(spread, engine, first_atomic):
+def test_atomics_on_one_counter_fall_back_to_block_order(spread, engine):
     """The first piece with atomics on the counter runs on a worker (no earlier piece wrote
-    it: the probe's write is in the memory the workers forked from); the next one meets it
-    and runs here, from its first block."""
-    blocks, width = 24, 64
+    it); the next one meets it and runs here, from its first block. (Atomics on it in the
+    first blocks would keep the launch here: test_worker_atomics.py.)"""
+    blocks, width, first_atomic = 24, 64, 17
     counter, out = np.zeros(1, np.int32), np.zeros(blocks * width, np.int32)
     runs = compare(lambda c, o: counts_blocks[blocks, width](c, o, first_atomic),
                    [counter, out], engine)
@@ -323,7 +323,8 @@ def test_interrupt_stops_hung_workers(spread, engine):
         timer.cancel()
     assert time.monotonic() - started < 10
     assert _child_processes() == []
-    assert (out[64:] == 0).all()  # only the first block (run here) wrote
+    probe = 3 if engine == "batch" else 1  # the first blocks, run here (see run_on_workers)
+    assert (out[:64 * probe] == 1).all() and (out[64 * probe:] == 0).all()
 
 
 @kernel
@@ -440,17 +441,56 @@ def test_workers_are_used_only_when_the_estimate_pays(monkeypatch, per_element_s
                                                       want_workers):
     """The decision prices what the workers would send back: free transfers spread the
     launch, costly ones keep it here (fixed costs, so the test does not time anything)."""
-    monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)
     monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
     monkeypatch.setattr(workers, "FORK_S", 0.0)
     monkeypatch.setattr(workers, "PIECE_S", 0.0)
     monkeypatch.setattr(workers, "_transfer_costs", lambda: (per_element_s, per_element_s))
+
+    def probe(run, blocks, per_batch):
+        run(0, blocks)
+        return spread_cost.Cost(0.0, 0.1, per_batch or 1, 1.0, 1.0)  # 0.1 s a block, a core idle
+
+    monkeypatch.setattr(spread_cost, "probe", probe)
     x = np.arange(64 * 64, dtype=np.float32)
     y = np.zeros_like(x)
     with use_workers(2):
         _write_each[64, 64, 0, "gfx942"](x, y)
     assert last_launch_stats().workers == want_workers
     assert (y == x + 1).all()
+
+
+@pytest.mark.parametrize(("fixed", "want_workers"), [(0.0, 2), (10.0, 1)])
+def test_a_batchs_fixed_cost_is_priced(monkeypatch, fixed, want_workers):
+    """Pieces are batches of their own: a kernel whose batches cost mostly the same
+    whatever their size (its Python, not its numpy work) stays in one process."""
+    monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
+
+    def probe(run, blocks, per_batch):
+        run(0, blocks)
+        return spread_cost.Cost(fixed, 0.1, 1 << 20, 1.0, 1.0)
+
+    monkeypatch.setattr(spread_cost, "probe", probe)
+    monkeypatch.setattr(workers, "_transfer_costs", lambda: (0.0, 0.0))
+    x = np.arange(64 * 64, dtype=np.float32)
+    y = np.zeros_like(x)
+    with use_workers(2):
+        _write_each[64, 64, 0, "gfx942"](x, y)
+    assert last_launch_stats().workers == want_workers
+
+
+def test_probe_separates_a_batchs_fixed_cost():
+    """Two parts of 1/4 and 3/4 of the blocks: a part costing 0.2 s + 0.01 s a block."""
+    def run(start, stop):
+        deadline = time.process_time() + 0.2 + 0.01 * (stop - start)
+        while time.process_time() < deadline:
+            pass
+
+    cost = spread_cost.probe(run, 16, 64)
+    assert cost.fixed == pytest.approx(0.2, abs=0.02)
+    assert cost.per_block == pytest.approx(0.01, abs=0.003)
+    assert cost.serial(128) == pytest.approx((2 * 0.2 + 1.28) / cost.share, rel=0.1)
+    wave = spread_cost.probe(run, 4, None)  # per wave: one part, no batches
+    assert wave.fixed == 0 and wave.per_block == pytest.approx(0.24 / 4, rel=0.1)
 
 
 def test_transfer_costs_are_measured_positive():

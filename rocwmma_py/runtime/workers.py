@@ -1,9 +1,10 @@
 """A launch's blocks spread over worker processes: every core of the machine.
 
 Blocks of a launch are independent in HIP's model, so after the first blocks ran here (they
-time the kernel: a launch estimated to take under `MIN_PARALLEL_S` in all stays here), the
-rest of the grid is cut into contiguous pieces of blocks that `worker_count()` forked
-processes take in turn. Fork (not threads: the kernel's Python would fight over the GIL; not
+time the kernel, its batches and the machine's other load: spread_cost.py; a launch estimated
+to take under `MIN_PARALLEL_S` in all, or not to gain from workers, stays here), the rest of
+the grid is cut into contiguous pieces of blocks that `worker_count()` forked processes take
+in turn. Fork (not threads: the kernel's Python would fight over the GIL; not
 spawn: kernels are closures) hands each worker the kernel, its arguments and this process's
 memory copy-on-write, without pickling. A worker runs a piece with the ordinary engine, its
 journal keeping every global write (`_Launch.record`), and sends back each written address
@@ -40,6 +41,7 @@ from typing import Protocol
 import numpy as np
 
 from ..settings import use_progress, worker_count
+from . import spread_cost
 from .atomics import OrderMarks
 from .disjoint import WrittenMemory, by_view, shared_address
 from .journal import Journal, WriteLog
@@ -107,39 +109,43 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
             or current_context_or_none() is not None):
         launch.run_blocks(0, grid.blocks)
         return
+    per_batch = None if launch.per_wave else launch.per_batch
     probe = max(1, grid.blocks // PROBE_SHARE)
-    if not launch.per_wave:
-        probe = min(probe, launch.per_batch)
+    if per_batch is not None:
+        # at least 3 blocks: two parts of different sizes (spread_cost), if the grid has 12
+        probe = min(max(probe, 3), per_batch, max(1, grid.blocks // 4))
     sensitive = order_sensitive_ops()
     launch.record = record = WriteLog()  # the probe's writes price what workers send back
-    started = time.perf_counter()
     try:
         with logging_atomics() as atomics:
-            launch.run_blocks(0, probe)
+            cost = spread_cost.probe(launch.run_blocks, probe, per_batch)
     finally:
         launch.record = None
-    rest = (grid.blocks - probe) / probe
-    serial = (time.perf_counter() - started) * rest
+    rest = grid.blocks - probe
+    serial = cost.serial(rest)
     cause = (order_sensitive_cause() if order_sensitive_ops() != sensitive
              else shared_address(atomics))
     if cause:
         _note_serial(launch, probe, cause)
     elif serial >= MIN_PARALLEL_S:
-        written = rest * sum(flat.size for _, flat in _kernel_writes(record))
+        written = rest / probe * sum(flat.size for _, flat in _kernel_writes(record))
         spread = _Spread(launch, count, probe, bool(atomics))
-        if _spread_time(serial, written, count, len(spread.pieces)) <= PAYOFF * serial:
+        if _spread_time(cost, rest, written, spread) <= PAYOFF * serial:
             spread.run()
             return
     launch.run_blocks(probe, grid.blocks)
 
 
-def _spread_time(serial: float, written: float, count: int, pieces: int) -> float:
-    """Estimated wall time of the rest of a launch on `count` workers: their share of the
-    serial time, what moving `written` elements back costs (in the workers, and here, where
-    pieces are applied one after another), each piece's fixed cost and starting the
-    processes."""
+def _spread_time(cost: spread_cost.Cost, blocks: int, written: float, spread: _Spread) -> float:
+    """Estimated wall time of the last `blocks` blocks of a launch on `spread.count`
+    workers: each piece a batch of its own, moving `written` elements back (in the workers,
+    and here, where pieces are applied one after another, sharing the cores with them),
+    each piece's fixed cost and starting the processes; the workers get the cores other
+    processes leave (`Cost.cores_for`)."""
     worker_s, apply_s = _transfer_costs()
-    return (serial / count + written * (worker_s / count + apply_s) + PIECE_S * pieces
+    count, pieces = spread.count, len(spread.pieces)
+    work = cost.fixed * pieces + cost.per_block * blocks + written * worker_s
+    return (work / cost.cores_for(count) + written * apply_s / cost.share + PIECE_S * pieces
             + FORK_S * count)
 
 
