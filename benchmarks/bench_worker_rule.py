@@ -18,6 +18,7 @@ run's bit for bit (else "DIFFERS" and exit status 1). rule: N-worker wall <= 1.0
 wall (met / missed; a wall time on a machine other processes share is noisy: see the load).
 
     python benchmarks/bench_worker_rule.py [--quick] [--workers N] [--rows softmax,...]
+                                           [--size softmax=16384x4096 ...]
 """
 
 from __future__ import annotations
@@ -167,13 +168,13 @@ def gemm(make) -> Callable[[tuple[int, int], np.random.Generator], Launch]:
 
 # name -> (factory, full size, quick size)
 ROWS: dict[str, tuple[Callable, tuple[int, int], tuple[int, int]]] = {
-    "softmax": (softmax, (2048, 1024), (64, 256)),
-    "map_util": (map_util, (1024, 1024), (128, 128)),
-    "write-heavy": (write_heavy, (4096, 256), (64, 256)),
-    "histogram LDS": (histogram(histogram_lds), (1024, 4096), (32, 1024)),
-    "histogram global": (histogram(histogram_global), (1024, 4096), (32, 1024)),
-    "wave tile": (gemm(wave_tile), (1024, 0), (128, 0)),
-    "perf_hgemm": (gemm(perf_hgemm), (2048, 0), (256, 0)),
+    "softmax": (softmax, (4096, 2048), (64, 256)),  # rows x columns
+    "map_util": (map_util, (1024, 1024), (128, 128)),  # m x n
+    "write-heavy": (write_heavy, (16384, 256), (64, 256)),  # blocks x threads
+    "histogram LDS": (histogram(histogram_lds), (512, 4096), (32, 1024)),  # blocks x values
+    "histogram global": (histogram(histogram_global), (512, 4096), (32, 1024)),
+    "wave tile": (gemm(wave_tile), (1024, 0), (128, 0)),  # n (n x n x n)
+    "perf_hgemm": (gemm(perf_hgemm), (1024, 0), (256, 0)),
 }
 
 
@@ -182,9 +183,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small sizes: outputs checked")
     parser.add_argument("--workers", type=int, default=default_workers())
     parser.add_argument("--rows", default=",".join(ROWS), help="comma-separated row names")
+    parser.add_argument("--size", action="append", default=[], metavar="ROW=AxB",
+                        help="a row's size, e.g. softmax=16384x4096 (the issue's size)")
     args = parser.parse_args(argv)
+    sizes = {}
+    for given in args.size:
+        name, _, size = given.partition("=")
+        try:
+            sizes[name] = tuple(int(v) for v in size.split("x"))
+        except ValueError:
+            parser.error(f"--size {given!r}: give ROW=AxB with integers, e.g. softmax=64x256")
     names = args.rows.split(",")
-    unknown = [n for n in names if n not in ROWS]
+    unknown = [n for n in [*names, *sizes] if n not in ROWS]
     if unknown:
         parser.error(f"unknown rows {unknown}; rows: {', '.join(ROWS)}")
     print(f"load average at the start {os.getloadavg()[0]:.1f}; 1 vs {args.workers} workers "
@@ -194,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for name in names:
         make, full, quick = ROWS[name]
-        size = quick if args.quick else full
+        size = sizes.get(name, quick if args.quick else full)
         launch = make(size, np.random.default_rng(0))
         runs: dict[int, list] = {1: [], args.workers: []}
         reference, same = None, True
