@@ -17,7 +17,7 @@ medians; wall and CPU (this process and its workers); every run's output equal t
 run's bit for bit (else "DIFFERS" and exit status 1). rule: N-worker wall <= 1.05 x 1-worker
 wall (met / missed; a wall time on a machine other processes share is noisy: see the load).
 
-    python benchmarks/bench_worker_rule.py [--quick] [--workers N] [--rows softmax,...]
+    python benchmarks/bench_worker_rule.py [--quick [--spread]] [--workers N] [--rows softmax,...]
                                            [--size softmax=16384x4096 ...]
 """
 
@@ -48,6 +48,7 @@ from rocwmma_py import (  # noqa: E402
     synchronize_workgroup,
     threadIdx,
 )
+from rocwmma_py.runtime import last_launch_stats, workers  # noqa: E402
 from rocwmma_py.settings import default_workers  # noqa: E402
 from samples.cuda.softmax import soft_max  # noqa: E402
 
@@ -181,6 +182,9 @@ ROWS: dict[str, tuple[Callable, tuple[int, int], tuple[int, int]]] = {
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: outputs checked")
+    parser.add_argument("--spread", action="store_true",
+                        help="spread every launch (the rule's thresholds off): checks the "
+                        "workers' outputs, for tests with --quick")
     parser.add_argument("--workers", type=int, default=default_workers())
     parser.add_argument("--rows", default=",".join(ROWS), help="comma-separated row names")
     parser.add_argument("--size", action="append", default=[], metavar="ROW=AxB",
@@ -193,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
             sizes[name] = tuple(int(v) for v in size.split("x"))
         except ValueError:
             parser.error(f"--size {given!r}: give ROW=AxB with integers, e.g. softmax=64x256")
+    if args.spread:
+        workers.MIN_PARALLEL_S, workers.MIN_BLOCKS, workers.PAYOFF = 0.0, 2, float("inf")
     names = args.rows.split(",")
     unknown = [n for n in [*names, *sizes] if n not in ROWS]
     if unknown:
@@ -200,18 +206,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average at the start {os.getloadavg()[0]:.1f}; 1 vs {args.workers} workers "
           f"on {default_workers()} cores")
     print(f"{'workload':<17} {'size':>10} {'wall 1':>7} {'wall N':>7} {'N/1':>5} "
-          f"{'cpu 1':>7} {'cpu N':>7} {'used':>4} {'rule':>6}  output")
+          f"{'cpu 1':>7} {'cpu N':>7} {'used':>4} {'rule':>6}  output; why N ran serially")
     status = 0
     for name in names:
         make, full, quick = ROWS[name]
         size = sizes.get(name, quick if args.quick else full)
         launch = make(size, np.random.default_rng(0))
         runs: dict[int, list] = {1: [], args.workers: []}
-        reference, same = None, True
+        reference, same, why = None, True, set()
         for _ in range(REPEATS):
             for count in runs:
                 wall, cpu, out, used = timed(launch, count)
                 runs[count].append((wall, cpu, used))
+                why.update(f"blocks {f.block}..: {f.cause}" for f in last_launch_stats().fallbacks
+                           if count > 1 and f.kind == "serial")
                 if reference is None:
                     reference = out
                 same = same and out.tobytes() == reference.tobytes()
@@ -223,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         shown = "x".join(str(s) for s in size if s)
         print(f"{name:<17} {shown:>10} {wall1:>7.2f} {wall_n:>7.2f} {wall_n / wall1:>5.2f} "
               f"{cpu1:>7.2f} {cpu_n:>7.2f} {used:>4} {rule:>6}  "
-              f"{'identical' if same else 'DIFFERS'}")
+              f"{'identical' if same else 'DIFFERS'}" + "".join(f"; serial {w}" for w in why))
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
     return status
 
