@@ -4,9 +4,9 @@ Blocks of a launch are independent in HIP's model, so after the first blocks ran
 time the kernel, its batches and the machine's other load: spread_cost.py; a launch estimated
 to take under `MIN_PARALLEL_S` in all, or not to gain from workers, stays here), the rest of
 the grid is cut into contiguous pieces of blocks that `worker_count()` forked processes take
-in turn. Fork (not threads: the kernel's Python would fight over the GIL; not
-spawn: kernels are closures) hands each worker the kernel, its arguments and this process's
-memory copy-on-write, without pickling. A worker runs a piece with the ordinary engine, its
+in turn. Fork (not threads: the kernel's Python would fight over the GIL; not spawn: kernels
+are closures) hands each worker the kernel, its arguments and this process's memory
+copy-on-write, without pickling. A worker runs a piece with the ordinary engine, its
 journal keeping every global write (`_Launch.record`), and sends back each written address
 with its new value, the piece's statistics and whether it failed. This process applies the
 pieces in block order. From the first piece that failed, ran an order-sensitive atomic (a
@@ -14,9 +14,10 @@ float or exchange one, or one on an address an earlier piece wrote: see disjoint
 memory this process cannot name, or whose worker died, it runs the rest of the grid itself,
 serially: its memory is then exactly what the serial engine had at that block, so the error
 raised and the memory left behind are the serial engine's. LDS atomics are block-local and
-never order-sensitive. What a worker prints (sys.stdout, sys.stderr) travels with its piece and is
-printed here when the piece is applied: output comes in block order, a piece rerun here prints
-only once, and it reaches whatever this process's streams are (a notebook, pytest's capture).
+never order-sensitive. What a worker prints (sys.stdout, sys.stderr) travels with its piece
+and is printed here when the piece is applied: output comes in block order, a piece rerun
+here prints only once, and it reaches whatever this process's streams are (a notebook,
+pytest's capture).
 Other Python side effects (changing objects) happen in the workers and stay there.
 """
 
@@ -60,7 +61,8 @@ PAYOFF = 0.9  # fork only when the estimated wall time with workers is below thi
 FORK_S = 0.02  # starting one worker process and its first piece, seconds
 PIECE_S = 0.002  # a piece's fixed cost beyond its blocks: collecting, sending, applying it
 MIN_BLOCKS = 16  # grids with fewer blocks never fork
-PROBE_SHARE = 32  # the first 1/PROBE_SHARE of the blocks (at most a batch) run here, timed
+PROBE_SHARE = 32  # the first 1/PROBE_SHARE of the blocks (at most a batch, at least 3 of a
+# batched launch that has 12) run here, timed
 PIECES_PER_WORKER = 2  # pieces per worker: balance vs bigger batches (faster per block)
 _POLL_S = 0.05  # wait slice of this process: interrupts are handled within it
 _PR_SET_PDEATHSIG = 1  # Linux prctl: a signal for the child when its parent dies
