@@ -446,9 +446,9 @@ def test_workers_are_used_only_when_the_estimate_pays(monkeypatch, per_element_s
     monkeypatch.setattr(workers, "PIECE_S", 0.0)
     monkeypatch.setattr(workers, "_transfer_costs", lambda: (per_element_s, per_element_s))
 
-    def probe(run, blocks, per_batch):
+    def probe(run, blocks, per_batch, grid, least_s):
         run(0, blocks)
-        return spread_cost.Cost(0.0, 0.1, per_batch or 1, 1.0, 1.0)  # 0.1 s a block, a core idle
+        return spread_cost.Cost(0.0, 0.1, per_batch or 1, 1.0, 1.0), blocks  # 0.1 s a block
 
     monkeypatch.setattr(spread_cost, "probe", probe)
     x = np.arange(64 * 64, dtype=np.float32)
@@ -465,9 +465,9 @@ def test_a_batchs_fixed_cost_is_priced(monkeypatch, fixed, want_workers):
     whatever their size (its Python, not its numpy work) stays in one process."""
     monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
 
-    def probe(run, blocks, per_batch):
+    def probe(run, blocks, per_batch, grid, least_s):
         run(0, blocks)
-        return spread_cost.Cost(fixed, 0.1, 1 << 20, 1.0, 1.0)
+        return spread_cost.Cost(fixed, 0.1, 1 << 20, 1.0, 1.0), blocks
 
     monkeypatch.setattr(spread_cost, "probe", probe)
     monkeypatch.setattr(workers, "_transfer_costs", lambda: (0.0, 0.0))
@@ -485,12 +485,15 @@ def test_probe_separates_a_batchs_fixed_cost():
         while time.process_time() < deadline:
             pass
 
-    cost = spread_cost.probe(run, 16, 64)
-    assert cost.fixed == pytest.approx(0.2, abs=0.02)
+    cost, ran = spread_cost.probe(run, 16, 64, 512, 0.5)
+    assert ran == 16 and cost.fixed == pytest.approx(0.2, abs=0.02)
     assert cost.per_block == pytest.approx(0.01, abs=0.003)
     assert cost.serial(128) == pytest.approx((2 * 0.2 + 1.28) / cost.share, rel=0.1)
-    wave = spread_cost.probe(run, 4, None)  # per wave: one part, no batches
-    assert wave.fixed == 0 and wave.per_block == pytest.approx(0.24 / 4, rel=0.1)
+    wave, ran = spread_cost.probe(run, 4, None, 512, 0.5)  # per wave: one part, no batches
+    assert ran == 4 and wave.fixed == 0 and wave.per_block == pytest.approx(0.24 / 4, rel=0.1)
+    # 0.21 s for the first block of 4: under 1 s in all, too short to time a second part
+    short, ran = spread_cost.probe(run, 4, 64, 4, 1.0)
+    assert ran == 1 and short.per_block == pytest.approx(0.21, rel=0.1)
 
 
 def test_transfer_costs_are_measured_positive():

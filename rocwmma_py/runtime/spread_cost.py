@@ -63,14 +63,18 @@ class Cost:
         return self.share + min(count - 1.0, self.idle)
 
 
-def probe(run: Callable[[int, int], None], blocks: int, per_batch: int | None) -> Cost:
-    """Run blocks [0, blocks) through `run(start, stop)`, timed; `per_batch` is None on the
-    per-wave engine (no batches: every block costs alike)."""
+def probe(run: Callable[[int, int], None], blocks: int, per_batch: int | None, grid: int,
+          least_s: float) -> tuple[Cost, int]:
+    """Run blocks [0, blocks) of a `grid`-block launch through `run(start, stop)`, timed;
+    `per_batch` is None on the per-wave engine (no batches: every block costs alike). The
+    second part is skipped when even the first part's cost per block (fixed cost included)
+    puts the whole launch under `least_s`, too short to spread: a short launch pays one
+    extra batch for the probe, not two. The cost and the blocks run."""
     first = max(1, blocks // 4) if per_batch is not None and blocks >= 3 else 0
     busy, wall = _machine_busy(), time.perf_counter()
-    parts = []
+    parts: list[tuple[int, float]] = []
     for start, stop in ((0, first), (first, blocks)):
-        if start < stop:
+        if start < stop and not (parts and parts[0][1] / start * grid < least_s):
             cpu = time.process_time()
             run(start, stop)
             parts.append((stop - start, time.process_time() - cpu))
@@ -82,10 +86,11 @@ def probe(run: Callable[[int, int], None], blocks: int, per_batch: int | None) -
     if busy is not None and after is not None and wall > 0:
         uncertain = 2 * cores() / os.sysconf("SC_CLK_TCK")  # the readings' ticks
         idle = max(0.0, cores() - (after - busy + uncertain) / wall)
-    if len(parts) == 1:  # per wave, or too few blocks to separate the parts
+    ran = sum(size for size, _ in parts)
+    if len(parts) == 1:  # per wave, too few blocks to separate the parts, or a short launch
         (size, cpu), = parts
-        return Cost(0.0, cpu / size, per_batch or 1, share, idle)
+        return Cost(0.0, cpu / size, per_batch or 1, share, idle), ran
     (k1, c1), (k2, c2) = parts
     per_block = max(0.0, (c2 - c1) / (k2 - k1))
     fixed = max(0.0, (c1 + c2 - per_block * (k1 + k2)) / 2)
-    return Cost(fixed, per_block, per_batch or 1, share, idle)
+    return Cost(fixed, per_block, per_batch or 1, share, idle), ran

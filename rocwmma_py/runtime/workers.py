@@ -120,7 +120,8 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
     launch.record = record = WriteLog()  # the probe's writes price what workers send back
     try:
         with logging_atomics() as atomics:
-            cost = spread_cost.probe(launch.run_blocks, probe, per_batch)
+            cost, probe = spread_cost.probe(launch.run_blocks, probe, per_batch, grid.blocks,
+                                            MIN_PARALLEL_S)
     finally:
         launch.record = None
     rest = grid.blocks - probe
