@@ -446,7 +446,7 @@ def test_workers_are_used_only_when_the_estimate_pays(monkeypatch, per_element_s
     monkeypatch.setattr(workers, "PIECE_S", 0.0)
     monkeypatch.setattr(workers, "_transfer_costs", lambda: (per_element_s, per_element_s))
 
-    def probe(run, blocks, per_batch, grid, least_s):
+    def probe(run, blocks, per_batch, promising):
         run(0, blocks)
         return spread_cost.Cost(0.0, 0.1, per_batch or 1, 1.0, 1.0), blocks  # 0.1 s a block
 
@@ -465,7 +465,7 @@ def test_a_batchs_fixed_cost_is_priced(monkeypatch, fixed, want_workers):
     whatever their size (its Python, not its numpy work) stays in one process."""
     monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
 
-    def probe(run, blocks, per_batch, grid, least_s):
+    def probe(run, blocks, per_batch, promising):
         run(0, blocks)
         return spread_cost.Cost(fixed, 0.1, 1 << 20, 1.0, 1.0), blocks
 
@@ -485,17 +485,28 @@ def test_probe_separates_a_batchs_fixed_cost():
         while time.process_time() < deadline:
             pass
 
-    cost, ran = spread_cost.probe(run, 16, 64, 512, 0.5)
+    cost, ran = spread_cost.probe(run, 16, 64, lambda first: True)
     assert ran == 16 and cost.fixed == pytest.approx(0.2, abs=0.02)
     assert cost.per_block == pytest.approx(0.01, abs=0.003)
     assert cost.serial(128) == pytest.approx((2 * 0.2 + 1.28) / cost.share, rel=0.1)
-    wave, ran = spread_cost.probe(run, 4, None, 512, 0.5)  # per wave: one part, no batches
+    wave, ran = spread_cost.probe(run, 4, None, lambda first: True)  # per wave: no batches
     assert ran == 4 and wave.fixed == 0 and wave.per_block == pytest.approx(0.24 / 4, rel=0.1)
-    # 0.21 s for the first block of 4: under 1 s in all, too short to time a second part
-    short, ran = spread_cost.probe(run, 4, 64, 4, 1.0)
-    assert ran == 1 and short.per_block == pytest.approx(0.21, rel=0.1)
+    # the first part (1 block) shows spreading cannot pay: no second part
+    seen = []
+    short, ran = spread_cost.probe(run, 4, 64, lambda first: bool(seen.append(first)))
+    assert ran == 1 and seen[0].per_block == pytest.approx(0.21, rel=0.1)
+    assert short.per_block == pytest.approx(0.21, rel=0.1)
 
 
 def test_transfer_costs_are_measured_positive():
     worker_s, apply_s = workers._transfer_costs()
     assert 0 < worker_s < 1e-5 and 0 < apply_s < 1e-5  # seconds per element
+
+
+@pytest.mark.parametrize(("idle", "seconds", "want"), [(1.0, 10.0, True), (0.0, 10.0, False),
+                                                       (0.05, 10.0, False), (1.0, 0.1, False)])
+def test_spreading_is_promising_only_with_idle_cores_and_time(idle, seconds, want):
+    """A machine whose cores other processes keep busy gives forked workers no more CPU
+    (Linux shares it between sessions): only idle cores and a long enough launch pay."""
+    cost = spread_cost.Cost(0.0, seconds / 100, 1 << 20, 1.0, idle)
+    assert workers._promising(cost, 100, 2) is want

@@ -63,34 +63,44 @@ class Cost:
         return self.share + min(count - 1.0, self.idle)
 
 
-def probe(run: Callable[[int, int], None], blocks: int, per_batch: int | None, grid: int,
-          least_s: float) -> tuple[Cost, int]:
-    """Run blocks [0, blocks) of a `grid`-block launch through `run(start, stop)`, timed;
-    `per_batch` is None on the per-wave engine (no batches: every block costs alike). The
-    second part is skipped when even the first part's cost per block (fixed cost included)
-    puts the whole launch under `least_s`, too short to spread: a short launch pays one
-    extra batch for the probe, not two. The cost and the blocks run."""
+def probe(run: Callable[[int, int], None], blocks: int, per_batch: int | None,
+          promising: Callable[[Cost], bool]) -> tuple[Cost, int]:
+    """Run blocks [0, blocks) of a launch through `run(start, stop)`, timed; `per_batch` is
+    None on the per-wave engine (no batches: every block costs alike). The second part is
+    skipped when `promising(cost of the first part alone)` says spreading could not pay
+    even at that cost per block (fixed cost included) and the idle cores then: a launch
+    that stays here pays one extra batch for the probe, not two. The cost and the blocks
+    run."""
     first = max(1, blocks // 4) if per_batch is not None and blocks >= 3 else 0
     busy, wall = _machine_busy(), time.perf_counter()
     parts: list[tuple[int, float]] = []
     for start, stop in ((0, first), (first, blocks)):
-        if start < stop and not (parts and parts[0][1] / start * grid < least_s):
-            cpu = time.process_time()
-            run(start, stop)
-            parts.append((stop - start, time.process_time() - cpu))
-    wall = time.perf_counter() - wall
+        if start >= stop:
+            continue
+        if parts and not promising(_measured(parts, per_batch or 1, busy, wall, True)):
+            break
+        cpu = time.process_time()
+        run(start, stop)
+        parts.append((stop - start, time.process_time() - cpu))
+    return _measured(parts, per_batch or 1, busy, wall, False), sum(n for n, _ in parts)
+
+
+def _measured(parts: list[tuple[int, float]], per_batch: int, busy: float | None,
+              started: float, point: bool) -> Cost:
+    """The cost of the parts run since `started` (perf_counter) with the machine's busy
+    time `busy` then; `point`: idle cores as measured, not counted low (a first look)."""
+    wall = time.perf_counter() - started
     used = sum(cpu for _, cpu in parts)
     share = min(1.0, used / wall) if wall > 0 and used > 0 else 1.0
     idle = 0.0
     after = _machine_busy()
     if busy is not None and after is not None and wall > 0:
-        uncertain = 2 * cores() / os.sysconf("SC_CLK_TCK")  # the readings' ticks
+        uncertain = 0.0 if point else 2 * cores() / os.sysconf("SC_CLK_TCK")  # ticks
         idle = max(0.0, cores() - (after - busy + uncertain) / wall)
-    ran = sum(size for size, _ in parts)
-    if len(parts) == 1:  # per wave, too few blocks to separate the parts, or a short launch
+    if len(parts) == 1:  # per wave, too few blocks to separate the parts, or a first look
         (size, cpu), = parts
-        return Cost(0.0, cpu / size, per_batch or 1, share, idle), ran
+        return Cost(0.0, cpu / size, per_batch, share, idle)
     (k1, c1), (k2, c2) = parts
     per_block = max(0.0, (c2 - c1) / (k2 - k1))
     fixed = max(0.0, (c1 + c2 - per_block * (k1 + k2)) / 2)
-    return Cost(fixed, per_block, per_batch or 1, share, idle), ran
+    return Cost(fixed, per_block, per_batch, share, idle)

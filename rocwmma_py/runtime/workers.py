@@ -120,8 +120,8 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
     launch.record = record = WriteLog()  # the probe's writes price what workers send back
     try:
         with logging_atomics() as atomics:
-            cost, probe = spread_cost.probe(launch.run_blocks, probe, per_batch, grid.blocks,
-                                            MIN_PARALLEL_S)
+            cost, probe = spread_cost.probe(launch.run_blocks, probe, per_batch,
+                                            lambda c: _promising(c, grid.blocks, count))
     finally:
         launch.record = None
     rest = grid.blocks - probe
@@ -137,6 +137,13 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
             spread.run()
             return
     launch.run_blocks(probe, grid.blocks)
+
+
+def _promising(cost: spread_cost.Cost, blocks: int, count: int) -> bool:
+    """Whether `blocks` blocks at `cost` could gain from `count` workers: long enough, and
+    idle cores that would beat `PAYOFF` even if spreading cost nothing."""
+    return (cost.serial(blocks) >= MIN_PARALLEL_S
+            and cost.cores_for(count) * PAYOFF >= cost.share)
 
 
 def _spread_time(cost: spread_cost.Cost, blocks: int, written: float, spread: _Spread) -> float:
