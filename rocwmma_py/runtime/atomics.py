@@ -23,6 +23,11 @@ After a batch split, groups of blocks run one after another; an address reached 
 block after a higher one undoes the top-level batch and reruns it in block order
 (`NeedsBlockOrder`). Atomics are exempt from race checks; global results go through the
 batch's journal, so a batch can be undone.
+
+Worker processes (workers.py): LDS atomics are block-local and never keep a launch in block
+order; global integer add, sub, and, or, xor, min, max, inc and dec log their addresses, and
+a piece whose addresses no earlier piece wrote runs on a worker (disjoint.py); exchange,
+CAS and float atomics send the launch back to block order (`note_order_sensitive`).
 """
 
 from __future__ import annotations
