@@ -1,4 +1,4 @@
-"""benchmarks/bench_targets.py --quick: every row runs and validates (no timing asserted)."""
+"""The benchmarks' --quick modes: every row runs and validates (no timing asserted)."""
 
 from __future__ import annotations
 
@@ -23,3 +23,23 @@ def test_bench_targets_quick_validates_every_row():
     rows = [line for line in lines if line.startswith("| ") and "quick:" in line]
     assert len(rows) == 12 and not any("FAILED" in row for row in rows)
     assert {row.split(" | ")[1] for row in rows} == {"silicon", "exact"}
+
+
+WORKER_RULE = SCRIPT.parent / "bench_worker_rule.py"
+
+
+def test_bench_worker_rule_quick_gives_identical_outputs():
+    """Every row, 1 and 2 workers (spreading forced): outputs equal bit for bit (times are
+    not asserted)."""
+    run = subprocess.run([sys.executable, str(WORKER_RULE), "--quick", "--spread", "--workers",
+                          "2"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    rows = lines[2:-1]
+    assert [row[:17].strip() for row in rows] == ["softmax", "map_util", "write-heavy",
+                                                  "histogram LDS", "histogram global",
+                                                  "wave tile", "perf_hgemm"]
+    for row in rows:  # size, 5 times, used, rule, output: both workers, no serial fallback
+        used, rule, output = row[17:].split()[6:]
+        assert used == "2" and rule in ("met", "missed") and output == "identical", row

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import _thread
 import os
+import re
 import sys
 import threading
 import time
@@ -46,6 +47,7 @@ from rocwmma_py.runtime import (
     blockIdx,
     current_wave,
     last_launch_stats,
+    spread_cost,
     threadIdx,
     use_engine,
     worker_count,
@@ -235,19 +237,22 @@ def counts_blocks(counter, out, first_atomic):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("first_atomic", [0, 17])
-def test_atomics_fall_back_to_block_order(spread, engine, first_atomic):
-    blocks, width = 24, 64
+def test_atomics_on_one_counter_fall_back_to_block_order(spread, engine):
+    """The first piece with atomics on the counter runs on a worker (no earlier piece wrote
+    it); the next one meets it and runs here, from its first block. (Atomics on it in the
+    first blocks would keep the launch here: test_worker_atomics.py.)"""
+    blocks, width, first_atomic = 24, 64, 17
     counter, out = np.zeros(1, np.int32), np.zeros(blocks * width, np.int32)
     runs = compare(lambda c, o: counts_blocks[blocks, width](c, o, first_atomic),
-                   [counter, out], engine, expect_workers=first_atomic > 0)
+                   [counter, out], engine)
     (counter2, out2), _, stats = runs[2]
     atomic_lanes = (blocks - first_atomic) * width
     assert counter2[0] == atomic_lanes
     assert np.array_equal(np.sort(out2[first_atomic * width:]), np.arange(atomic_lanes))
-    if first_atomic:
-        assert serial_fallback(stats).block <= first_atomic
-        assert "atomic" in serial_fallback(stats).cause
+    fallback = serial_fallback(stats)
+    assert first_atomic < fallback.block
+    assert re.fullmatch(rf"global atomics of blocks {fallback.block}\.\.\d+ on 'counter' hit "
+                        "addresses an earlier piece wrote", fallback.cause)
 
 
 _HIDDEN = np.zeros(64 * 20, np.int32)
@@ -318,7 +323,8 @@ def test_interrupt_stops_hung_workers(spread, engine):
         timer.cancel()
     assert time.monotonic() - started < 10
     assert _child_processes() == []
-    assert (out[64:] == 0).all()  # only the first block (run here) wrote
+    probe = 3 if engine == "batch" else 1  # the first blocks, run here (see run_on_workers)
+    assert (out[:64 * probe] == 1).all() and (out[64 * probe:] == 0).all()
 
 
 @kernel
@@ -435,11 +441,16 @@ def test_workers_are_used_only_when_the_estimate_pays(monkeypatch, per_element_s
                                                       want_workers):
     """The decision prices what the workers would send back: free transfers spread the
     launch, costly ones keep it here (fixed costs, so the test does not time anything)."""
-    monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)
     monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
     monkeypatch.setattr(workers, "FORK_S", 0.0)
     monkeypatch.setattr(workers, "PIECE_S", 0.0)
     monkeypatch.setattr(workers, "_transfer_costs", lambda: (per_element_s, per_element_s))
+
+    def probe(run, blocks, per_batch, promising):
+        run(0, blocks)
+        return spread_cost.Cost(0.0, 0.1, per_batch or 1, 1.0, 1.0), blocks  # 0.1 s a block
+
+    monkeypatch.setattr(spread_cost, "probe", probe)
     x = np.arange(64 * 64, dtype=np.float32)
     y = np.zeros_like(x)
     with use_workers(2):
@@ -448,6 +459,54 @@ def test_workers_are_used_only_when_the_estimate_pays(monkeypatch, per_element_s
     assert (y == x + 1).all()
 
 
+@pytest.mark.parametrize(("fixed", "want_workers"), [(0.0, 2), (10.0, 1)])
+def test_a_batchs_fixed_cost_is_priced(monkeypatch, fixed, want_workers):
+    """Pieces are batches of their own: a kernel whose batches cost mostly the same
+    whatever their size (its Python, not its numpy work) stays in one process."""
+    monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
+
+    def probe(run, blocks, per_batch, promising):
+        run(0, blocks)
+        return spread_cost.Cost(fixed, 0.1, 1 << 20, 1.0, 1.0), blocks
+
+    monkeypatch.setattr(spread_cost, "probe", probe)
+    monkeypatch.setattr(workers, "_transfer_costs", lambda: (0.0, 0.0))
+    x = np.arange(64 * 64, dtype=np.float32)
+    y = np.zeros_like(x)
+    with use_workers(2):
+        _write_each[64, 64, 0, "gfx942"](x, y)
+    assert last_launch_stats().workers == want_workers
+
+
+def test_probe_separates_a_batchs_fixed_cost():
+    """Two parts of 1/4 and 3/4 of the blocks: a part costing 0.2 s + 0.01 s a block."""
+    def run(start, stop):
+        deadline = time.process_time() + 0.2 + 0.01 * (stop - start)
+        while time.process_time() < deadline:
+            pass
+
+    cost, ran = spread_cost.probe(run, 16, 64, lambda first: True)
+    assert ran == 16 and cost.fixed == pytest.approx(0.2, abs=0.02)
+    assert cost.per_block == pytest.approx(0.01, abs=0.003)
+    assert cost.serial(128) == pytest.approx((2 * 0.2 + 1.28) / cost.share, rel=0.1)
+    wave, ran = spread_cost.probe(run, 4, None, lambda first: True)  # per wave: no batches
+    assert ran == 4 and wave.fixed == 0 and wave.per_block == pytest.approx(0.24 / 4, rel=0.1)
+    # the first part (1 block) shows spreading cannot pay: no second part
+    seen = []
+    short, ran = spread_cost.probe(run, 4, 64, lambda first: bool(seen.append(first)))
+    assert ran == 1 and seen[0].per_block == pytest.approx(0.21, rel=0.1)
+    assert short.per_block == pytest.approx(0.21, rel=0.1)
+
+
 def test_transfer_costs_are_measured_positive():
     worker_s, apply_s = workers._transfer_costs()
     assert 0 < worker_s < 1e-5 and 0 < apply_s < 1e-5  # seconds per element
+
+
+@pytest.mark.parametrize(("idle", "seconds", "want"), [(1.0, 10.0, True), (0.0, 10.0, False),
+                                                       (0.05, 10.0, False), (1.0, 0.1, False)])
+def test_spreading_is_promising_only_with_idle_cores_and_time(idle, seconds, want):
+    """A machine whose cores other processes keep busy gives forked workers no more CPU
+    (Linux shares it between sessions): only idle cores and a long enough launch pay."""
+    cost = spread_cost.Cost(0.0, seconds / 100, 1 << 20, 1.0, idle)
+    assert workers._promising(cost, 100, 2) is want

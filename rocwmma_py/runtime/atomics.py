@@ -23,6 +23,11 @@ After a batch split, groups of blocks run one after another; an address reached 
 block after a higher one undoes the top-level batch and reruns it in block order
 (`NeedsBlockOrder`). Atomics are exempt from race checks; global results go through the
 batch's journal, so a batch can be undone.
+
+Worker processes (workers.py): LDS atomics are block-local and never keep a launch in block
+order; global integer add, sub, and, or, xor, min, max, inc and dec log their addresses, and
+a piece whose addresses no earlier piece wrote runs on a worker (disjoint.py); exchange,
+CAS and float atomics send the launch back to block order (`note_order_sensitive`).
 """
 
 from __future__ import annotations
@@ -42,10 +47,12 @@ from .lanes import Lanes, batch_data, per_lane
 from .memory import Buffer, Pointer
 from .races import split_units
 from .state import (
+    AtomicHits,
     NeedsBlockOrder,
     NeedsPerWave,
     WaveContext,
     current_context,
+    global_atomic_log,
     note_order_sensitive,
     where_text,
 )
@@ -82,6 +89,11 @@ HALF_ADD_ARCHS: dict[tuple[str, str], tuple[str, ...]] = {
                 ("bfloat16", "LDS"))
 }
 
+# Global integer atomics whose results on addresses no other block touched do not depend on
+# the order of blocks (workers.py spreads their launches); the others mark the launch
+# order-sensitive. LDS atomics never do: each block has its own LDS.
+_COMMUTATIVE = frozenset(("atomicAdd", "atomicSub", "atomicAnd", "atomicOr", "atomicXor",
+                          "atomicMin", "atomicMax", "atomicInc", "atomicDec"))
 _LONG_RUN = 64  # lanes on one address above which a scannable op runs as one accumulate
 _UNTOUCHED = -1  # order records: no atomic on this element yet
 _EPOCH_BITS, _WAVE_BITS = 26, 6  # a global rank: block << 32 | epoch << 6 | wave
@@ -257,7 +269,10 @@ def _atomic(name: str, address: object, value: object,
     dtype, buffer = address.dtype, address.buffer
     lds = _is_lds(buffer)
     _check_type(name, dtype, ctx.arch, lds)
-    note_order_sensitive()
+    commutative = name in _COMMUTATIVE and dtype.kind in "iu"
+    if not lds and not commutative:
+        note_order_sensitive(f"{name} on {_type_name(dtype)} in '{buffer.name}' (only "
+                             "commutative integer atomics can run on workers)")
     vals = _operand(name, "value", value, dtype, ctx, packed_ok=dtype in _HALVES)
     cmps = None if compare is None else _operand(name, "compare", compare, dtype, ctx, False)
     k, lanes = vals.shape
@@ -286,6 +301,12 @@ def _atomic(name: str, address: object, value: object,
         )
     if ctx.journal is not None and not lds and run.size:
         ctx.journal.record(typed, run.addresses, initial)
+    log = global_atomic_log() if commutative and not lds and run.size else None
+    if log is not None:
+        blocks = ctx.block_ids[waves]  # non-decreasing along each run (waves block-major)
+        log.append(AtomicHits(typed.__array_interface__["data"][0], dtype.itemsize,
+                              buffer.name, run.addresses, blocks[run.starts],
+                              blocks[run.ends - 1]))
     typed[run.addresses] = final
     if buffer.written is not None:
         buffer.written[split_units(run.addresses, dtype.itemsize)] = True
@@ -352,6 +373,12 @@ class _Record:
     itemsize: int
     epoch: int
     marks: np.ndarray
+
+
+class OrderMarks(np.ndarray):
+    """A view of an order record's marks, the type its journal entries keep: engine
+    bookkeeping undone with the batch, but no memory of the kernel's (a worker process
+    does not report it as a write)."""
 
 
 _batch_order: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # batch LDS -> {..}
@@ -425,7 +452,7 @@ def _check_block_order(ctx: WaveContext, buffer: Buffer, itemsize: int, run: _Ru
     new = np.maximum(highest, blocks[run.ends - 1])
     changed = new != highest
     if changed.any():
-        journal.record(rec.marks, run.addresses[changed], highest[changed])
+        journal.record(rec.marks.view(OrderMarks), run.addresses[changed], highest[changed])
         rec.marks[run.addresses[changed]] = new[changed]
 
 

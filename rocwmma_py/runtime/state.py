@@ -271,15 +271,55 @@ def note_where(err: BaseException, ctx: WaveContext) -> None:
 
 
 _order_sensitive_ops = 0
+_order_sensitive_cause = ""
 
 
-def note_order_sensitive() -> None:
-    """An operation whose result depends on the order of blocks across the launch ran
-    (an atomic): a launch spread over worker processes must then rerun in block order."""
-    global _order_sensitive_ops
+def note_order_sensitive(cause: str) -> None:
+    """An operation whose result may depend on the order of blocks across the launch ran
+    (`cause` names it, e.g. a float or exchange atomic on global memory): a launch spread
+    over worker processes must then rerun in block order."""
+    global _order_sensitive_ops, _order_sensitive_cause
     _order_sensitive_ops += 1
+    _order_sensitive_cause = cause
 
 
 def order_sensitive_ops() -> int:
     """How many order-sensitive operations this process has run (see note_order_sensitive)."""
     return _order_sensitive_ops
+
+
+def order_sensitive_cause() -> str:
+    """What the latest order-sensitive operation was (see note_order_sensitive)."""
+    return _order_sensitive_cause
+
+
+@dataclass(frozen=True)
+class AtomicHits:
+    """One global atomic call's addresses: element indices `flat` (distinct, ascending) of
+    the `itemsize`-byte view at `address` of buffer `name`, and the lowest and highest block
+    whose lanes hit each."""
+
+    address: int
+    itemsize: int
+    name: str
+    flat: np.ndarray
+    first: np.ndarray
+    last: np.ndarray
+
+
+def global_atomic_log() -> list[AtomicHits] | None:
+    """Where this thread's global atomics that do not depend on block order (commutative
+    integer ops) note their addresses, or None when no one asks (see `logging_atomics`)."""
+    return getattr(_local, "atomics", None)
+
+
+@contextmanager
+def logging_atomics() -> Iterator[list[AtomicHits]]:
+    """Collect the addresses of this thread's global atomics in the with-block (worker
+    processes check that a piece's atomics met no address an earlier piece wrote)."""
+    previous = getattr(_local, "atomics", None)
+    _local.atomics = log = []
+    try:
+        yield log
+    finally:
+        _local.atomics = previous

@@ -1,20 +1,23 @@
 """A launch's blocks spread over worker processes: every core of the machine.
 
 Blocks of a launch are independent in HIP's model, so after the first blocks ran here (they
-time the kernel: a launch estimated to take under `MIN_PARALLEL_S` in all stays here), the
-rest of the grid is cut into contiguous pieces of blocks that `worker_count()` forked
-processes take in turn. Fork (not threads: the kernel's Python would fight over the GIL; not
-spawn: kernels are closures) hands each worker the kernel, its arguments and this process's
-memory copy-on-write, without pickling. A worker runs a piece with the ordinary engine, its
+time the kernel, its batches and the machine's other load: spread_cost.py; a launch estimated
+to take under `MIN_PARALLEL_S` in all, or not to gain from workers, stays here), the rest of
+the grid is cut into contiguous pieces of blocks that `worker_count()` forked processes take
+in turn. Fork (not threads: the kernel's Python would fight over the GIL; not spawn: kernels
+are closures) hands each worker the kernel, its arguments and this process's memory
+copy-on-write, without pickling. A worker runs a piece with the ordinary engine, its
 journal keeping every global write (`_Launch.record`), and sends back each written address
 with its new value, the piece's statistics and whether it failed. This process applies the
-pieces in block order. From the first piece that failed, ran an atomic (whose result
-depends on the order of blocks), wrote memory this process cannot name, or whose worker
-died, it runs the rest of the grid itself, serially: its memory is then exactly what the
-serial engine had at that block, so the error raised and the memory left behind are the
-serial engine's. What a worker prints (sys.stdout, sys.stderr) travels with its piece and is
-printed here when the piece is applied: output comes in block order, a piece rerun here prints
-only once, and it reaches whatever this process's streams are (a notebook, pytest's capture).
+pieces in block order. From the first piece that failed, ran an order-sensitive atomic (a
+float or exchange one, or one on an address an earlier piece wrote: see disjoint.py), wrote
+memory this process cannot name, or whose worker died, it runs the rest of the grid itself,
+serially: its memory is then exactly what the serial engine had at that block, so the error
+raised and the memory left behind are the serial engine's. LDS atomics are block-local and
+never order-sensitive. What a worker prints (sys.stdout, sys.stderr) travels with its piece
+and is printed here when the piece is applied: output comes in block order, a piece rerun
+here prints only once, and it reaches whatever this process's streams are (a notebook,
+pytest's capture).
 Other Python side effects (changing objects) happen in the workers and stay there.
 """
 
@@ -39,10 +42,18 @@ from typing import Protocol
 import numpy as np
 
 from ..settings import use_progress, worker_count
+from . import spread_cost
+from .atomics import OrderMarks
+from .disjoint import WrittenMemory, by_view, shared_address
 from .journal import Journal, WriteLog
 from .memory import Buffer, Pointer
 from .progress import PieceProgress, Progress, step_listener
-from .state import current_context_or_none, order_sensitive_ops
+from .state import (
+    current_context_or_none,
+    logging_atomics,
+    order_sensitive_cause,
+    order_sensitive_ops,
+)
 from .stats import Fallback, LaunchStats
 
 MIN_PARALLEL_S = 0.5  # estimated serial time below which a launch never forks (see README)
@@ -50,7 +61,8 @@ PAYOFF = 0.9  # fork only when the estimated wall time with workers is below thi
 FORK_S = 0.02  # starting one worker process and its first piece, seconds
 PIECE_S = 0.002  # a piece's fixed cost beyond its blocks: collecting, sending, applying it
 MIN_BLOCKS = 16  # grids with fewer blocks never fork
-PROBE_SHARE = 32  # the first 1/PROBE_SHARE of the blocks (at most a batch) run here, timed
+PROBE_SHARE = 32  # the first 1/PROBE_SHARE of the blocks (at most a batch, at least 3 of a
+# batched launch that has 12) run here, timed
 PIECES_PER_WORKER = 2  # pieces per worker: balance vs bigger batches (faster per block)
 _POLL_S = 0.05  # wait slice of this process: interrupts are handled within it
 _PR_SET_PDEATHSIG = 1  # Linux prctl: a signal for the child when its parent dies
@@ -99,36 +111,51 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
             or current_context_or_none() is not None):
         launch.run_blocks(0, grid.blocks)
         return
+    per_batch = None if launch.per_wave else launch.per_batch
     probe = max(1, grid.blocks // PROBE_SHARE)
-    if not launch.per_wave:
-        probe = min(probe, launch.per_batch)
-    atomics = order_sensitive_ops()
+    if per_batch is not None:
+        # at least 3 blocks: two parts of different sizes (spread_cost), if the grid has 12
+        probe = min(max(probe, 3), per_batch, max(1, grid.blocks // 4))
+    sensitive = order_sensitive_ops()
     launch.record = record = WriteLog()  # the probe's writes price what workers send back
-    started = time.perf_counter()
     try:
-        launch.run_blocks(0, probe)
+        with logging_atomics() as atomics:
+            cost, probe = spread_cost.probe(launch.run_blocks, probe, per_batch,
+                                            lambda c: _promising(c, grid.blocks, count))
     finally:
         launch.record = None
-    rest = (grid.blocks - probe) / probe
-    serial = (time.perf_counter() - started) * rest
-    if order_sensitive_ops() != atomics:
-        _note_serial(launch, probe, "an atomic (results depend on the order of blocks)")
+    rest = grid.blocks - probe
+    serial = cost.serial(rest)
+    cause = (order_sensitive_cause() if order_sensitive_ops() != sensitive
+             else shared_address(atomics))
+    if cause:
+        _note_serial(launch, probe, cause)
     elif serial >= MIN_PARALLEL_S:
-        written = rest * sum(flat.size for _, flat in record.written())
-        spread = _Spread(launch, count, probe)
-        if _spread_time(serial, written, count, len(spread.pieces)) <= PAYOFF * serial:
+        written = rest / probe * sum(flat.size for _, flat in _kernel_writes(record))
+        spread = _Spread(launch, count, probe, bool(atomics))
+        if _spread_time(cost, rest, written, spread) <= PAYOFF * serial:
             spread.run()
             return
     launch.run_blocks(probe, grid.blocks)
 
 
-def _spread_time(serial: float, written: float, count: int, pieces: int) -> float:
-    """Estimated wall time of the rest of a launch on `count` workers: their share of the
-    serial time, what moving `written` elements back costs (in the workers, and here, where
-    pieces are applied one after another), each piece's fixed cost and starting the
-    processes."""
+def _promising(cost: spread_cost.Cost, blocks: int, count: int) -> bool:
+    """Whether `blocks` blocks at `cost` could gain from `count` workers: long enough, and
+    idle cores that would beat `PAYOFF` even if spreading cost nothing."""
+    return (cost.serial(blocks) >= MIN_PARALLEL_S
+            and cost.cores_for(count) * PAYOFF >= cost.share)
+
+
+def _spread_time(cost: spread_cost.Cost, blocks: int, written: float, spread: _Spread) -> float:
+    """Estimated wall time of the last `blocks` blocks of a launch on `spread.count`
+    workers: each piece a batch of its own, moving `written` elements back (in the workers,
+    and here, where pieces are applied one after another, sharing the cores with them),
+    each piece's fixed cost and starting the processes; the workers get the cores other
+    processes leave (`Cost.cores_for`)."""
     worker_s, apply_s = _transfer_costs()
-    return (serial / count + written * (worker_s / count + apply_s) + PIECE_S * pieces
+    count, pieces = spread.count, len(spread.pieces)
+    work = cost.fixed * pieces + cost.per_block * blocks + written * worker_s
+    return (work / cost.cores_for(count) + written * apply_s / cost.share + PIECE_S * pieces
             + FORK_S * count)
 
 
@@ -174,7 +201,7 @@ class _Child:
 class _Spread:
     """Blocks [first, grid) of one launch, cut into pieces, on worker processes."""
 
-    def __init__(self, launch: BlockRunner, count: int, first: int) -> None:
+    def __init__(self, launch: BlockRunner, count: int, first: int, atomics: bool) -> None:
         self.launch = launch
         blocks = launch.grid.blocks
         rest = blocks - first
@@ -184,10 +211,12 @@ class _Spread:
         self.pieces = [(s, min(s + size, blocks)) for s in range(first, blocks, size)]
         self.count = min(count, len(self.pieces))
         self.memory = _known_memory(launch.grid.body)
+        self.written = WrittenMemory(exact=atomics)  # what the applied pieces wrote
         self.cause = ""  # why the pieces from `stop` on run here
         self.stop = len(self.pieces)  # the first piece that runs here
         self.handed = 0  # pieces handed out so far
-        self.results: dict[int, tuple] = {}  # piece -> (piece, failure, writes, stats, out)
+        # piece -> (piece, failure, writes, atomic addresses, stats, printed)
+        self.results: dict[int, tuple] = {}
         self.shown: dict[int, float] = {}  # piece -> its blocks the bar already counts
 
     def run(self) -> None:
@@ -273,7 +302,13 @@ class _Spread:
 
     def _apply(self, index: int, result: tuple) -> bool:
         """Write a piece's results into this process's memory (all or nothing)."""
-        _, _, writes, stats, printed = result
+        _, _, writes, atomics, stats, printed = result
+        start, stop = self.pieces[index]
+        for address, itemsize, name, flat in atomics:
+            if self.written.met(address, itemsize, flat):
+                self.cause = (f"global atomics of blocks {start}..{stop - 1} on '{name}' hit "
+                              "addresses an earlier piece wrote")
+                return False
         targets = []
         for address, values_flat, values in writes:
             memory = self.memory.get(address)
@@ -290,7 +325,8 @@ class _Spread:
         except BaseException:  # an interrupt: nothing of this piece stays (see Journal)
             applying.undo()
             raise
-        start, stop = self.pieces[index]
+        for (address, values_flat, values), (view, _, _) in zip(writes, targets, strict=True):
+            self.written.add(address, values.itemsize, values_flat, view.size)
         _merge(self.launch.stats, stats)
         _print(printed)
         self.launch.progress.advance(stop - start - self.shown.pop(index, 0.0))
@@ -330,36 +366,44 @@ def _work(launch: BlockRunner, conn: Connection, pieces: list[tuple[int, int]],
 
 
 def _run_piece(launch: BlockRunner, piece: int, start: int, stop: int) -> bytes:
-    """Blocks [start, stop) here; the pickled (piece, failure or "", writes, stats, printed)
-    where printed is the (stdout, stderr) text of the piece."""
+    """Blocks [start, stop) here; the pickled (piece, failure or "", writes, atomic
+    addresses (`disjoint.by_view`), stats, printed) where printed is the (stdout, stderr)
+    text of the piece."""
     if isinstance(launch.progress, PieceProgress):
         launch.progress.start_piece(piece)
-    atomics = order_sensitive_ops()
+    sensitive = order_sensitive_ops()
     launch.stats = LaunchStats()
     launch.record = record = WriteLog()
     failure = ""
     try:
-        launch.run_blocks(start, stop)
+        with logging_atomics() as atomics:
+            launch.run_blocks(start, stop)
     except BaseException as err:  # noqa: BLE001 - reported; the launching process reruns it
         failure = f"{type(err).__name__} in blocks {start}..{stop - 1}"
-    if order_sensitive_ops() != atomics:
-        failure = "an atomic (results depend on the order of blocks)"
+    if order_sensitive_ops() != sensitive:
+        failure = order_sensitive_cause()
     writes = []
     if not failure:
-        for view, flat in record.written():
+        for view, flat in _kernel_writes(record):
             if flat.size:
                 writes.append((view.__array_interface__["data"][0], flat, view[flat]))
     printed = _take_output()
     try:
-        return pickle.dumps((piece, failure, writes, launch.stats, printed),
-                            pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps((piece, failure, writes, by_view(atomics) if not failure else [],
+                             launch.stats, printed), pickle.HIGHEST_PROTOCOL)
     except Exception as err:  # noqa: BLE001 - e.g. a Fallback text that does not pickle
         return pickle.dumps(_failed(piece, f"results not picklable ({err})"))
 
 
+def _kernel_writes(record: WriteLog) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The kernel's global writes `record` kept: its `written()` without the engine's
+    atomic order records (`atomics.OrderMarks`)."""
+    return [(view, flat) for view, flat in record.written() if not isinstance(view, OrderMarks)]
+
+
 def _failed(piece: int, cause: str) -> tuple:
     """The result of a piece that runs again here: nothing of it is applied or printed."""
-    return piece, cause, [], None, ("", "")
+    return piece, cause, [], [], None, ("", "")
 
 
 def _take_output() -> tuple[str, str]:

@@ -1,0 +1,106 @@
+"""What the first blocks of a launch cost, measured, for workers.py's decision to spread it.
+
+A batch of k blocks costs about `fixed + per_block * k` CPU seconds: the kernel's Python runs
+once per batch whatever its size (a softmax row loop, a map_util element loop), its numpy
+work grows with k. The per-wave engine has no batches (fixed = 0). The probe runs its blocks
+as two batches of different sizes (1/4 and 3/4 of them) so the two parts separate: timing
+one small batch and scaling it by the grid would count the fixed cost once per probe-sized
+batch, which the serial engine's bigger batches and the workers' pieces do not pay.
+
+Other processes on the machine take cores from the workers. The workers count on the share
+of a core this process got during the probe, for one of them, and on the cores that stood
+idle meanwhile for the others: a busy machine does not give a process more cores because it
+forked (Linux shares them between sessions, autogroups, not processes), so workers pay only
+where cores are idle (counted low: the machine's busy time is read in clock ticks).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    with suppress(AttributeError):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _machine_busy() -> float | None:
+    """Busy CPU seconds of the whole machine since boot, summed over cores (Linux; counted
+    in clock ticks per core, so two readings may each be a tick per core short)."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(v) for v in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True)
+class Cost:
+    """CPU seconds of a batch beyond its blocks and of one block, blocks per batch, the
+    share of a core this process got during the probe and the cores idle meanwhile."""
+
+    fixed: float
+    per_block: float
+    per_batch: int
+    share: float
+    idle: float
+
+    def serial(self, blocks: int) -> float:
+        """Wall seconds of `blocks` more blocks run here."""
+        batches = -(-blocks // self.per_batch)
+        return (self.fixed * batches + self.per_block * blocks) / self.share
+
+    def cores_for(self, count: int) -> float:
+        """The cores `count` busy workers get: this process's share and idle cores."""
+        return self.share + min(count - 1.0, self.idle)
+
+
+def probe(run: Callable[[int, int], None], blocks: int, per_batch: int | None,
+          promising: Callable[[Cost], bool]) -> tuple[Cost, int]:
+    """Run blocks [0, blocks) of a launch through `run(start, stop)`, timed; `per_batch` is
+    None on the per-wave engine (no batches: every block costs alike). The second part is
+    skipped when `promising(cost of the first part alone)` says spreading could not pay
+    even at that cost per block (fixed cost included) and the idle cores then: a launch
+    that stays here pays one extra batch for the probe, not two. The cost and the blocks
+    run."""
+    first = max(1, blocks // 4) if per_batch is not None and blocks >= 3 else 0
+    busy, wall = _machine_busy(), time.perf_counter()
+    parts: list[tuple[int, float]] = []
+    for start, stop in ((0, first), (first, blocks)):
+        if start >= stop:
+            continue
+        if parts and not promising(_measured(parts, per_batch or 1, busy, wall, True)):
+            break
+        cpu = time.process_time()
+        run(start, stop)
+        parts.append((stop - start, time.process_time() - cpu))
+    return _measured(parts, per_batch or 1, busy, wall, False), sum(n for n, _ in parts)
+
+
+def _measured(parts: list[tuple[int, float]], per_batch: int, busy: float | None,
+              started: float, point: bool) -> Cost:
+    """The cost of the parts run since `started` (perf_counter) with the machine's busy
+    time `busy` then; `point`: idle cores as measured, not counted low (a first look)."""
+    wall = time.perf_counter() - started
+    used = sum(cpu for _, cpu in parts)
+    share = min(1.0, used / wall) if wall > 0 and used > 0 else 1.0
+    idle = 0.0
+    after = _machine_busy()
+    if busy is not None and after is not None and wall > 0:
+        uncertain = 0.0 if point else 2 * cores() / os.sysconf("SC_CLK_TCK")  # ticks
+        idle = max(0.0, cores() - (after - busy + uncertain) / wall)
+    if len(parts) == 1:  # per wave, too few blocks to separate the parts, or a first look
+        (size, cpu), = parts
+        return Cost(0.0, cpu / size, per_batch, share, idle)
+    (k1, c1), (k2, c2) = parts
+    per_block = max(0.0, (c2 - c1) / (k2 - k1))
+    fixed = max(0.0, (c1 + c2 - per_block * (k1 + k2)) / 2)
+    return Cost(fixed, per_block, per_batch, share, idle)
