@@ -9,6 +9,7 @@ and the engines read this record; it imports none of them.
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -307,19 +308,27 @@ class AtomicHits:
     last: np.ndarray
 
 
+# A context variable, not thread-local state: the wave threads of a block (and of a batch's
+# wave groups) run in copies of the launching thread's context, so they log into its list.
+_atomic_log: contextvars.ContextVar[list[AtomicHits] | None] = contextvars.ContextVar(
+    "rocwmma_py_atomic_log", default=None)
+
+
 def global_atomic_log() -> list[AtomicHits] | None:
-    """Where this thread's global atomics that do not depend on block order (commutative
-    integer ops) note their addresses, or None when no one asks (see `logging_atomics`)."""
-    return getattr(_local, "atomics", None)
+    """Where the running launch's global atomics that do not depend on block order
+    (commutative integer ops) note their addresses, or None when no one asks (see
+    `logging_atomics`)."""
+    return _atomic_log.get()
 
 
 @contextmanager
 def logging_atomics() -> Iterator[list[AtomicHits]]:
-    """Collect the addresses of this thread's global atomics in the with-block (worker
-    processes check that a piece's atomics met no address an earlier piece wrote)."""
-    previous = getattr(_local, "atomics", None)
-    _local.atomics = log = []
+    """Collect the addresses of the global atomics of the blocks run in the with-block, their
+    wave threads included (worker processes check that a piece's atomics met no address an
+    earlier piece wrote)."""
+    log: list[AtomicHits] = []
+    token = _atomic_log.set(log)
     try:
         yield log
     finally:
-        _local.atomics = previous
+        _atomic_log.reset(token)
