@@ -200,7 +200,7 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
         exact = SC.multiples_of(c, q)
     if not exact:
         return None
-    d = accumulate(a, b, c, instr.result_type)
+    d = accumulate(a, b, c, instr.result_type, proven_exact=True)
     if arith.positive_zero:
         d += d.dtype.type(0)  # -0 + +0 == +0; every other value unchanged
     return d

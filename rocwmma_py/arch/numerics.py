@@ -76,12 +76,14 @@ def accumulator_values(values: np.ndarray, t) -> np.ndarray:
 
 
 def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
-               clamp: bool = False) -> np.ndarray:
+               clamp: bool = False, proven_exact: bool = False) -> np.ndarray:
     """D = C + A @ B over the last two axes (batched), rounded once to `acc_type`.
 
     `a` (..., M, K), `b` (..., K, N) and `c` (..., M, N) are decoded values (see `decode`;
     float32 values may stay float32: they are exact either way); leading axes broadcast.
-    Returns `storage_dtype(acc_type)` values.
+    Returns `storage_dtype(acc_type)` values. `proven_exact`: the caller proved every
+    partial sum, in any grouping, exact in a float acc_type (`models.collapsed_chain`), so
+    float64 computes it exactly too and no certificate is needed.
     """
     if T.is_float(acc_type) and T.bits(acc_type) == 64:
         with np.errstate(invalid="ignore", over="ignore"):  # IEEE Inf/NaN results intended
@@ -95,7 +97,7 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
         out = np.empty(shape, T.storage_dtype(acc_type))
 
         def float_tier(a, b, c, out=out):
-            _rounded_sum(a, b, c, acc_type, out)
+            _rounded_sum(a, b, c, acc_type, out, proven_exact)
             return out
         tier = float_tier
     else:
@@ -115,7 +117,7 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
         part = whole[t0:t0 + step]
         pa, pb, pc = (x[t0:t0 + step] for x in flat)
         if T.is_float(acc_type):
-            _rounded_sum(pa, pb, pc, acc_type, part)  # float_tier, in place
+            _rounded_sum(pa, pb, pc, acc_type, part, proven_exact)  # float_tier, in place
         else:
             part[...] = tier(pa, pb, pc)
     return out.reshape(shape)
@@ -145,7 +147,7 @@ class TileRanges(NamedTuple):
 
 
 def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
-                 out: np.ndarray) -> None:
+                 out: np.ndarray, proven_exact: bool = False) -> None:
     """`accumulate` for float accumulators narrower than float64, into `out`.
 
     s = fl64(P + C), P = fl64(A@B), is rounded once to acc_type. Where the line certificate
@@ -156,9 +158,13 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     (`_on_midpoints`: exact sums of random data often are) TwoSum gives the exact remainder
     of P + C, whose sign says which way the exact sum rounds (`_off_midpoints`); tiles
     whose every addition P + C is provably exact (`_exact_additions`) need no look. Outputs
-    the certificate leaves open go to `_settle`.
+    the certificate leaves open go to `_settle`. `proven_exact` (see `accumulate`): s is the
+    exact sum, stored as it is.
     """
     given_b, b = b, _row_major(b)
+    if proven_exact:
+        _store(out, _float64_sum(a, b, c, out.shape, may_hold_zero=True)[1], acc_type)
+        return
     lines_a, lines_b = _quanta(a, -1), _quanta(b, -2)
     tiles = math.prod(out.shape[:-2])
     c_ranges = _tile_ranges(c, tiles) if c.shape == out.shape else None
@@ -166,15 +172,7 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     if not (lines_a.finite and lines_b.finite and finite_c):  # (b may be a scratch buffer
         out[...] = _with_nonfinite(a, given_b, c, acc_type)  # the recursion reuses)
         return
-    p = scratch("products", out.shape, np.float64)
-    if p.shape[:-2] == np.broadcast_shapes(a.shape[:-2], b.shape[:-2]):
-        np.matmul(a, b, out=p)
-    else:  # C has more leading axes than A@B
-        p[...] = np.matmul(a, b)
-    s = scratch("sum", out.shape, np.float64)
-    np.add(p, c, out=s)
-    if (c_ranges is None or c_ranges.zero) and _has_negative_zero(c):
-        _fix_zero_signs(s, a, b, c)
+    p, s = _float64_sum(a, b, c, out.shape, c_ranges is None or c_ranges.zero)
     _store(out, s, acc_type)
     exact = None if c_ranges is None else _exact_additions(lines_a, lines_b, c_ranges,
                                                              out.shape, a.shape[-1])
@@ -185,6 +183,22 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     flagged = np.unique(np.concatenate(open_))
     if flagged.size:
         _settle(a, b, c, s, flagged, (lines_a, lines_b), acc_type, out)
+
+
+def _float64_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, shape: tuple,
+                 may_hold_zero: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(P, s) = (fl64(A@B), fl64(P + C)) in scratch buffers of `shape`, with IEEE zero signs
+    where C holds a -0 (`may_hold_zero`: C may hold a zero at all)."""
+    p = scratch("products", shape, np.float64)
+    if p.shape[:-2] == np.broadcast_shapes(a.shape[:-2], b.shape[:-2]):
+        np.matmul(a, b, out=p)
+    else:  # C has more leading axes than A@B
+        p[...] = np.matmul(a, b)
+    s = scratch("sum", shape, np.float64)
+    np.add(p, c, out=s)
+    if may_hold_zero and _has_negative_zero(c):
+        _fix_zero_signs(s, a, b, c)
+    return p, s
 
 
 def _row_major(b: np.ndarray) -> np.ndarray:
