@@ -18,10 +18,13 @@ _local = threading.local()
 def scratch(name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
     """A C-contiguous array of this shape and dtype, contents undefined, valid until the next
     request for the same name and dtype in this thread."""
-    pool = _local.__dict__.setdefault("pool", {})
-    dtype = np.dtype(dtype)
+    try:
+        pool = _local.pool
+    except AttributeError:
+        pool = _local.pool = {}
     size = math.prod(shape)
-    buf = pool.get((name, dtype))
+    key = (name, dtype)  # (a type and its np.dtype are two keys: two buffers, both valid)
+    buf = pool.get(key)
     if buf is None or buf.size < size:
-        buf = pool[(name, dtype)] = np.empty(max(size, 1), dtype)
+        buf = pool[key] = np.empty(max(size, 1), dtype)
     return buf[:size].reshape(shape)

@@ -87,9 +87,12 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     # non-finite d (its outputs are the special values' anyway) and overflow to +-inf (the
     # intended result) must not warn
     with np.errstate(over="ignore", invalid="ignore"):
-        for t0 in range(0, tiles, step):
-            part = slice(t0, t0 + step)
-            _fused_chunk(operands.part(part), out[part], group, split)
+        if step >= tiles:  # one chunk (the per-wave engine's one tile): no slicing
+            _fused_chunk(operands, out, group, split)
+        else:
+            for t0 in range(0, tiles, step):
+                part = slice(t0, t0 + step)
+                _fused_chunk(operands.part(part), out[part], group, split)
     return out.reshape(shape)
 
 
@@ -101,10 +104,10 @@ def _halves_order(k: int, group: int) -> np.ndarray:
                            for g0 in starts])
 
 
-def _k_major(x: np.ndarray, axis: int, dtype, name: str) -> np.ndarray:
-    """x with its K axis (`axis`) first, a contiguous scratch copy in `dtype` (einsum is
-    about twice as fast on contiguous operands as on strided views)."""
-    view = np.moveaxis(x, axis, 0)
+def _k_major(x: np.ndarray, axes: tuple[int, int, int], dtype, name: str) -> np.ndarray:
+    """x (3-D) transposed by `axes` (its K axis first), a contiguous scratch copy in `dtype`
+    (einsum is about twice as fast on contiguous operands as on strided views)."""
+    view = x.transpose(axes)
     copy = scratch(name, view.shape, dtype)
     np.copyto(copy, view, casting="unsafe")
     return copy
@@ -139,8 +142,8 @@ def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
     a, b, finite, big, floor_e = ops.a, ops.b, ops.finite, ops.big, ops.floor_e
     wa, wb = ops.wa, ops.wb
     # K-major: a group's (G, T, M) and (G, T, N) operands are contiguous slices
-    a_k = _k_major(ops.a_fin, -1, ops.work, "fused a")[..., None]
-    b_k = _k_major(ops.b_fin, -2, ops.work, "fused b")[:, :, None, :]
+    a_k = _k_major(ops.a_fin, (2, 0, 1), ops.work, "fused a")[..., None]
+    b_k = _k_major(ops.b_fin, (1, 0, 2), ops.work, "fused b")[:, :, None, :]
     k = a.shape[-1]
     size = min(group, k)
     for g0 in range(0, k, size):
