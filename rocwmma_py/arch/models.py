@@ -23,7 +23,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial
 
 import ml_dtypes
 import numpy as np
@@ -126,10 +126,11 @@ SILICON_MODELS: dict[str, Callable[[Instruction], Arithmetic]] = {
 }
 
 
+@cache
 def arithmetic(model: str, instr: Instruction, clamp: bool = False) -> Arithmetic:
     """How `instr` computes under `model` (a `numerics_model` name): the exact sum rounded
     once for "exact" and for integer instructions (`clamp` saturating), else the silicon
-    model's arithmetic."""
+    model's arithmetic (cached: built once per instruction, not once per mma_sync)."""
     if model == EXACT or instr.integer:
         return Arithmetic(partial(accumulate, acc_type=instr.result_type, clamp=clamp), _no_floor,
                           positive_zero=False, order_free=True)

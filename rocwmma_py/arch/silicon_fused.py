@@ -215,7 +215,7 @@ def _truncated_sum(a_k, b_k, wa, wb, floor_e: int, tag: str
     4, rounded down, is q: the bits shifted right by 54. Every (T, M, N) and
     (G, T, M, N) result is a per-thread scratch buffer (`tag` tells the fp8 halves' apart),
     reused chunk after chunk and call after call."""
-    shape = np.broadcast_shapes(a_k.shape, b_k.shape)
+    shape = (*a_k.shape[:3], b_k.shape[3])  # (G, T, M, N)
     assert shape[0] <= 8, "G = 4, 8, or fp8's 16 in two halves of 8"
     weights = np.matmul(wa, wb, out=scratch("fused weights", shape[1:], np.float64))
     q = np.right_shift(weights.view(np.int64), 54,
