@@ -256,19 +256,19 @@ def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bo
     if drop:
         d[...] = _general_sum(s, scale, d, d_units, drop)
         return
-    large = np.empty(0, np.intp)
+    large = None
     if not (-2.0**32 < lo and hi < 2.0**32):  # (NaN bounds: a NaN d somewhere)
         # one comparison where only one side is reached
         large = np.flatnonzero(d_units >= 2.0**32 if lo > -2.0**32 else
                                d_units <= -2.0**32 if hi < 2.0**32 else
                                np.abs(d_units) >= 2.0**32)
-    # the large outputs' operands, taken before d_units and d change
-    s_l, scale_l, d_l, units_l = (x.reshape(-1)[large] for x in (s, scale, d, d_units))
+        # the large outputs' operands, taken before d_units and d change
+        s_l, scale_l, d_l, units_l = (x.reshape(-1)[large] for x in (s, scale, d, d_units))
     total = np.floor(d_units, out=d_units)
     total += s
     total /= scale
     np.copyto(d, total, casting="same_kind")  # the one rounding
-    if large.size:
+    if large is not None and large.size:
         d.reshape(-1)[large] = _general_sum(s_l, scale_l, d_l, units_l, drop)
 
 
