@@ -55,6 +55,35 @@ def test_max_abs_both_paths(size):
         assert math.isnan(SC.max_abs(x))
 
 
+@pytest.mark.parametrize("size", [0, 1, 256, 4096, 4097])
+def test_magnitude_range_both_paths(size):
+    base = RNG.normal(size=size) * 2.0 ** RNG.integers(-1074, 1000, size)
+    variants = [base, np.zeros(size), -np.zeros(size)]
+    if size:
+        with_zeros = base.copy()
+        with_zeros[::3] = 0.0
+        with_zeros[1::5] = TINY
+        variants.append(with_zeros)
+    for x in variants:
+        mags = np.abs(x)
+        nonzero = mags[mags != 0]
+        want = (float(nonzero.min()) if nonzero.size else math.inf,
+                float(mags.max()) if size else 0.0)
+        assert SC.magnitude_range(x) == want
+    if size:
+        for special, want_top in ((np.inf, math.inf), (np.nan, None)):
+            x = base.copy()
+            x[size // 2] = special
+            smallest, largest = SC.magnitude_range(x)
+            assert (math.isnan(largest) if want_top is None else largest == want_top)
+            mags = np.abs(np.delete(x, size // 2))
+            nonzero = mags[mags != 0]
+            if nonzero.size:  # (a lone NaN is its own smallest, not compared here)
+                assert smallest == float(nonzero.min())
+            elif special == np.inf:
+                assert smallest == math.inf
+
+
 @pytest.mark.parametrize("size", [1, 256, 4096, 5000])
 @pytest.mark.parametrize("q", [-30, -3, 0, 2])
 def test_multiples_of_matches_fractions(size, q):

@@ -76,7 +76,14 @@ def min_nonzero_abs(x: np.ndarray) -> float:
 
 def magnitude_range(x: np.ndarray) -> tuple[float, float]:
     """(smallest non-zero |x|, largest |x|) of float64 x: (inf, 0.0) when x is all zero or
-    empty, the largest NaN when x holds a NaN (`magnitude_bits`)."""
+    empty, the largest NaN when x holds a NaN (`magnitude_bits`). Small finite arrays take
+    a path of fewer numpy calls; NaN and inf take the bit patterns' (which order them)."""
+    if x.size <= _SAMPLE and x.dtype.kind == "f":
+        mags = np.abs(x)
+        largest = float(mags.max(initial=0.0))
+        if math.isfinite(largest):
+            return float(np.fmin.reduce(mags, axis=None, where=mags != 0, initial=math.inf)), \
+                largest
     top, low = magnitude_bits(x, None, "magnitude bits")
     smallest = math.inf if low[0] == 0 else float(low.view(np.float64)[0])
     return smallest, float(top.view(np.float64)[0])
