@@ -183,3 +183,23 @@ def test_collapsed_chain_is_the_models_result(arch, model, name):
         assert collapsed_chain(arith, instr, ints_a, ints_b, spoiled_c, np.float32) is None
     big = np.full((1, 16, 16), np.float32(ml_dtypes.finfo(np.float32).max))
     assert collapsed_chain(arith, instr, ints_a, ints_b, big, np.float32) is None
+
+
+def test_scratch_shapes_sizes_and_threads():
+    """Every request gets its shape, C-contiguous, whatever came before; threads do not
+    share buffers."""
+    import threading
+
+    from rocwmma_py.arch.scratch import scratch
+
+    for shape in ((2, 3), (3, 2), (2, 3), (4, 5, 6), (1,), (0, 4), (2, 3)):
+        x = scratch("test scratch", shape, np.float64)
+        assert x.shape == shape and x.dtype == np.float64 and x.flags.c_contiguous
+        x[...] = 1.0
+    mine = scratch("test scratch", (8,), np.int32)
+    theirs = []
+    worker = threading.Thread(target=lambda: theirs.append(scratch("test scratch", (8,),
+                                                                   np.int32)))
+    worker.start()
+    worker.join()
+    assert not np.shares_memory(mine, theirs[0])

@@ -22,9 +22,14 @@ def scratch(name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
         pool = _local.pool
     except AttributeError:
         pool = _local.pool = {}
-    size = math.prod(shape)
     key = (name, dtype)  # (a type and its np.dtype are two keys: two buffers, both valid)
-    buf = pool.get(key)
+    entry = pool.get(key)
+    if entry is not None and entry[1] == shape:
+        return entry[2]  # the same view again (most requests: no new array object)
+    size = math.prod(shape)
+    buf = None if entry is None else entry[0]
     if buf is None or buf.size < size:
-        buf = pool[key] = np.empty(max(size, 1), dtype)
-    return buf[:size].reshape(shape)
+        buf = np.empty(max(size, 1), dtype)
+    view = buf[:size].reshape(shape)
+    pool[key] = (buf, shape, view)
+    return view
