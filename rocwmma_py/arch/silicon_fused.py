@@ -75,7 +75,7 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     work = np.float32 if lo >= _F32_MIN_PRODUCT and hi < _F32_MAX_PRODUCT else np.float64
     # a zero operand makes an alignment exponent of -126 + e: E may then fall below the
     # float32 floor, and the scale must be clamped
-    zeros = bool((a_fin == 0).any() or (b_fin == 0).any())  # (3x faster than count_nonzero)
+    zeros = not (a_fin.all() and b_fin.all())  # (faster than count_nonzero or == 0)
     operands = Operands(
         a=a3, b=b3, a_fin=a_fin, b_fin=b_fin, work=work, finite=finite,
         big=hi >= _BIG_PRODUCT, floor_e=_F32_MIN_E if work is np.float32 and zeros else _F64_MIN_E,
