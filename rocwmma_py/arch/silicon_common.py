@@ -96,8 +96,8 @@ def multiples_of(x: np.ndarray, q: int) -> bool:
         return True  # every float64 is
     flat = np.asarray(x).reshape(-1)
     for part in (flat,) if flat.size <= _SAMPLE else (flat[:_SAMPLE], flat):
-        if q < 0 and (part == np.rint(part)).all():
-            continue  # integers are multiples of 2**q: no scaling pass
+        if q < 0 and part.size > _SAMPLE and (part == np.rint(part)).all():
+            continue  # integers are multiples of 2**q: no scaling pass over a large part
         scaled = part if q == 0 else np.ldexp(part, -q)
         if not (scaled == np.rint(scaled)).all():
             return False

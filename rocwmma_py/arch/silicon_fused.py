@@ -81,8 +81,7 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
         big=hi >= _BIG_PRODUCT, floor_e=_F32_MIN_E if work is np.float32 and zeros else _F64_MIN_E,
         wa=_exponent_weights(a_fin, a_min_exp, range_a[0], 1, "fused wa"),
         wb=_exponent_weights(b_fin, b_min_exp, range_b[0], 0, "fused wb"))
-    out = np.empty((tiles, m, n), np.float32)
-    np.copyto(out, c3, casting="unsafe")
+    out = np.array(c3, np.float32, order="C")
     step = max(1, _CHUNK_TERMS // (m * n * min(group, k)))
     # non-finite d (its outputs are the special values' anyway) and overflow to +-inf (the
     # intended result) must not warn
