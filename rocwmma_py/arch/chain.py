@@ -53,6 +53,18 @@ def _k_sets(instr: Instruction, block_k: int, wave: int) -> tuple[slice | np.nda
     return tuple(np.sort(order[order < block_k]) for order in orders)
 
 
+@cache
+def _steps(instr: Instruction, block_k: int, wave: int, order_free: bool
+           ) -> tuple[slice | np.ndarray, ...]:
+    """What `run_chain` indexes K with per instruction: `_k_sets` for models that sum a set,
+    else `k_orders`, where an order is K itself as a slice (a view, not a copy)."""
+    if order_free:
+        return _k_sets(instr, block_k, wave)
+    identity = np.arange(block_k)
+    return tuple(slice(None) if np.array_equal(order, identity) else order
+                 for order in k_orders(instr, block_k, wave))
+
+
 def run_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, acc: np.ndarray,
               frag_type, *, round_to_acc: bool, wave: int, clamp: bool = False) -> np.ndarray:
     """D = A*B + C of one mma_sync as values of `frag_type` (`accumulator_values`):
@@ -60,10 +72,7 @@ def run_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, acc:
     batch at once."""
     arith = arithmetic(model, instr, clamp)
     block_k = a.shape[-1]
-    if arith.order_free:
-        steps = _k_sets(instr, block_k, wave)
-    else:
-        steps = k_orders(instr, block_k, wave)
+    steps = _steps(instr, block_k, wave, arith.order_free)
     if len(steps) > 1 or model != EXACT:  # one exact sum, where provably the same
         whole = collapsed_chain(arith, instr, a, b, acc, frag_type, clamp)
         if whole is not None:

@@ -23,7 +23,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial
 
 import ml_dtypes
 import numpy as np
@@ -126,10 +126,11 @@ SILICON_MODELS: dict[str, Callable[[Instruction], Arithmetic]] = {
 }
 
 
+@cache
 def arithmetic(model: str, instr: Instruction, clamp: bool = False) -> Arithmetic:
     """How `instr` computes under `model` (a `numerics_model` name): the exact sum rounded
     once for "exact" and for integer instructions (`clamp` saturating), else the silicon
-    model's arithmetic."""
+    model's arithmetic (cached: built once per instruction, not once per mma_sync)."""
     if model == EXACT or instr.integer:
         return Arithmetic(partial(accumulate, acc_type=instr.result_type, clamp=clamp), _no_floor,
                           positive_zero=False, order_free=True)
@@ -167,29 +168,30 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
     if not (math.isfinite(max_a) and math.isfinite(max_b)):
         return None
     info = ml_dtypes.finfo(T.storage_dtype(acc_type))
-    q_sub = int(np.frexp(float(info.smallest_subnormal))[1]) - 1
+    q_sub = math.frexp(float(info.smallest_subnormal))[1] - 1
 
-    def least_q(bound: Fraction) -> int:  # bound < 2**(p + q)
-        return max(_exponent_above(bound) - info.nmant - 1, q_sub)
+    def least_q(above: int) -> int:  # the bound < 2**above < 2**(p + q)
+        return max(above - info.nmant - 1, q_sub)
 
     def split(q: int) -> tuple[int, int]:
-        ea, eb = int(np.frexp(max_a)[1]), int(np.frexp(max_b)[1])  # max|a| < 2**ea
+        ea, eb = math.frexp(max_a)[1], math.frexp(max_b)[1]  # max|a| < 2**ea
         qa = ea - (ea + eb - q) // 2
         return qa, q - qa
 
+    k = a.shape[-1]
+    if k and max_a and max_b:  # C and the model's floor only raise q, and both parts of its
+        qa, qb = split(least_q(_product_exponent(k, max_a, max_b)))  # split with it: A and B
+        if not (SC.multiples_of(a, qa) and SC.multiples_of(b, qb)):  # failing here fail there
+            return None  # random-valued data: before C is read or any rational arithmetic
     # the bounds exactly (rational): a bound at the largest finite value still collapses
-    products = a.shape[-1] * Fraction(max_a) * Fraction(max_b)
-    if products:  # C and the model's floor only raise q, and both parts of its split with
-        qa, qb = split(least_q(products))  # it: A and B failing here fail there too
-        if not (SC.multiples_of(a, qa) and SC.multiples_of(b, qb)):
-            return None  # random-valued data: before C is read
+    products = k * Fraction(max_a) * Fraction(max_b)
     max_c = SC.max_abs(c)
     if not math.isfinite(max_c):
         return None
     bound = products + Fraction(max_c)
     if bound > Fraction(float(info.max)):
         return None
-    q: float = max(least_q(bound), arith.chain_floor(a, b, c, max_a, max_b))
+    q: float = max(least_q(_exponent_above(bound)), arith.chain_floor(a, b, c, max_a, max_b))
     if q == math.inf:
         return None
     q = int(q)
@@ -204,6 +206,13 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
     if arith.positive_zero:
         d += d.dtype.type(0)  # -0 + +0 == +0; every other value unchanged
     return d
+
+
+def _product_exponent(k: int, x: float, y: float) -> int:
+    """`_exponent_above(k * x * y)` for k > 0 and finite x, y > 0, in integers: x y k is
+    n / 2**s with n a positive integer, below 2**e exactly when n < 2**(e + s)."""
+    (nx, dx), (ny, dy) = x.as_integer_ratio(), y.as_integer_ratio()  # dx, dy powers of two
+    return (k * nx * ny).bit_length() - (dx * dy).bit_length() + 1
 
 
 def _exponent_above(x: Fraction) -> int:

@@ -18,10 +18,18 @@ _local = threading.local()
 def scratch(name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
     """A C-contiguous array of this shape and dtype, contents undefined, valid until the next
     request for the same name and dtype in this thread."""
-    pool = _local.__dict__.setdefault("pool", {})
-    dtype = np.dtype(dtype)
+    try:
+        pool = _local.pool
+    except AttributeError:
+        pool = _local.pool = {}
+    key = (name, dtype)  # (a type and its np.dtype are two keys: two buffers, both valid)
+    entry = pool.get(key)
+    if entry is not None and entry[1] == shape:
+        return entry[2]  # the same view again (most requests: no new array object)
     size = math.prod(shape)
-    buf = pool.get((name, dtype))
+    buf = None if entry is None else entry[0]
     if buf is None or buf.size < size:
-        buf = pool[(name, dtype)] = np.empty(max(size, 1), dtype)
-    return buf[:size].reshape(shape)
+        buf = np.empty(max(size, 1), dtype)
+    view = buf[:size].reshape(shape)
+    pool[key] = (buf, shape, view)
+    return view

@@ -14,8 +14,13 @@ ZERO_EXPONENT = -126  # e(0) in the silicon's alignment, whatever the format
 def flatten_tiles(a: np.ndarray, b: np.ndarray, c: np.ndarray):
     """Broadcast a (..., M, K), b (..., K, N), c (..., M, N) over their leading axes and flatten
     those to one tile axis; also returns the output shape (..., M, N)."""
-    lead = np.broadcast_shapes(a.shape[:-2], b.shape[:-2], c.shape[:-2])
     m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    if a.shape[:-2] == b.shape[:-2] == c.shape[:-2]:  # nothing to broadcast (one call fewer)
+        lead = a.shape[:-2]
+        tiles = math.prod(lead)
+        return (a.reshape(tiles, m, k), b.reshape(tiles, k, n), c.reshape(tiles, m, n),
+                (*lead, m, n))
+    lead = np.broadcast_shapes(a.shape[:-2], b.shape[:-2], c.shape[:-2])
     tiles = math.prod(lead)
     a3 = np.broadcast_to(a, (*lead, m, k)).reshape(tiles, m, k)
     b3 = np.broadcast_to(b, (*lead, k, n)).reshape(tiles, k, n)
@@ -53,8 +58,14 @@ def flush_subnormals(x: np.ndarray, min_exp: int) -> np.ndarray:
     return np.where(np.abs(x) < 2.0**min_exp, 0.0, x).astype(x.dtype)
 
 
+_SAMPLE = 4096  # elements tested before a whole array; small arrays' size
+
+
 def max_abs(x: np.ndarray) -> float:
-    """max |x| (0 when empty)."""
+    """max |x| (0 when empty; NaN when x holds one): small arrays through one |x| temporary
+    (fewer numpy calls), large ones without it."""
+    if x.size <= _SAMPLE:
+        return float(np.abs(x).max(initial=0.0))
     return max(float(np.max(x, initial=0.0)), -float(np.min(x, initial=0.0)))
 
 
@@ -65,13 +76,17 @@ def min_nonzero_abs(x: np.ndarray) -> float:
 
 def magnitude_range(x: np.ndarray) -> tuple[float, float]:
     """(smallest non-zero |x|, largest |x|) of float64 x: (inf, 0.0) when x is all zero or
-    empty, the largest NaN when x holds a NaN (`magnitude_bits`)."""
+    empty, the largest NaN when x holds a NaN (`magnitude_bits`). Small finite arrays take
+    a path of fewer numpy calls; NaN and inf take the bit patterns' (which order them)."""
+    if x.size <= _SAMPLE and x.dtype.kind == "f":
+        mags = np.abs(x)
+        largest = float(mags.max(initial=0.0))
+        if math.isfinite(largest):
+            return float(np.fmin.reduce(mags, axis=None, where=mags != 0, initial=math.inf)), \
+                largest
     top, low = magnitude_bits(x, None, "magnitude bits")
     smallest = math.inf if low[0] == 0 else float(low.view(np.float64)[0])
     return smallest, float(top.view(np.float64)[0])
-
-
-_SAMPLE = 4096  # elements tested before a whole array
 
 
 def multiples_of(x: np.ndarray, q: int) -> bool:
@@ -80,10 +95,10 @@ def multiples_of(x: np.ndarray, q: int) -> bool:
     if q <= -1074:
         return True  # every float64 is
     flat = np.asarray(x).reshape(-1)
-    for part in (flat[:_SAMPLE], flat):
-        if q < 0 and np.array_equal(part, np.rint(part)):
-            continue  # integers are multiples of 2**q: no scaling pass
+    for part in (flat,) if flat.size <= _SAMPLE else (flat[:_SAMPLE], flat):
+        if q < 0 and part.size > _SAMPLE and (part == np.rint(part)).all():
+            continue  # integers are multiples of 2**q: no scaling pass over a large part
         scaled = part if q == 0 else np.ldexp(part, -q)
-        if not np.array_equal(scaled, np.rint(scaled)):
+        if not (scaled == np.rint(scaled)).all():
             return False
     return True

@@ -170,12 +170,12 @@ def _check_one_address_per_wave(ptr: Pointer, ctx, what: str) -> None:
     if not isinstance(ptr.offset, Lanes):
         return
     per_wave = batch_data(ptr.offset).reshape(-1, ctx.wave_size)
-    differs = (per_wave != per_wave[:, :1]).any(axis=1)
-    if differs.any():
-        wave = int(np.argmax(differs))
-        raise FragmentValueError(f"{what}: the pointer differs between lanes of a wave "
-                                 f"({describe_lanes(per_wave[wave])}); rocWMMA takes one "
-                                 "address per wave — pass the wave's base pointer")
+    if (per_wave == per_wave[:, :1]).all():  # (one whole-array reduction on the usual path)
+        return
+    wave = int(np.argmax((per_wave != per_wave[:, :1]).any(axis=1)))
+    raise FragmentValueError(f"{what}: the pointer differs between lanes of a wave "
+                             f"({describe_lanes(per_wave[wave])}); rocWMMA takes one "
+                             "address per wave — pass the wave's base pointer")
 
 
 def _unpadded(frag: type[fragment] | fragment) -> tuple[int, int]:
