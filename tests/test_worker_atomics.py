@@ -41,11 +41,10 @@ def serial_fallbacks(stats) -> list:
     return [f for f in stats.fallbacks if f.kind == "serial"]
 
 
-@kernel
-def lds_histogram(data, partial, per_block):
-    """NVIDIA histogram256's shape: a block's histogram in LDS by LDS atomics, then the
-    block's partial bins stored to global memory."""
-    bins = shared_array(np.uint32, BINS)
+def _block_bins(data, per_block, dtype):
+    """The block's histogram of its `per_block` values, in LDS by LDS atomics (called from
+    the kernels below, as a __device__ function)."""
+    bins = shared_array(dtype, BINS)
     t = threadIdx.x
     with where(t < BINS):
         bins[t] = 0
@@ -54,6 +53,14 @@ def lds_histogram(data, partial, per_block):
     for k in range(0, per_block, blockDim.x):
         atomicAdd(bins + data[base + k + t] % BINS, 1)
     synchronize_workgroup()
+    return bins
+
+
+@kernel
+def lds_histogram(data, partial, per_block):
+    """NVIDIA histogram256's shape: a block's histogram in LDS by LDS atomics, then the
+    block's partial bins stored to global memory."""
+    bins, t = _block_bins(data, per_block, np.uint32), threadIdx.x
     with where(t < BINS):
         partial[blockIdx.x * BINS + t] = bins[t]
 
@@ -186,15 +193,7 @@ def test_atomics_on_an_earlier_pieces_plain_write_rerun_here(spread, engine):  #
 def lds_then_own_global(data, totals, per_block):
     """An LDS histogram per block, then one global atomicAdd per bin into the block's own
     totals (the global-atomics variant whose blocks never meet)."""
-    bins = shared_array(np.int32, BINS)
-    t = threadIdx.x
-    with where(t < BINS):
-        bins[t] = 0
-    synchronize_workgroup()
-    base = blockIdx.x * per_block
-    for k in range(0, per_block, blockDim.x):
-        atomicAdd(bins + data[base + k + t] % BINS, 1)
-    synchronize_workgroup()
+    bins, t = _block_bins(data, per_block, np.int32), threadIdx.x
     with where(t < BINS):
         atomicAdd(totals + blockIdx.x * BINS + t, bins[t])
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import operator
 import struct
 from collections.abc import Callable
+from contextlib import suppress
 from functools import cache
 from itertools import starmap
 from typing import Any, NamedTuple
@@ -112,10 +113,8 @@ class Uniform:
         if self._array is None:
             self._array = False
             if self._scalar_type() is int:
-                try:
+                with suppress(OverflowError):  # an int beyond int64: the per-wave path
                     self._array = np.array(self._values, np.int64)
-                except OverflowError:
-                    pass
         return None if self._array is False else self._array  # type: ignore[return-value]
 
     def _bounds(self) -> tuple[int, int]:
