@@ -1,11 +1,12 @@
 """Running the waves of one block (or the wave groups of a batch) in a fixed order, and the
 workgroup barrier.
 
-Each wave gets a thread, but a baton (one Condition) lets only one run at a time: wave 0
-runs until it reaches a barrier or finishes, then wave 1, and so on. When every live wave
-waits at the barrier (finished waves don't count) they are all released and the lowest
-wave runs again. The order, and hence every result, is deterministic. An exception in one
-wave stops the others (they unwind at their next baton wait) and is re-raised unchanged.
+Each wave gets a thread (a pooled one, `wave_threads`), but a baton (one Condition) lets
+only one run at a time: wave 0 runs until it reaches a barrier or finishes, then wave 1,
+and so on. When every live wave waits at the barrier (finished waves don't count) they
+are all released and the lowest wave runs again. The order, and hence every result, is
+deterministic. An exception in one wave stops the others (they unwind at their next baton
+wait) and is re-raised unchanged.
 The batched engine uses the same scheduler with one "wave" per wave group (a WaveContext
 over the same waves of many blocks), so warp-specialized blocks interleave at barriers.
 
@@ -19,11 +20,12 @@ from __future__ import annotations
 import contextvars
 import threading
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from .errors import BarrierError
-from .interrupts import stop_thread
 from .progress import note_step
 from .state import WaveContext, current_context, note_where, running
+from .wave_threads import Job
 
 _POLL_S = 0.05  # the launching thread's wait slice: signals are handled within this time
 
@@ -65,17 +67,11 @@ class WaveScheduler:
             ctx.scheduler = self
         # Each wave thread runs in a copy of the launcher's context, so `use_arch` (and any
         # other context variable) reaches kernels launched from inside a wave.
-        threads = [
-            threading.Thread(
-                target=contextvars.copy_context().run,
-                args=(self._wave_thread, slot, ctx, body),
-                name=f"{ctx.kernel_name} block {ctx.block_index} wave {self._labels[slot]}",
-                daemon=True,
-            )
+        jobs = [
+            Job(partial(contextvars.copy_context().run, self._wave_thread, slot, ctx, body),
+                f"{ctx.kernel_name} block {ctx.block_index} wave {self._labels[slot]}")
             for slot, ctx in enumerate(contexts)
         ]
-        for thread in threads:
-            thread.start()
         try:
             with self._cond:
                 self._turn = 0
@@ -83,10 +79,10 @@ class WaveScheduler:
                 while not (self._done or self._aborted):
                     self._cond.wait(_POLL_S)
         except BaseException:  # KeyboardInterrupt, a signal handler's exception: stop waves
-            self._stop(threads)
+            self._stop(jobs)
             raise
-        for thread in threads:
-            thread.join()
+        for job in jobs:
+            job.join()
         if self._error is not None:
             raise self._error
 
@@ -99,17 +95,17 @@ class WaveScheduler:
             self._pass_baton()
             self._wait_turn(slot)
 
-    def _stop(self, threads: list[threading.Thread]) -> None:
-        """Abort every wave and wait until each thread has ended (re-raising _Abort into
-        threads that spin in kernel code, until they notice)."""
+    def _stop(self, jobs: list[Job]) -> None:
+        """Abort every wave and wait until each has ended (re-raising _Abort into waves that
+        spin in kernel code, until they notice)."""
         with self._cond:
             self._aborted = True
             self._cond.notify_all()
-        for thread in threads:
-            thread.join(_POLL_S)  # waves waiting for the baton unwind by themselves
-            while thread.is_alive():
-                stop_thread(thread, _Abort)
-                thread.join(_POLL_S)
+        for job in jobs:
+            job.join(_POLL_S)  # waves waiting for the baton unwind by themselves
+            while job.is_alive():
+                job.stop(_Abort)
+                job.join(_POLL_S)
 
     def _wave_thread(self, slot: int, ctx: WaveContext, body: Callable[[], None]) -> None:
         try:
