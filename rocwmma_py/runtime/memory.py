@@ -26,7 +26,6 @@ import operator
 from typing import Any
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 from numpy.typing import DTypeLike
 
 from ..errors import AccessError, PointerTypeError
@@ -457,26 +456,37 @@ class Pointer:
                 or width < 1 or (ctx is not None and ctx.active_mask() is not None):
             return None
         waves = ctx.n_waves if ctx is not None else 1
+        base: int | np.ndarray = self.offset  # type: ignore[assignment]
         if isinstance(self.offset, Lanes):
             per_wave = batch_data(self.offset).reshape(waves, -1)
             base = per_wave[:, 0]
-            if (per_wave != base[:, None]).any():
+            if (per_wave != per_wave[:, :1]).any():
                 return None
-        else:
-            base = np.full(waves, self.offset, np.int64)
         last = (height - 1) * s_r + (width - 1) * s_c  # the block's largest offset
+        if waves == 1:  # (one wave: Python ints, one strided view, fewer numpy calls)
+            start = int(base if isinstance(base, int) else base[0])
+            if start < 0 or start + last >= self.size:
+                return None
+            if self.buffer.segments > 1:  # the block's own LDS segment
+                start += ctx.block_slots[0] * self._segment_elements()  # type: ignore[union-attr]
+            return self._strided(start, (1, height, width), (0, s_r, s_c)).copy()
+        base = np.broadcast_to(base, (waves,))
         if base.min() < 0 or base.max() + last >= self.size:
             return None
         if self.buffer.segments > 1:  # each wave reads its own block's LDS segment
-            stride = self.buffer.segment_bytes // self.dtype.itemsize
-            base = base + ctx.block_slots * stride  # type: ignore[union-attr] # segments: ctx
-        typed = self.buffer.typed(self.dtype)
-        item = self.dtype.itemsize
-        # as_strided keeps builtin dtypes only: copy the bits, view them as the type after
-        raw = typed.view(f"u{item}" if item in (1, 2, 4, 8) else f"V{item}")
-        blocks = as_strided(raw, (typed.size - last, height, width),
-                            (item, s_r * item, s_c * item), writeable=False)
-        return blocks[base].view(self.dtype)
+            base = base + ctx.block_slots * self._segment_elements()  # type: ignore[union-attr]
+        return self._strided(0, (self.buffer.typed(self.dtype).size - last, height, width),
+                             (1, s_r, s_c))[base]
+
+    def _segment_elements(self) -> int:
+        return self.buffer.segment_bytes // self.dtype.itemsize
+
+    def _strided(self, start: int, shape: tuple[int, ...], strides: tuple[int, ...]
+                 ) -> np.ndarray:
+        """A view of the buffer's elements from `start` on, strides in elements."""
+        typed, item = self.buffer.typed(self.dtype), self.dtype.itemsize
+        return np.ndarray(shape, self.dtype, buffer=typed, offset=start * item,
+                          strides=tuple(s * item for s in strides))
 
     # -- internals ------------------------------------------------------------------------
 
