@@ -82,7 +82,7 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
         wa=_exponent_weights(a_fin, a_min_exp, range_a[0], 1, "fused wa"),
         wb=_exponent_weights(b_fin, b_min_exp, range_b[0], 0, "fused wb"))
     out = np.array(c3, np.float32, order="C")
-    step = max(1, _CHUNK_TERMS // (m * n * min(group, k)))
+    step = max(1, _CHUNK_TERMS // (m * n * max(k, 1)))
     # non-finite d (its outputs are the special values' anyway) and overflow to +-inf (the
     # intended result) must not warn
     with np.errstate(over="ignore", invalid="ignore"):
@@ -137,27 +137,20 @@ class Operands:
 
 def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
     """`fused_dot` for one chunk of tiles: d (T, M, N) float32 holds C and is updated in
-    place, group after group."""
-    a, b, finite, big, floor_e = ops.a, ops.b, ops.finite, ops.big, ops.floor_e
-    wa, wb = ops.wa, ops.wb
-    # K-major: a group's (G, T, M) and (G, T, N) operands are contiguous slices
-    a_k = _k_major(ops.a_fin, (2, 0, 1), ops.work, "fused a")[..., None]
-    b_k = _k_major(ops.b_fin, (1, 0, 2), ops.work, "fused b")[:, :, None, :]
+    place, group after group (the group sums, which do not depend on d, all at once)."""
+    a, b, finite, big = ops.a, ops.b, ops.finite, ops.big
     k = a.shape[-1]
     size = min(group, k)
-    for g0 in range(0, k, size):
-        stop = min(g0 + size, k)
-        middle = g0 + (stop - g0 + 1) // 2  # fp8/bf8: the even positions come first
-        halves = (slice(g0, middle), slice(middle, stop)) if split else (slice(g0, stop),)
-        parts = [_truncated_sum(a_k[h], b_k[h], wa[..., h], wb[..., h, :], floor_e, str(i))
-                 for i, h in enumerate(halves)]
-        if split:
-            (s0, q0, _), (s1, q1, _) = parts
+    groups = [(g0, min(g0 + size, k)) for g0 in range(0, k, size)]
+    sums = iter(_group_sums(ops, groups, split))
+    for g0, stop in groups:
+        if split:  # the even half's sum and the odd half's, floored onto the larger E
+            (s0, q0, _), (s1, q1, _) = next(sums), next(sums)
             q = np.maximum(q0, q1)
             s = (s0 >> np.minimum(q - q0, 31)) + (s1 >> np.minimum(q - q1, 31))
             scale = _scale(q, "fused scale")
         else:
-            s, _, scale = parts[0]
+            s, _, scale = next(sums)
         # d in units of 2**(E-24), exact
         d_units = np.multiply(d, scale, out=scratch("fused d units", d.shape, np.float64))
         hi, lo = float(d_units.max()), float(d_units.min())
@@ -168,6 +161,45 @@ def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
         if specials is not None:
             where, values = specials
             d[where] = values
+
+
+def _group_sums(ops: Operands, groups: list[tuple[int, int]], split: bool
+                ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """`_truncated_sum`'s (S, q, scale) of every group (fp8/bf8: of each group's even half,
+    then its odd half), in K order. Consecutive parts of one length are summed together
+    (all of them, but for a shorter last group), so a chunk costs a few numpy calls per run
+    of parts rather than per group: the per-wave engine's single tiles are call-bound."""
+    parts = []
+    for g0, stop in groups:
+        middle = g0 + (stop - g0 + 1) // 2  # fp8/bf8: the even positions come first
+        parts += [(g0, middle), (middle, stop)] if split else [(g0, stop)]
+    # K-major: a run's (H, L, T, M) and (H, L, T, N) operands are contiguous slices
+    a_k = _k_major(ops.a_fin, (2, 0, 1), ops.work, "fused a")
+    b_k = _k_major(ops.b_fin, (1, 0, 2), ops.work, "fused b")
+    tiles, m, n = a_k.shape[1], a_k.shape[2], b_k.shape[2]
+    sums: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for run, (first, count) in enumerate(_runs(parts)):
+        start, length = parts[first][0], parts[first][1] - parts[first][0]
+        stop = start + count * length
+        sums_h = _truncated_sum(
+            a_k[start:stop].reshape(count, length, tiles, m),
+            b_k[start:stop].reshape(count, length, tiles, n),
+            ops.wa[..., start:stop].reshape(tiles, m, count, length).transpose(2, 0, 1, 3),
+            ops.wb[:, start:stop].reshape(tiles, count, length, n).transpose(1, 0, 2, 3),
+            ops.floor_e, str(run))
+        sums += zip(*sums_h, strict=True)
+    return sums
+
+
+def _runs(parts: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(first index, count) of each maximal run of consecutive parts of one length."""
+    runs: list[tuple[int, int]] = []
+    for i, (lo, hi) in enumerate(parts):
+        if runs and parts[runs[-1][0]][1] - parts[runs[-1][0]][0] == hi - lo:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((i, 1))
+    return runs
 
 
 @cache
@@ -203,38 +235,39 @@ def _scale(q: np.ndarray, name: str) -> np.ndarray:
 
 def _truncated_sum(a_k, b_k, wa, wb, floor_e: int, tag: str
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(S, q, 2**(24-E)) of one group (or fp8 half) of at most 8 K positions, a_k (G, T, M, 1)
-    and b_k (G, T, 1, N) with their weights wa (T, M, G), wb (T, G, N): E the largest
-    alignment exponent e(a_k) + e(b_k), q = 256 + E (int64), S (int32) the exact sum of the
-    products truncated to multiples of 2**(E-24), in units of 2**(E-24); the scale float64.
+    """(S, q, 2**(24-E)) of H groups (or fp8 halves) of L <= 8 K positions each, a_k
+    (H, L, T, M) and b_k (H, L, T, N) with their weights wa (H, T, M, L), wb (H, T, L, N): E
+    the largest alignment exponent e(a_k) + e(b_k) of a group, q = 256 + E (int64), S
+    (int32) the exact sum of the products truncated to multiples of 2**(E-24), in units of
+    2**(E-24); the scale float64; each (H, T, M, N).
 
     E comes from one small matmul: sum_k 2**(4 e(a_k) + 1) 2**(4 e(b_k)) lies in
     [2**(4E+1), 2**(4E+4)] (powers of two, at most 8 of them; float64 rounding keeps it
     there), so its biased exponent field is 1024 + 4E + (0 to 3), and the field divided by
-    4, rounded down, is q: the bits shifted right by 54. Every (T, M, N) and
-    (G, T, M, N) result is a per-thread scratch buffer (`tag` tells the fp8 halves' apart),
-    reused chunk after chunk and call after call."""
-    shape = (*a_k.shape[:3], b_k.shape[3])  # (G, T, M, N)
-    assert shape[0] <= 8, "G = 4, 8, or fp8's 16 in two halves of 8"
-    weights = np.matmul(wa, wb, out=scratch("fused weights", shape[1:], np.float64))
-    q = np.right_shift(weights.view(np.int64), 54,
-                       out=scratch("fused q" + tag, shape[1:], np.int64))
+    4, rounded down, is q: the bits shifted right by 54. Every result is a per-thread scratch
+    buffer (`tag` tells those of one chunk's runs apart), reused chunk after chunk and call
+    after call."""
+    shape = (a_k.shape[0], *a_k.shape[2:], b_k.shape[3])  # (H, T, M, N)
+    assert a_k.shape[1] <= 8, "G = 4, 8, or fp8's 16 in two halves of 8"
+    weights = np.matmul(wa, wb, out=scratch("fused weights", shape, np.float64))
+    q = np.right_shift(weights.view(np.int64), 54, out=scratch("fused q" + tag, shape, np.int64))
     scale64 = scale = _scale(q, "fused scale" + tag)
     if a_k.dtype != np.float64:
         if floor_e != _F64_MIN_E and int(q.min()) < _Q_BIAS + floor_e:
             # groups with zero products only: zero at any scale
             scale = _scale(np.maximum(q, _Q_BIAS + floor_e), "fused clamped scale")
-        scale32 = scratch("fused scale32", q.shape, np.float32)
+        scale32 = scratch("fused scale32", shape, np.float32)
         np.copyto(scale32, scale, casting="same_kind")  # powers of two in float32's range
         scale = scale32
     # the outer products a_k b_k^T; einsum's loop beats broadcasting multiply here
-    products = np.einsum("gtm,gtn->gtmn", a_k[..., 0], b_k[:, :, 0, :],
-                         out=scratch("fused products", shape, a_k.dtype))
-    products *= scale
+    products = np.einsum("hltm,hltn->hltmn", a_k, b_k,
+                         out=scratch("fused products", (shape[0], a_k.shape[1], *shape[1:]),
+                                     a_k.dtype))
+    products *= scale[:, None]
     # the sum's cast to int32 truncates each term toward zero; |scaled product| < 2**26, a
     # sum of <= 8 < 2**31
-    total = np.add.reduce(products, axis=0, dtype=np.int32,
-                          out=scratch("fused sum" + tag, shape[1:], np.int32))
+    total = np.add.reduce(products, axis=1, dtype=np.int32,
+                          out=scratch("fused sum" + tag, shape, np.int32))
     return total, q, scale64
 
 
