@@ -52,7 +52,7 @@ def test_join_waits_for_the_job_and_a_stopped_thread_is_never_reused():
         except KeyboardInterrupt:
             time.sleep(0.05)  # still running its clean-up when stopped
 
-    job = W.Job(spin, "spinner")
+    job = W.Job("spinner", spin)
     started.wait(2)
     assert job.is_alive()
     runner = job._runner
@@ -66,14 +66,14 @@ def test_join_waits_for_the_job_and_a_stopped_thread_is_never_reused():
 
 def test_a_job_that_ends_returns_its_thread_to_the_pool():
     done = []
-    job = W.Job(lambda: done.append(threading.get_ident()), "quick")
+    job = W.Job("quick", lambda: done.append(threading.get_ident()))
     job.join()
     assert done and not job.is_alive()
     deadline = time.monotonic() + 2
     while job._runner not in W._idle and time.monotonic() < deadline:
         time.sleep(0.001)
     assert job._runner in W._idle
-    again = W.Job(lambda: done.append(threading.get_ident()), "again")
+    again = W.Job("again", lambda: done.append(threading.get_ident()))
     again.join()
     assert done[1] == done[0]  # the same thread took the next job
 

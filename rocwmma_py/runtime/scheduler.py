@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextvars
 import threading
 from collections.abc import Callable, Sequence
-from functools import partial
 
 from .errors import BarrierError
 from .progress import note_step
@@ -68,8 +67,8 @@ class WaveScheduler:
         # Each wave thread runs in a copy of the launcher's context, so `use_arch` (and any
         # other context variable) reaches kernels launched from inside a wave.
         jobs = [
-            Job(partial(contextvars.copy_context().run, self._wave_thread, slot, ctx, body),
-                f"{ctx.kernel_name} block {ctx.block_index} wave {self._labels[slot]}")
+            Job(f"{ctx.kernel_name} block {ctx.block_index} wave {self._labels[slot]}",
+                contextvars.copy_context().run, self._wave_thread, slot, ctx, body)
             for slot, ctx in enumerate(contexts)
         ]
         try:

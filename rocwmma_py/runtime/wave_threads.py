@@ -33,13 +33,13 @@ class _Runner:
         self._state = threading.Lock()  # guards busy/stopped against `Job.stop`
         self.busy = False
         self.stopped = False
-        self._fn: Callable[[], None] | None = None
+        self._call: tuple[Callable[..., object], tuple[object, ...]] | None = None
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._serve, name=IDLE_NAME, daemon=True)
         self.thread.start()
 
-    def start(self, fn: Callable[[], None], name: str) -> None:
-        self._fn, self.busy = fn, True
+    def start(self, name: str, fn: Callable[..., object], args: tuple[object, ...]) -> None:
+        self._call, self.busy = (fn, args), True
         self.done = threading.Event()
         self.thread.name = name
         self._wake.release()
@@ -54,11 +54,12 @@ class _Runner:
     def _run_one(self) -> bool:
         """Run the next job; True when this thread may take another."""
         self._wake.acquire()
+        fn, args = self._call  # type: ignore[misc] # set by start()
         try:
-            self._fn()  # type: ignore[misc] # set by start()
+            fn(*args)
         finally:
             with self._state:
-                self._fn, self.busy = None, False
+                self._call, self.busy = None, False
                 reuse = not self.stopped and len(_idle) < _MAX_IDLE
             self.done.set()
         if reuse:
@@ -68,14 +69,15 @@ class _Runner:
 
 
 class Job:
-    """`fn` running on a pooled thread, named `name` meanwhile (tracebacks, debuggers)."""
+    """`fn(*args)` running on a pooled thread, named `name` meanwhile (tracebacks,
+    debuggers)."""
 
-    def __init__(self, fn: Callable[[], None], name: str) -> None:
+    def __init__(self, name: str, fn: Callable[..., object], *args: object) -> None:
         try:
             runner = _idle.pop()
         except IndexError:
             runner = _Runner()
-        runner.start(fn, name)
+        runner.start(name, fn, args)
         self._runner, self._done = runner, runner.done
 
     def join(self, timeout: float | None = None) -> None:
