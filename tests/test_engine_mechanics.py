@@ -40,6 +40,7 @@ from rocwmma_py.runtime import (
     threadIdx,
     use_engine,
 )
+from rocwmma_py.runtime.journal import Journal
 from rocwmma_py.settings import PROGRESS
 from samples.cuda import tensor_core_gemm
 
@@ -214,7 +215,8 @@ def rewrite_then_fail(out, fail_block):
 
 
 def test_over_budget_batches_shrink_and_keep_per_wave_memory(monkeypatch):
-    monkeypatch.setenv("ROCWMMA_PY_BATCH_BYTES", "4096")
+    # below the 2 KiB of `out`: a snapshot of it does not fit either, only 1-block batches do
+    monkeypatch.setenv("ROCWMMA_PY_BATCH_BYTES", "1024")
     out = np.zeros(8 * 64, np.float32)
     rewrite_then_fail[8, 64](out, 99)
     np.testing.assert_array_equal(out, np.full(8 * 64, 40.0, np.float32))
@@ -225,6 +227,20 @@ def test_over_budget_batches_shrink_and_keep_per_wave_memory(monkeypatch):
         rewrite_then_fail[8, 64](out, 3)
     np.testing.assert_array_equal(out, prefix_states(8, 64, 40.0)[4])  # block 3 wrote, then
     # failed: exactly the per-wave engine
+
+
+def test_an_undone_batch_restores_a_snapshotted_buffer_as_per_wave(monkeypatch):
+    """Every store rewrites all of `out`: its journal keeps a copy of it (a snapshot) instead
+    of entries; the failing batch is undone from that copy and rerun wave by wave."""
+    taken = []
+    real = Journal._adopt_snapshot
+    monkeypatch.setattr(Journal, "_adopt_snapshot",
+                        lambda self, *args: taken.append(1) or real(self, *args))
+    out = np.zeros(8 * 64, np.float32)
+    with use_engine("batch"), use_workers(1), pytest.raises(IndexError):
+        rewrite_then_fail[8, 64](out, 3)
+    assert taken
+    np.testing.assert_array_equal(out, prefix_states(8, 64, 40.0)[4])
 
 
 @pytest.mark.parametrize("value", ["lots", "0", "-5", "1.5"])

@@ -1,9 +1,9 @@
 """The undo journal on its own: undo restores memory as of the journal's start (a child's:
 as of the child's start), whatever the mix of buffers, overlapping views, rewrites, children
 absorbed or undone and interrupts; `written()` lists the addresses written; the journal's
-memory follows the distinct addresses written (masks where they pay, sorting where not) and
-its budget. Every expectation comes from snapshots of memory and sets of addresses kept here,
-never from the journal's own output."""
+memory follows the distinct addresses written (masks where they pay, sorting where not,
+snapshots where entries would cost the buffer) and its budget. Every expectation comes from
+copies of memory and sets of addresses kept here, never from the journal's own output."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def entries(journal: Journal) -> int:
 def test_rewrites_keep_one_entry_per_address_and_undo_exactly():
     memory = np.arange(1000, dtype=np.float32)
     original = memory.copy()
-    journal = Journal()
+    journal = Journal(snapshots=False)
     rng = np.random.default_rng(3)
     for step in range(300):  # 300 x 1000 writes to the same 1000 addresses
         journaled_write(journal, memory, rng.permutation(1000), step)
@@ -53,7 +53,7 @@ def test_a_single_write_keeps_its_entries_and_a_second_records_new_addresses_onl
     value); a second write to the buffer records only the addresses the first did not."""
     memory = np.arange(300_000, dtype=np.float32)
     original = memory.copy()
-    journal = Journal()
+    journal = Journal(snapshots=False)
     flat = np.random.default_rng(4).integers(0, memory.size, 200_000)  # with repeats
     journaled_write(journal, memory, flat, -1.0)
     (_, _, kept, _), = journal._chunks
@@ -71,7 +71,7 @@ def test_a_single_write_keeps_its_entries_and_a_second_records_new_addresses_onl
 def test_overlapping_views_of_other_sizes_undo_exactly():
     memory = np.arange(64, dtype=np.int32)
     original = memory.copy()
-    journal = Journal()
+    journal = Journal(snapshots=False)
     halves = memory.view(np.int16)
     journaled_write(journal, memory, [1, 2, 3], 7)
     journaled_write(journal, halves, [2, 3, 4, 5], -3)  # overwrites elements 1 and 2 of memory
@@ -84,7 +84,7 @@ def test_overlapping_views_of_other_sizes_undo_exactly():
 
 def test_a_child_undone_after_parent_writes_restores_the_memory_of_its_start():
     memory = np.zeros(64, np.float64)
-    parent = Journal()
+    parent = Journal(snapshots=False)
     journaled_write(parent, memory, np.arange(10), 1.0)
     journaled_write(parent, memory, np.arange(5, 15), 2.0)  # the parent's mask
     child = Journal(parent=parent)
@@ -99,7 +99,7 @@ def test_a_child_undone_after_parent_writes_restores_the_memory_of_its_start():
 
 def test_absorb_keeps_the_child_entries_of_addresses_new_to_the_parent():
     memory = np.zeros(64, np.float32)
-    parent = Journal()
+    parent = Journal(snapshots=False)
     journaled_write(parent, memory, np.arange(10), 1.0)
     journaled_write(parent, memory, np.arange(5, 15), 2.0)
     child = Journal(parent=parent)
@@ -117,7 +117,7 @@ def test_absorb_keeps_the_child_entries_of_addresses_new_to_the_parent():
 
 def test_absorb_into_a_parent_without_entries_takes_the_child_mask():
     memory = np.zeros(4096, np.float32)
-    parent = Journal()
+    parent = Journal(snapshots=False)
     child = Journal(parent=parent)
     for _ in range(3):
         journaled_write(child, memory, np.arange(100, 2000), 1.0)
@@ -131,7 +131,7 @@ def test_a_huge_buffer_written_sparsely_gets_no_mask_and_stays_small():
     """A 256 MB buffer (lazily zeroed pages) rewritten at 1000 addresses: a mask would cost
     8 MB, far more than the entries, so they are compacted by sorting instead."""
     memory = np.zeros(1 << 26, np.float32)
-    journal = Journal(budget=1 << 20)
+    journal = Journal(snapshots=False, budget=1 << 20)
     addresses = np.random.default_rng(5).choice(memory.size, 1000, replace=False)
     tracemalloc.start()
     try:
@@ -151,12 +151,12 @@ def test_masks_count_against_the_budget():
     memory = np.zeros(1 << 20, np.float32)
     flat = np.arange(100_000)
     mask_bytes = memory.size // 8
-    roomy = Journal(budget=flat.size * 12 + mask_bytes)
+    roomy = Journal(snapshots=False, budget=flat.size * 12 + mask_bytes)
     for _ in range(3):
         journaled_write(roomy, memory, flat, 1.0)
     assert roomy.nbytes == flat.size * 12 + mask_bytes
     roomy.undo()
-    tight = Journal(budget=flat.size * 12 + mask_bytes - 1)
+    tight = Journal(snapshots=False, budget=flat.size * 12 + mask_bytes - 1)
     journaled_write(tight, memory, flat, 1.0)
     with pytest.raises(JournalFull):
         journaled_write(tight, memory, flat, 2.0)  # records nothing, but makes the mask
@@ -166,7 +166,7 @@ def test_masks_count_against_the_budget():
 
 def test_a_journal_over_its_budget_raises_journal_full():
     memory = np.zeros(4096, np.float32)
-    journal = Journal(budget=4096 * 12 - 1)
+    journal = Journal(snapshots=False, budget=4096 * 12 - 1)
     journaled_write(journal, memory, np.arange(2048), 1.0)
     for _ in range(50):  # rewriting the same addresses stays within the budget
         journaled_write(journal, memory, np.arange(2048), 2.0)
@@ -176,13 +176,14 @@ def test_a_journal_over_its_budget_raises_journal_full():
 
 # --- random writes, children and views, against snapshots ----------------------------------------
 
-def random_run(seed: int, overlapping: bool, trap=None) -> None:
+def random_run(seed: int, overlapping: bool, trap=None, snapshots: bool = False) -> None:
     """Random writes (sizes from one element to a whole view, dense and sparse buffers,
     repeats within a write) by a parent and by children absorbed or undone; a child's undo
     must give back the memory of its start, the parent's the original, and `written()` (of
     the parent and of a write log absorbing it) the addresses written. Through views of
     one size (float32 and uint32 of a buffer) or, `overlapping`, also through views of
-    other sizes and offsets. `trap` runs in the middle (an interrupt test: it may raise)."""
+    other sizes and offsets. `trap` runs in the middle (an interrupt test: it may raise).
+    `snapshots`: buffers may become snapshots (then `written()` is not asked)."""
     rng = np.random.default_rng(seed)
     small, big = rng.integers(0, 256, 4096, np.uint8), rng.integers(0, 256, 1 << 16, np.uint8)
     original = small.tobytes() + big.tobytes()
@@ -200,7 +201,7 @@ def random_run(seed: int, overlapping: bool, trap=None) -> None:
             journaled_write(journal, typed, flat, values)
             into.setdefault(key_of(typed), set()).update(flat.tolist())
 
-    root = Journal()
+    root = Journal(snapshots=snapshots)
     writes(root, 6, expected)
     for attempt in range(6):
         child = Journal(parent=root)
@@ -222,20 +223,22 @@ def random_run(seed: int, overlapping: bool, trap=None) -> None:
             root.absorb(child)
             for key, flats in mine.items():
                 expected.setdefault(key, set()).update(flats)
-    log = WriteLog()
-    log.absorb(root)
-    for source in (root, log):
-        got = {key_of(view): flat.tolist() for view, flat in source.written()}
-        assert got == {key: sorted(flats) for key, flats in expected.items()}
+    if not snapshots:
+        log = WriteLog()
+        log.absorb(root)
+        for source in (root, log):
+            got = {key_of(view): flat.tolist() for view, flat in source.written()}
+            assert got == {key: sorted(flats) for key, flats in expected.items()}
     root.undo()
     assert small.tobytes() + big.tobytes() == original
 
 
+@pytest.mark.parametrize("snapshots", [False, True])
 @pytest.mark.parametrize("overlapping", [False, True])
 @pytest.mark.parametrize("seed", range(12))
-def test_random_writes_undo_exactly(seed, overlapping, monkeypatch):
+def test_random_writes_undo_exactly(seed, overlapping, snapshots, monkeypatch):
     monkeypatch.setattr(journal_module, "_COMPACT_MIN", 64)  # sparse buffers compact too
-    random_run(seed, overlapping)
+    random_run(seed, overlapping, snapshots=snapshots)
 
 
 class Interrupted(Exception):
@@ -260,12 +263,13 @@ class LineTrap:
         return self.line
 
 
-def trapped_scenario(at: int) -> tuple[int, bool]:
+def trapped_scenario(at: int, snapshots: bool = False) -> tuple[int, bool]:
     """A parent with a mask, a child writing over it and absorbed, another undone, a write
     log; interrupted before line `at` of journal.py. An interrupted store is skipped and the
     run goes on (kernel code caught it); an interrupted absorb or undo ends the run. Then
     the parent is undone (as the engine does): memory must be the original. (Lines counted,
-    whether it was interrupted.)"""
+    whether it was interrupted.) `snapshots`: the buffer may become a snapshot (no write
+    log then)."""
     memory = np.arange(256, dtype=np.float32)
     original = memory.copy()
     caught = []
@@ -276,7 +280,7 @@ def trapped_scenario(at: int) -> tuple[int, bool]:
         except Interrupted:
             caught.append(True)
 
-    root = Journal()
+    root = Journal(snapshots=snapshots)
     trap = LineTrap(at)
     sys.settrace(trap)
     try:
@@ -294,7 +298,8 @@ def trapped_scenario(at: int) -> tuple[int, bool]:
         other.undo()
         write(root, memory, np.arange(0, 200, 2), 8.0)
         write(root, memory, np.arange(0, 200, 2), 9.0)
-        WriteLog().absorb(root)
+        if not snapshots:
+            WriteLog().absorb(root)
     except Interrupted:
         caught.append(True)
     finally:
@@ -304,8 +309,96 @@ def trapped_scenario(at: int) -> tuple[int, bool]:
     return trap.count, bool(caught)
 
 
-def test_an_interrupt_before_any_line_of_the_journal_leaves_it_undoable():
-    lines, interrupted = trapped_scenario(-1)
+@pytest.mark.parametrize("snapshots", [False, True])
+def test_an_interrupt_before_any_line_of_the_journal_leaves_it_undoable(snapshots):
+    lines, interrupted = trapped_scenario(-1, snapshots)
     assert not interrupted and lines > 100
     for at in range(lines):
-        assert trapped_scenario(at)[1]
+        assert trapped_scenario(at, snapshots)[1]
+
+
+# --- snapshots -----------------------------------------------------------------------------------
+
+
+def test_a_buffer_written_as_much_as_its_size_becomes_a_snapshot_and_undoes_exactly():
+    memory = np.arange(1000, dtype=np.float32)
+    original = memory.copy()
+    journal = Journal()
+    journaled_write(journal, memory, np.arange(100), 1.0)  # entries: 1200 < 4000 bytes
+    assert entries(journal) == 100 and not journal._snapshots
+    start = memory.__array_interface__["data"][0]
+    assert not journal.covers(start, memory.nbytes)
+    journaled_write(journal, memory, np.arange(50, 300), 2.0)  # 1200 + 3000 >= 4000
+    assert list(journal._snapshots) == [key_of(memory)] and entries(journal) == 0
+    assert journal.nbytes == memory.nbytes and not journal._masks
+    assert journal.covers(start, memory.nbytes) and not journal.covers(start, memory.nbytes + 1)
+    journaled_write(journal, memory.view(np.int32), np.arange(1000), 7)  # costs nothing more
+    assert entries(journal) == 0 and journal.nbytes == memory.nbytes
+    journal.undo()
+    assert memory.tobytes() == original.tobytes()
+    assert not journal._snapshots and journal.nbytes == 0
+
+
+def test_one_store_of_the_whole_buffer_is_a_snapshot_at_once():
+    memory = np.arange(64, dtype=np.float64)
+    original = memory.copy()
+    journal = Journal()
+    journaled_write(journal, memory, np.arange(64)[::-1], 0.0)
+    assert journal._snapshots and entries(journal) == 0
+    journal.undo()
+    assert memory.tobytes() == original.tobytes()
+
+
+def test_overlapping_views_and_write_logs_keep_entries():
+    memory = np.arange(256, dtype=np.int32)
+    journal = Journal()
+    journaled_write(journal, memory.view(np.int16), [0], 1)
+    journaled_write(journal, memory, np.arange(256), 2)  # a copy would hold the int16 write
+    assert not journal._snapshots and entries(journal) == 257
+    log = WriteLog()
+    log.record(memory, np.arange(256), memory.copy())
+    assert not log._snapshots
+    with pytest.raises(AssertionError, match="lists its writes"):
+        snapshotted = Journal()
+        journaled_write(snapshotted, np.zeros(8, np.float32), np.arange(8), 1.0)
+        log.absorb(snapshotted)
+
+
+def test_a_child_snapshot_absorbed_takes_the_parent_entries_into_its_copy():
+    memory = np.arange(500, dtype=np.float32)
+    original = memory.copy()
+    parent = Journal()
+    journaled_write(parent, memory, np.arange(0, 500, 5), -1.0)  # entries, no snapshot
+    child = Journal(parent=parent)
+    journaled_write(child, memory, np.arange(500), -2.0)  # the child's snapshot
+    assert child._snapshots and not parent._snapshots
+    at_child_start = np.where(np.arange(500) % 5 == 0, -1.0, original).astype(np.float32)
+    assert child._snapshots[key_of(memory)][1].view(np.float32).tolist() == \
+        at_child_start.tolist()
+    parent.absorb(child)
+    assert parent._snapshots and entries(parent) == 0
+    journaled_write(parent, memory, [3], -3.0)
+    parent.undo()
+    assert memory.tobytes() == original.tobytes()
+
+
+def test_a_parent_snapshot_drops_the_entries_of_absorbed_children():
+    memory = np.arange(300, dtype=np.float32)
+    other = np.zeros(10_000, np.float32)
+    original, other_original = memory.copy(), other.copy()
+    parent = Journal()
+    journaled_write(parent, memory, np.arange(300), -1.0)
+    child = Journal(parent=parent)
+    journaled_write(child, memory, [1, 2, 3], -2.0)
+    journaled_write(child, other, [9, 99], 5.0)
+    assert child._chunks and not child._snapshots
+    parent.absorb(child)
+    assert [key for key, *_ in parent._chunks] == [key_of(other)]  # memory's are covered
+    undone = Journal(parent=parent)
+    journaled_write(undone, memory, np.arange(300), -4.0)  # the child's own snapshot
+    assert undone._snapshots
+    undone.undo()  # back to the child's start
+    assert memory[1] == -2.0 and memory[0] == -1.0 and (memory[4:] == -1.0).all()
+    parent.undo()
+    assert memory.tobytes() == original.tobytes()
+    assert other.tobytes() == other_original.tobytes()

@@ -173,7 +173,7 @@ class _Launch:
         """One batch; an error (or an atomic that met its blocks out of order after a split)
         undoes it and reruns it wave by wave, blocks in order (the per-wave engine's error and
         memory); an asynchronous exception undoes it and propagates."""
-        journal = Journal(self.budget)
+        journal = Journal(self.budget, snapshots=self.record is None)  # (a record lists writes)
         try:
             try:
                 self.batch(blocks, journal, self.groups)

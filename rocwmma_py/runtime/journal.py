@@ -7,19 +7,26 @@ journal keeps a bit per element of the buffer (its mask: the elements it has ent
 records only the others. It then costs about (8 + element size) bytes per distinct element
 written plus the masks, without sorting. A buffer whose mask would cost more than its entries
 (a huge buffer written sparsely) gets none: its entries are compacted by sorting when the
-journal's entries have doubled. A journal over its byte budget (masks included) raises
-`JournalFull`; the engine then reruns the batch's blocks in smaller batches.
+journal's entries have doubled. A buffer whose entries come to cost as much as the buffer
+itself becomes a snapshot instead: a copy of its bytes as of the journal's start (the current
+bytes with its entries undone into the copy), after which its writes cost the journal nothing
+(`covers`: the engine's observer stops calling). A journal over its byte budget (masks and
+snapshots included) raises `JournalFull`; the engine then reruns the batch's blocks in
+smaller batches.
 
 Entries are kept per (data address, element size, element count) of the buffer's view, in
 unsigned views of the same bytes, so float32 and int32 writes to one buffer share entries and
 a mask. Filtering keeps write order, so it stays exact when views of different element sizes
-overlap; a sort would not, so a journal that saw such views does not compact.
+overlap; a sort would not, so a journal that saw such views does not compact, nor take a
+snapshot (the copy would hold another view's newer bytes). A snapshot is undone last, after
+every entry, so views overlapping it later are restored by it too.
 
 A signal handler's exception (Ctrl-C, a timeout) can arrive between any two bytecodes, so the
 entries that `undo` reads are always complete: each write's old values are recorded before
 the write, the entry list changes only by one C-level list operation (append, extend, pop) or
-by one assignment of a list built aside (compaction), and a mask gains an element only after
-its entry is in the list (an undo empties the masks first). Undoing newest first restores the
+by one assignment of a list built aside (compaction, a snapshot dropping the entries it
+replaces, which it holds before they go), and a mask gains an element only after its entry is
+in the list (an undo empties the masks first). Undoing newest first restores the
 oldest recorded values from any memory state, so an entry undone twice does no harm: a parent
 undoes its open child too (`absorb` may be cut short), and an interrupted undo finishes before
 the interrupt propagates. The byte and entry counts only steer the budget, masks and
@@ -57,8 +64,13 @@ class Journal:
     and is either undone (memory as of its start) or absorbed into its parent; its budget is
     what the parent has left."""
 
-    def __init__(self, budget: int | None = None, parent: Journal | None = None) -> None:
+    def __init__(self, budget: int | None = None, parent: Journal | None = None,
+                 snapshots: bool = True) -> None:
+        """`snapshots`: whether buffers may be kept as snapshots (not where the written
+        elements must be listed later: a journal a `WriteLog` absorbs); children inherit it."""
         self._chunks: list[Chunk] = []
+        self._snapshots: dict[Key, tuple[np.ndarray, np.ndarray]] = {}  # key -> (view, copy)
+        self._may_snapshot: bool = snapshots if parent is None else parent._may_snapshot
         self._masks: dict[Key, np.ndarray] = {}  # key -> bits of the elements with entries
         self._sizes: dict[Key, int] = {}  # key -> bytes of its entries (steers its mask)
         self._ranges: dict[Key, tuple[int, int]] = {}  # key -> byte range
@@ -79,24 +91,39 @@ class Journal:
         """Values `old` of elements `flat` of the 1-d array `typed`, before a write to them."""
         view = typed.view(_unsigned(typed.dtype.itemsize))
         key = (typed.__array_interface__["data"][0], typed.dtype.itemsize, typed.size)
+        if key in self._snapshots:
+            return
         if key not in self._ranges:
             self._add_range(key, typed.nbytes)
         self._take([(key, view, np.asarray(flat, np.int64).reshape(-1),
-                     np.asarray(old).reshape(-1).view(view.dtype))])
+                     np.asarray(old).reshape(-1).view(view.dtype))], may_snapshot=True)
         if self.budget is not None and self.nbytes > self.budget:
             self.compact()
             if self.nbytes > self.budget:
                 raise JournalFull
 
+    def covers(self, start: int, nbytes: int) -> bool:
+        """Whether a snapshot holds every byte of [start, start + nbytes) (writes there need
+        no entries: undoing the snapshot restores them)."""
+        return any(key[0] <= start and start + nbytes <= key[0] + key[1] * key[2]
+                   for key in self._snapshots)
+
     def absorb(self, child: Journal) -> None:
         """Keep a finished child's entries (newer than ours) of the elements we have no entry
-        for, so the batch can still be undone. Until they are ours, `undo` reaches them
-        through `_child`."""
+        for, and its snapshots of buffers we have none of (with our older entries undone
+        into them), so the batch can still be undone. Until they are ours, `undo` reaches
+        them through `_child`."""
         self._ranges.update(child._ranges)
         self._ordered = self._ordered or child._ordered  # before a compaction that needs it
         self._compacted += child._compacted  # as compacted as the child kept them
-        self._take(child._chunks, {key: mask for key, mask in child._masks.items()
-                                   if key not in self._sizes})
+        if child._snapshots and not self._may_snapshot:
+            raise AssertionError("a journal that lists its writes absorbed a snapshot")
+        for key, (view, copy) in child._snapshots.items():
+            if key not in self._snapshots:
+                self._adopt_snapshot(key, view, copy)
+        self._take([chunk for chunk in child._chunks if chunk[0] not in self._snapshots],
+                   {key: mask for key, mask in child._masks.items()
+                    if key not in self._sizes and key not in self._snapshots})
         self._child = None
 
     def undo(self) -> None:
@@ -119,6 +146,10 @@ class Journal:
             _, view, flat, old = self._chunks[-1]
             view[flat] = old
             self._chunks.pop()
+        while self._snapshots:  # the oldest state of their buffers: after every entry
+            key, (view, copy) = next(iter(self._snapshots.items()))
+            view[...] = copy
+            del self._snapshots[key]
         self._sizes = {}
         self.nbytes = self._entries = self._compacted = 0
 
@@ -160,12 +191,17 @@ class Journal:
             olds.append(old)
         return by_key
 
-    def _take(self, chunks: list[Chunk], adopted: dict[Key, np.ndarray] | None = None) -> None:
+    def _take(self, chunks: list[Chunk], adopted: dict[Key, np.ndarray] | None = None,
+              may_snapshot: bool = False) -> None:
         """Add the entries of `chunks` for the elements we have no entry for (all of them
         where a buffer has no mask), then mark them in the masks; take `adopted` masks of
-        keys we had no entries for (our entries of them are then exactly the chunks')."""
+        keys we had no entries for (our entries of them are then exactly the chunks').
+        `may_snapshot`: the chunks are a write about to happen (`record`), so a copy of the
+        buffer now holds their old values and may become its snapshot."""
         kept = []
         for key, view, flat, old in chunks:
+            if may_snapshot and self._snapshot(key, view, flat.nbytes + old.nbytes):
+                continue
             mask = self._mask(key, view, flat.nbytes + old.nbytes)
             if mask is not None:
                 new = _unmarked(mask, flat)
@@ -198,6 +234,27 @@ class Journal:
             self.nbytes += mask.nbytes
         return mask
 
+    def _snapshot(self, key: Key, view: np.ndarray, incoming: int) -> bool:
+        """Keep `key`'s buffer as a snapshot, when its entries with `incoming` more bytes
+        cost at least the buffer and no other view overlaps any buffer we journal. True if
+        it is one now."""
+        if not self._may_snapshot or self._ordered or \
+                view.nbytes > self._sizes.get(key, 0) + incoming:
+            return False
+        self._adopt_snapshot(key, view, view.copy())
+        return True
+
+    def _adopt_snapshot(self, key: Key, view: np.ndarray, copy: np.ndarray) -> None:
+        """`copy` (the bytes of `key`'s buffer as of some write after our start) becomes its
+        snapshot, our entries of it undone into the copy newest first and then dropped."""
+        for k, _, flat, old in reversed(self._chunks):
+            if k == key:
+                copy[flat] = old
+        self._snapshots[key] = (view, copy)  # (held before the entries go)
+        self._swap([chunk for chunk in self._chunks if chunk[0] != key])
+        if self._masks.pop(key, None) is not None:
+            self._swap(self._chunks)  # recount without the mask
+
     def _add(self, chunks: list[Chunk]) -> None:
         """Append entries (one list operation) and count them."""
         self._chunks.extend(chunks)
@@ -213,7 +270,8 @@ class Journal:
         for key, _, flat, old in chunks:
             sizes[key] = sizes.get(key, 0) + flat.nbytes + old.nbytes
         self._sizes = sizes
-        self.nbytes = sum(sizes.values()) + sum(mask.nbytes for mask in self._masks.values())
+        self.nbytes = (sum(sizes.values()) + sum(mask.nbytes for mask in self._masks.values())
+                       + sum(copy.nbytes for _, copy in self._snapshots.values()))
         self._entries = self._compacted = sum(flat.size for _, _, flat, _ in chunks)
 
     def _add_range(self, key: Key, nbytes: int) -> None:
@@ -227,7 +285,11 @@ class Journal:
 class WriteLog(Journal):
     """Which global elements were written, without their old values: a worker process's
     record of its blocks (it reports them with the new values, read from memory). Never
-    undone, so its compaction needs no write order."""
+    undone, so its compaction needs no write order; never a snapshot (it lists the
+    elements)."""
+
+    def __init__(self) -> None:
+        super().__init__(snapshots=False)
 
     def _add(self, chunks: list[Chunk]) -> None:
         super()._add([(key, view, flat, _NO_VALUES) for key, view, flat, _ in chunks])

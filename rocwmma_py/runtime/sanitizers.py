@@ -251,12 +251,22 @@ class JournalRecord(Observer):
     reads = False
 
     def active(self, buffer: Buffer, ctx: WaveContext) -> bool:
-        return ctx.journal is not None and not buffer.lds
+        return (ctx.journal is not None and not buffer.lds
+                and not ctx.journal.covers(*_byte_range(buffer)))
 
     def write(self, access: Access) -> None:
         typed = access.buffer.typed(access.dtype)
         flat = access.flat
-        access.context("a journaled store").journal.record(typed, flat, typed[flat])
+        journal = access.context("a journaled store").journal
+        journal.record(typed, flat, typed[flat])
+        if journal.covers(*_byte_range(access.buffer)):  # a snapshot now: stores skip us
+            access.buffer.observers = None  # (`watching` asks `active` again)
+
+
+def _byte_range(buffer: Buffer) -> tuple[int, int]:
+    """(address, size) of all of the buffer's bytes."""
+    raw = buffer.typed(np.dtype(np.uint8))
+    return raw.__array_interface__["data"][0], raw.nbytes
 
 
 INITCHECK = InitCheck()
