@@ -315,7 +315,9 @@ def _remap(src: fragment, dst_cls: type[fragment]) -> fragment:
         share_of = np.where(shares < cls.traits(src.arch).wave_count, shares, 0)
     out = dst_cls()
     index = _remap_index(cls, dst_cls, src.arch, share_of.astype(np.int64).tobytes())
-    batch_data(out)[...] = batch_data(src).reshape(-1)[index]
+    # straight into the new registers (same dtype); every index is valid, so "clip" (which
+    # `take` does not buffer, unlike the default "raise") changes nothing
+    np.take(batch_data(src).reshape(-1), index, out=batch_data(out), mode="clip")
     return out
 
 

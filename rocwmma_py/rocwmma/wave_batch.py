@@ -3,7 +3,8 @@
 `frag.x` is (elements, n * W): element e of lane l of wave w sits at [e, w * W + l]. A
 register map gives per-wave positions p = e * W + l (`FragmentMap.flat` / `.inverse`); the
 functions here turn such a per-wave map into one flat index over all n waves, cached per
-(map, batch size), so loads, stores, mma_sync and transforms stay one numpy call each.
+(map, batch size), so loads, stores, mma_sync and transforms stay one numpy call each
+(`take`: faster than indexing with the same array).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def to_waves(x: np.ndarray, positions: np.ndarray, wave: int) -> np.ndarray:
         waves = np.arange(n).reshape((n,) + (1,) * positions.ndim)
         return e * (n * wave) + waves * wave + lane
 
-    return x.reshape(-1)[_cached("to", positions, n, build)]
+    return x.reshape(-1).take(_cached("to", positions, n, build))
 
 
 def from_waves(y: np.ndarray, positions: np.ndarray, wave: int) -> np.ndarray:
@@ -56,4 +57,4 @@ def from_waves(y: np.ndarray, positions: np.ndarray, wave: int) -> np.ndarray:
         index = positions[:, None, :] + (np.arange(n) * block)[None, :, None]
         return index.reshape(positions.shape[0], n * wave)
 
-    return y.reshape(-1)[_cached(f"from{block}", positions, n, build)]
+    return y.reshape(-1).take(_cached(f"from{block}", positions, n, build))
