@@ -217,6 +217,7 @@ class EpochLog:
         self._reads: list[tuple[np.ndarray, int, np.ndarray]] = []
         self._writes: list[tuple[np.ndarray, int, np.ndarray]] = []
         self._narrowed: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._owner: np.ndarray | None = None
 
     def check_read(self, flat: np.ndarray, itemsize: int, wave) -> None:
         self._reads.append((flat, itemsize, wave))
@@ -238,7 +239,7 @@ class EpochLog:
         unit = 0
         for _, size, _ in reads + writes:
             unit = gcd(unit, size)
-        owner = np.full(self._nbytes // unit, -1, np.int8)
+        owner = self._owners(unit)
         claimed = [(split_units(flat, size // unit), self._per_unit(wave, size // unit))
                    for flat, size, wave in writes]
         for idx, wave in claimed:
@@ -253,6 +254,15 @@ class EpochLog:
             if ((seen >= 0) & (seen != self._per_unit(wave, size // unit))).any():
                 return True
         return False
+
+    def _owners(self, unit: int) -> np.ndarray:
+        """The owner array of `unit`-byte units, all -1 (none): one buffer per log, reset
+        by a fill instead of a fresh allocation per epoch."""
+        owner = self._owner
+        if owner is None or owner.size != self._nbytes // unit:
+            owner = self._owner = np.empty(self._nbytes // unit, np.int8)
+        owner.fill(-1)
+        return owner
 
     def _per_unit(self, wave, per: int):
         """The int8 wave of every unit of elements of `per` units."""
