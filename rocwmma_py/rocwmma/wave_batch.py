@@ -54,3 +54,18 @@ def from_waves(y: np.ndarray, positions: np.ndarray, wave: int) -> np.ndarray:
         return index.reshape(positions.shape[0], n * wave)
 
     return y.reshape(-1).take(_cached(f"from{block}", positions, n, build))
+
+
+def register_rows(positions: np.ndarray, wave: int) -> np.ndarray | None:
+    """`rows` when a per-wave map (E', W) keeps every register in its lane and takes each of
+    its rows from one source row (positions[e', l] = rows[e'] * W + l): applied to a batch,
+    it then moves whole rows of registers. None for any other map. Cached per map array."""
+
+    def build() -> np.ndarray | None:
+        if positions.ndim != 2 or positions.shape[1] != wave:
+            return None
+        rows = positions[:, 0] // wave
+        lanes = np.arange(wave)
+        return rows if np.array_equal(positions, rows[:, None] * wave + lanes) else None
+
+    return _cached("rows", positions, 0, build)
