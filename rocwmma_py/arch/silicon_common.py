@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from .magnitudes import magnitude_bits
+from .scratch import scratch
 
 ZERO_EXPONENT = -126  # e(0) in the silicon's alignment, whatever the format
 
@@ -96,9 +97,30 @@ def multiples_of(x: np.ndarray, q: int) -> bool:
         return True  # every float64 is
     flat = np.asarray(x).reshape(-1)
     for part in (flat,) if flat.size <= _SAMPLE else (flat[:_SAMPLE], flat):
-        if q < 0 and part.size > _SAMPLE and (part == np.rint(part)).all():
+        if q < 0 and part.size > _SAMPLE and _whole(part, 0):
             continue  # integers are multiples of 2**q: no scaling pass over a large part
-        scaled = part if q == 0 else np.ldexp(part, -q)
-        if not (scaled == np.rint(scaled)).all():
+        if not _whole(part, -q):
+            return False
+    return True
+
+
+_CHUNK = 1 << 16  # elements `_whole` tests at a time: its temporaries stay in the L2 cache
+
+
+def _whole(x: np.ndarray, scale: int) -> bool:
+    """Whether every element of the flat array x times 2**scale is an integer (computed in
+    x's dtype), a chunk at a time through per-thread scratch buffers: each rounded chunk is
+    compared while it is in cache, and the first chunk that fails ends the test."""
+    size = min(x.size, _CHUNK)
+    scaled = scratch("whole scaled", (size,), x.dtype) if scale else None
+    rounded = scratch("whole rounded", (size,), x.dtype)
+    same = scratch("whole same", (size,), np.bool_)
+    for start in range(0, x.size, _CHUNK):
+        part = x[start:start + _CHUNK]
+        n = part.size
+        if scaled is not None:
+            part = np.ldexp(part, scale, out=scaled[:n])
+        np.rint(part, out=rounded[:n])
+        if not np.equal(rounded[:n], part, out=same[:n]).all():
             return False
     return True

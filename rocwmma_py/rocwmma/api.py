@@ -305,6 +305,8 @@ def _new(cls: type[fragment], x: np.ndarray) -> fragment:
 
 def _remap(src: fragment, dst_cls: type[fragment]) -> fragment:
     """Move every element to where `dst_cls` keeps it (same lanes' share of the matrix)."""
+    from .wave_batch import register_rows
+
     check_filled(src, "the source fragment", f"a transform to {dst_cls.__name__}")
     cls = type(src)
     if src.scheduler.kind == "default":
@@ -314,8 +316,19 @@ def _remap(src: fragment, dst_cls: type[fragment]) -> fragment:
         assert shares is not None  # a cooperative scheduler has shares
         share_of = np.where(shares < cls.traits(src.arch).wave_count, shares, 0)
     out = dst_cls()
+    # straight into the new registers (same dtype); every index is valid, so "clip" (which
+    # `take` does not buffer, unlike the default "raise") changes nothing. Where every share
+    # moves the same whole rows of registers (layout changes between equal register
+    # layouts), those rows are copied as they are, without a per-register index.
+    wave = cls.traits(src.arch).wave_size
+    rows = [register_rows(_remap_positions(cls, dst_cls, src.arch, int(s)), wave)
+            for s in np.unique(share_of)]
+    if rows[0] is not None and all(r is not None and np.array_equal(r, rows[0])
+                                   for r in rows[1:]):
+        np.take(batch_data(src), rows[0], axis=0, out=batch_data(out), mode="clip")
+        return out
     index = _remap_index(cls, dst_cls, src.arch, share_of.astype(np.int64).tobytes())
-    batch_data(out)[...] = batch_data(src).reshape(-1)[index]
+    np.take(batch_data(src).reshape(-1), index, out=batch_data(out), mode="clip")
     return out
 
 

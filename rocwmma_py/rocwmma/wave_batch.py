@@ -2,8 +2,8 @@
 
 `frag.x` is (elements, n * W): element e of lane l of wave w sits at [e, w * W + l]. A
 register map gives per-wave positions p = e * W + l (`FragmentMap.flat` / `.inverse`); the
-functions here turn such a per-wave map into one flat index over all n waves, cached per
-(map, batch size), so loads, stores, mma_sync and transforms stay one numpy call each.
+functions here apply such a per-wave map to all n waves at once, so loads, stores, mma_sync
+and transforms stay a numpy call or two each (`take`: faster than indexing).
 """
 
 from __future__ import annotations
@@ -36,15 +36,12 @@ def _cached(kind: str, key_array: np.ndarray, n: int, build) -> np.ndarray:
 
 
 def to_waves(x: np.ndarray, positions: np.ndarray, wave: int) -> np.ndarray:
-    """out[w][...] = (wave w's registers).ravel()[positions[...]]; shape (n, *positions)."""
+    """out[w][...] = (wave w's registers).ravel()[positions[...]]; shape (n, *positions).
+    Each wave's registers are made contiguous first (a copy of whole lane rows), so the
+    gather then reads through the small per-wave map instead of a batch-sized index."""
     n = x.shape[1] // wave
-
-    def build() -> np.ndarray:
-        e, lane = np.divmod(positions, wave)
-        waves = np.arange(n).reshape((n,) + (1,) * positions.ndim)
-        return e * (n * wave) + waves * wave + lane
-
-    return x.reshape(-1)[_cached("to", positions, n, build)]
+    per_wave = np.ascontiguousarray(x.reshape(x.shape[0], n, wave).transpose(1, 0, 2))
+    return per_wave.reshape(n, -1).take(positions, axis=1)
 
 
 def from_waves(y: np.ndarray, positions: np.ndarray, wave: int) -> np.ndarray:
@@ -56,4 +53,19 @@ def from_waves(y: np.ndarray, positions: np.ndarray, wave: int) -> np.ndarray:
         index = positions[:, None, :] + (np.arange(n) * block)[None, :, None]
         return index.reshape(positions.shape[0], n * wave)
 
-    return y.reshape(-1)[_cached(f"from{block}", positions, n, build)]
+    return y.reshape(-1).take(_cached(f"from{block}", positions, n, build))
+
+
+def register_rows(positions: np.ndarray, wave: int) -> np.ndarray | None:
+    """`rows` when a per-wave map (E', W) keeps every register in its lane and takes each of
+    its rows from one source row (positions[e', l] = rows[e'] * W + l): applied to a batch,
+    it then moves whole rows of registers. None for any other map. Cached per map array."""
+
+    def build() -> np.ndarray | None:
+        if positions.ndim != 2 or positions.shape[1] != wave:
+            return None
+        rows = positions[:, 0] // wave
+        lanes = np.arange(wave)
+        return rows if np.array_equal(positions, rows[:, None] * wave + lanes) else None
+
+    return _cached("rows", positions, 0, build)

@@ -406,17 +406,17 @@ class Pointer:
         """Read at pointer + offsets, offsets of shape (..., lanes) with lanes last; masked-off
         -> 0. `span`, the (min, max) of the unmasked offsets, lets the bounds check skip the
         per-element pass when the whole access is provably inside the buffer."""
-        addr = self._bulk_addresses(offsets, "gather")
-        return self._read(addr, self._bulk_mask(mask, addr, "gather"), "gather", span)
+        addr, placed = self._bulk_addresses(offsets, "gather")
+        return self._read(addr, self._bulk_mask(mask, addr, "gather"), "gather", span, placed)
 
     def scatter(self, offsets: np.ndarray, values: object, mask: np.ndarray | None = None,
                 span: tuple[int, int] | None = None, distinct: bool = False) -> None:
         """Write values at pointer + offsets (shape (..., lanes), lanes last); masked-off
         skipped. `span` as for `gather`; `distinct`: no wave's offsets repeat (a fragment
         map), so only writes of different waves can meet."""
-        addr = self._bulk_addresses(offsets, "scatter")
+        addr, placed = self._bulk_addresses(offsets, "scatter")
         self._write(addr, values, self._bulk_mask(mask, addr, "scatter"), "scatter", span,
-                    distinct)
+                    distinct, placed)
 
     def load(self, n: int) -> Lanes:
         """Per-lane vector load: (lanes, n) array, each lane reading n elements from its own
@@ -515,7 +515,10 @@ class Pointer:
             )
         return np.asarray(addr)
 
-    def _bulk_addresses(self, offsets: object, what: str) -> np.ndarray:
+    def _bulk_addresses(self, offsets: object, what: str) -> tuple[np.ndarray, bool]:
+        """(addresses, placed) of pointer + offsets: `placed` when they already hold each
+        lane's LDS segment (`_access`), added to the per-lane base before the one pass over
+        all offsets."""
         off = np.asarray(batch_data(offsets))
         if off.dtype.kind not in "iu":
             raise PointerTypeError(f"{what} offsets must be integers, got {off.dtype}")
@@ -533,9 +536,11 @@ class Pointer:
                 f"{what} offsets of shape {off.shape} don't match the pointer's "
                 f"{base.size} per-lane addresses"
             )
+        if self.buffer.segments > 1 and ctx is not None:
+            return (base + self._segment_starts(ctx)) + off.astype(np.int64, copy=False), True
         if isinstance(base, np.ndarray) or base:
-            return base + off.astype(np.int64, copy=False)
-        return off
+            return base + off.astype(np.int64, copy=False), False
+        return off, False
 
     @staticmethod
     def _bulk_mask(mask: object, addr: np.ndarray, what: str) -> np.ndarray | None:
@@ -552,26 +557,35 @@ class Pointer:
             ) from None
 
     def _access(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
-                span: tuple[int, int] | None):
+                span: tuple[int, int] | None, placed: bool = False):
         """Bounds-check an access and place it: (physical addresses, the mask in force, with
-        the enclosing `where` lanes folded in)."""
+        the enclosing `where` lanes folded in). `placed`: `addr` already holds the segment
+        starts (`_bulk_addresses`); the check then sees them taken off again, unless `span`
+        proves the access inside."""
         ctx = current_context_or_none()
         active = ctx.active_mask() if ctx is not None else None
         if active is not None and addr.ndim:
             mask = active if mask is None else mask & active
             mask = np.broadcast_to(mask, addr.shape)
+        if placed:
+            if addr.size and not (span is not None and self._spans_inside(span)):
+                self._check_bounds(addr - self._segment_starts(ctx), mask, action, span)
+            return addr, mask
         self._check_bounds(addr, mask, action, span)
-        segments = self.buffer.segments
-        if segments > 1:  # each lane addresses its own block's LDS segment
-            stride = self.buffer.segment_bytes // self.dtype.itemsize
-            # segments > 1 only for the LDS of a running batch, so ctx is set
-            addr = addr + np.repeat(ctx.block_slots * stride,  # type: ignore[union-attr]
-                                    ctx.wave_size)  # type: ignore[union-attr]
+        if self.buffer.segments > 1:  # each lane addresses its own block's LDS segment
+            addr = addr + self._segment_starts(ctx)
         return addr, mask
 
+    def _segment_starts(self, ctx: WaveContext | None) -> np.ndarray:
+        """Per lane, the first element of its block's LDS segment (segments > 1 only for
+        the LDS of a running batch, so ctx is set)."""
+        stride = self.buffer.segment_bytes // self.dtype.itemsize
+        return np.repeat(ctx.block_slots * stride,  # type: ignore[union-attr]
+                         ctx.wave_size)  # type: ignore[union-attr]
+
     def _read(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
-              span: tuple[int, int] | None = None):
-        addr, mask = self._access(addr, mask, action, span)
+              span: tuple[int, int] | None = None, placed: bool = False):
+        addr, mask = self._access(addr, mask, action, span, placed)
         typed = self.buffer.typed(self.dtype)
         ctx = current_context_or_none()
         observers = watching(self.buffer, ctx, write=False)
@@ -579,7 +593,7 @@ class Pointer:
             if observers:
                 before_read(observers, Access(self.buffer, self.dtype, ctx, addr, None,
                                               addr.reshape(-1)))
-            return typed[addr]
+            return typed.take(addr)  # (faster than typed[addr])
         src = np.flatnonzero(mask)
         sel = addr.reshape(-1)[src]
         if observers:
@@ -589,7 +603,8 @@ class Pointer:
         return out
 
     def _write(self, addr: np.ndarray, values: object, mask: np.ndarray | None, action: str,
-               span: tuple[int, int] | None = None, distinct: bool = False):
+               span: tuple[int, int] | None = None, distinct: bool = False,
+               placed: bool = False):
         values = np.asarray(batch_data(values))
         try:
             values = np.broadcast_to(values, addr.shape)
@@ -600,7 +615,7 @@ class Pointer:
             ) from None
         if not self.buffer.writeable:
             raise AccessError(f"{action} to buffer '{self.buffer.name}', whose array is read-only")
-        addr, mask = self._access(addr, mask, action, span)
+        addr, mask = self._access(addr, mask, action, span, placed)
         flat: np.ndarray = addr.reshape(-1)
         src = None
         if mask is not None:
@@ -651,16 +666,17 @@ class Pointer:
         ctx = current_context_or_none()
         return ctx is None or ctx.n_waves == 1 or self.buffer.lds
 
+    def _spans_inside(self, span: tuple[int, int]) -> bool:
+        """Whether offsets spanning `span` from this pointer stay inside the buffer."""
+        base = self.offset
+        lo, hi = (base, base) if not isinstance(base, Lanes) else _range(base)
+        return lo + span[0] >= 0 and hi + span[1] < self.size
+
     def _check_bounds(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
                       span: tuple[int, int] | None = None) -> None:
         size = self.size
-        if addr.size == 0:
+        if addr.size == 0 or (span is not None and self._spans_inside(span)):
             return
-        if span is not None:
-            base = self.offset
-            lo, hi = (base, base) if not isinstance(base, Lanes) else _range(base)
-            if lo + span[0] >= 0 and hi + span[1] < size:
-                return
         if mask is None:
             if addr.min() >= 0 and addr.max() < size:
                 return

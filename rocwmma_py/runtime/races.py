@@ -52,6 +52,7 @@ def _bit(wave: np.ndarray | int) -> np.ndarray:
     return np.left_shift(np.uint32(1), np.asarray(wave, dtype=np.uint32))
 
 
+_NARROWED = 8  # wave arrays whose int8 copies an EpochLog keeps
 _HISTORY = ("_writer", "_write_epoch", "_readers", "_read_epoch",
             "_write_block", "_read_block", "_other_reader_block")
 
@@ -215,6 +216,8 @@ class EpochLog:
         self._nbytes = nbytes
         self._reads: list[tuple[np.ndarray, int, np.ndarray]] = []
         self._writes: list[tuple[np.ndarray, int, np.ndarray]] = []
+        self._narrowed: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._owner: np.ndarray | None = None
 
     def check_read(self, flat: np.ndarray, itemsize: int, wave) -> None:
         self._reads.append((flat, itemsize, wave))
@@ -226,7 +229,9 @@ class EpochLog:
         self._writes.append((flat, itemsize, wave))
 
     def close_epoch(self) -> bool:
-        """Whether the epoch that ends here had a race; starts the next one."""
+        """Whether the epoch that ends here had a race; starts the next one. Reads of units
+        no write claimed (the usual case: a barrier between writing LDS and reading it) are
+        settled by one maximum over their owners."""
         reads, writes = self._reads, self._writes
         self._reads, self._writes = [], []
         if not writes:
@@ -234,20 +239,46 @@ class EpochLog:
         unit = 0
         for _, size, _ in reads + writes:
             unit = gcd(unit, size)
-        owner = np.full(self._nbytes // unit, -1, np.int8)
-
-        def units(flat, size, wave):
-            per = size // unit
-            return split_units(flat, per), (np.repeat(wave, per) if per > 1 else wave)
-
-        claimed = [units(*w) for w in writes]
+        owner = self._owners(unit)
+        claimed = [(split_units(flat, size // unit), self._per_unit(wave, size // unit))
+                   for flat, size, wave in writes]
         for idx, wave in claimed:
             owner[idx] = wave
         if any((owner[idx] != wave).any() for idx, wave in claimed):
             return True
-        for read in reads:
-            idx, wave = units(*read)
+        for flat, size, wave in reads:
+            idx = split_units(flat, size // unit)
             seen = owner[idx]
-            if ((seen >= 0) & (seen != wave)).any():
+            if np.max(seen, initial=-1) < 0:
+                continue  # no read unit was written in this epoch
+            if ((seen >= 0) & (seen != self._per_unit(wave, size // unit))).any():
                 return True
         return False
+
+    def _owners(self, unit: int) -> np.ndarray:
+        """The owner array of `unit`-byte units, all -1 (none): one buffer per log, reset
+        by a fill instead of a fresh allocation per epoch."""
+        owner = self._owner
+        if owner is None or owner.size != self._nbytes // unit:
+            owner = self._owner = np.empty(self._nbytes // unit, np.int8)
+        owner.fill(-1)
+        return owner
+
+    def _per_unit(self, wave, per: int):
+        """The int8 wave of every unit of elements of `per` units."""
+        wave = self._narrow(wave)
+        return np.repeat(wave, per) if per > 1 and np.ndim(wave) else wave
+
+    def _narrow(self, wave):
+        """Per-element waves as int8, like the owner array (comparisons and stores without
+        a widening pass); a batch passes the same wave array again and again
+        (`WaveContext.position_waves`), so its conversion is kept (with the array)."""
+        if np.ndim(wave) == 0 or wave.dtype == np.int8:
+            return wave
+        hit = self._narrowed.get(id(wave))
+        if hit is not None and hit[0] is wave:
+            return hit[1]
+        if len(self._narrowed) >= _NARROWED:
+            self._narrowed.clear()
+        narrow = self._narrowed[id(wave)] = (wave, wave.astype(np.int8))
+        return narrow[1]
