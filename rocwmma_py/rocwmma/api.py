@@ -26,6 +26,7 @@ from .errors import FragmentError
 from .fragment import check_arch, check_filled, check_whole_waves, fragment
 from .mma import mma
 from .tags import accumulator, layout_of, matrix_a, matrix_b, row_major
+from .wave_batch import register_rows
 
 
 def fill_fragment(frag: fragment, value) -> None:
@@ -305,8 +306,6 @@ def _new(cls: type[fragment], x: np.ndarray) -> fragment:
 
 def _remap(src: fragment, dst_cls: type[fragment]) -> fragment:
     """Move every element to where `dst_cls` keeps it (same lanes' share of the matrix)."""
-    from .wave_batch import register_rows
-
     check_filled(src, "the source fragment", f"a transform to {dst_cls.__name__}")
     cls = type(src)
     if src.scheduler.kind == "default":
