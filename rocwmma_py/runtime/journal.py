@@ -116,8 +116,8 @@ class Journal:
         self._ranges.update(child._ranges)
         self._ordered = self._ordered or child._ordered  # before a compaction that needs it
         self._compacted += child._compacted  # as compacted as the child kept them
-        if child._snapshots and not self._may_snapshot:
-            raise AssertionError("a journal that lists its writes absorbed a snapshot")
+        assert self._may_snapshot or not child._snapshots, \
+            "a journal that lists its writes absorbed a snapshot"
         for key, (view, copy) in child._snapshots.items():
             if key not in self._snapshots:
                 self._adopt_snapshot(key, view, copy)
