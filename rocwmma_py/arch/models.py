@@ -167,11 +167,10 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
     max_a, max_b = SC.max_abs(a), SC.max_abs(b)
     if not (math.isfinite(max_a) and math.isfinite(max_b)):
         return None
-    info = ml_dtypes.finfo(T.storage_dtype(acc_type))
-    q_sub = math.frexp(float(info.smallest_subnormal))[1] - 1
+    nmant, q_sub, largest = _float_limits(acc_type)
 
     def least_q(above: int) -> int:  # the bound < 2**above < 2**(p + q)
-        return max(above - info.nmant - 1, q_sub)
+        return max(above - nmant - 1, q_sub)
 
     def split(q: int) -> tuple[int, int]:
         ea, eb = math.frexp(max_a)[1], math.frexp(max_b)[1]  # max|a| < 2**ea
@@ -189,7 +188,7 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
     if not math.isfinite(max_c):
         return None
     bound = products + Fraction(max_c)
-    if bound > Fraction(float(info.max)):
+    if bound > largest:
         return None
     q: float = max(least_q(_exponent_above(bound)), arith.chain_floor(a, b, c, max_a, max_b))
     if q == math.inf:
@@ -206,6 +205,15 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
     if arith.positive_zero:
         d += d.dtype.type(0)  # -0 + +0 == +0; every other value unchanged
     return d
+
+
+@cache
+def _float_limits(t) -> tuple[int, int, Fraction]:
+    """(significand bits stored, log2 of the subnormal quantum, largest finite value) of
+    the float type t's storage (a per-call finfo costs microseconds)."""
+    info = ml_dtypes.finfo(T.storage_dtype(t))
+    return (int(info.nmant), math.frexp(float(info.smallest_subnormal))[1] - 1,
+            Fraction(float(info.max)))
 
 
 def _product_exponent(k: int, x: float, y: float) -> int:

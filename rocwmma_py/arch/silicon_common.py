@@ -110,7 +110,11 @@ _CHUNK = 1 << 16  # elements `_whole` tests at a time: its temporaries stay in t
 def _whole(x: np.ndarray, scale: int) -> bool:
     """Whether every element of the flat array x times 2**scale is an integer (computed in
     x's dtype), a chunk at a time through per-thread scratch buffers: each rounded chunk is
-    compared while it is in cache, and the first chunk that fails ends the test."""
+    compared while it is in cache, and the first chunk that fails ends the test. (Small
+    arrays, the per-wave engine's tiles: three calls, no buffers.)"""
+    if x.size <= _SAMPLE:
+        scaled = np.ldexp(x, scale) if scale else x
+        return bool((scaled == np.rint(scaled)).all())
     size = min(x.size, _CHUNK)
     scaled = scratch("whole scaled", (size,), x.dtype) if scale else None
     rounded = scratch("whole rounded", (size,), x.dtype)

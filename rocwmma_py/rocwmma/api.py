@@ -252,7 +252,8 @@ def _load_dense(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
     strides = _dense_strides(type(frag), frag.arch, plan)
     if strides is None:
         return False
-    blocks = ptr.read_blocks(type(frag).map(frag.arch).inverse.shape, strides)
+    blocks = ptr.read_blocks(type(frag).map(frag.arch).inverse.shape, strides,
+                             lanes_agree=current_context_or_none() is not None)  # (`_io`)
     if blocks is None:
         return False
     with np.errstate(invalid="ignore", over="ignore"):  # NaNs go the register path

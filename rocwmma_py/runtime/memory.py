@@ -438,8 +438,8 @@ class Pointer:
             )
         self.scatter(offsets, regs.T)
 
-    def read_blocks(self, shape: tuple[int, int], strides: tuple[int, int]
-                    ) -> np.ndarray | None:
+    def read_blocks(self, shape: tuple[int, int], strides: tuple[int, int],
+                    lanes_agree: bool = False) -> np.ndarray | None:
         """Each running wave's block of `shape` elements at its own address, element
         (r, c) at r * strides[0] + c * strides[1] from it: (waves, *shape) values, one
         strided copy (the dense form of a fragment load; the caller's `gather` reads the
@@ -449,7 +449,8 @@ class Pointer:
         empty; the gather passes them all). None, with nothing read, where one copy cannot
         stand for the gather: an observer watching, a `where` mask in force, a wave's
         address differing between its lanes, a negative stride, or a block leaving the
-        buffer (the gather then reports the error)."""
+        buffer (the gather then reports the error). `lanes_agree`: the caller has checked
+        that each wave's lanes hold one address (`load_matrix_sync` does, in a kernel)."""
         (height, width), (s_r, s_c) = shape, strides
         ctx = current_context_or_none()
         if watching(self.buffer, ctx, write=False) or min(s_r, s_c) < 0 or height < 1 \
@@ -460,7 +461,7 @@ class Pointer:
         if isinstance(self.offset, Lanes):
             per_wave = batch_data(self.offset).reshape(waves, -1)
             base = per_wave[:, 0]
-            if (per_wave != per_wave[:, :1]).any():
+            if not lanes_agree and (per_wave != per_wave[:, :1]).any():
                 return None
         last = (height - 1) * s_r + (width - 1) * s_c  # the block's largest offset
         if waves == 1:  # (one wave: Python ints, one strided view, fewer numpy calls)
