@@ -25,7 +25,14 @@ from rocwmma_py import (
     store_matrix_sync,
     synchronize_workgroup,
 )
-from rocwmma_py.runtime import blockIdx, last_launch_stats, shared_array, threadIdx, use_engine
+from rocwmma_py.runtime import (
+    blockIdx,
+    last_launch_stats,
+    shared_array,
+    threadIdx,
+    use_engine,
+    where,
+)
 from rocwmma_py.runtime.errors import BarrierError, InitCheckError
 
 pytestmark = pytest.mark.smoke
@@ -89,6 +96,29 @@ def test_initcheck_names_never_written_lds(engine, monkeypatch):
     msg = str(info.value)
     assert "lane 63 reads LDS buffer 'lds[0]' at element offset 64 (float32)" in msg
     assert "block (0,0,0), wave 0" in msg
+
+
+@kernel
+def reads_under_where(out, shift):
+    tile = shared_array(np.float32, 128)
+    tile[threadIdx.x] = threadIdx.x  # elements 0..63; 64.. never written
+    synchronize_workgroup()
+    with where(threadIdx.x < 63):  # lane 63 reads element 63 + shift: masked off
+        out[blockIdx.x * 64 + threadIdx.x] = tile[threadIdx.x + shift] + 1.0
+
+
+@pytest.mark.parametrize("engine", ["batch", "wave"])
+def test_initcheck_does_not_see_reads_of_masked_off_lanes(engine, monkeypatch):
+    """The read's masked-off lane has an address inside the buffer (a gather may read it
+    unseen, then zero it), but no observer is told of it; an active lane's is."""
+    monkeypatch.setenv("ROCWMMA_PY_INITCHECK", "1")
+    out = np.full(128, -1.0, np.float32)
+    with use_engine(engine):
+        reads_under_where[2, 64](out, 1)
+        want = np.where(np.arange(64) < 63, np.arange(64) + 2.0, -1.0)
+        np.testing.assert_array_equal(out, np.tile(want, 2))
+        with pytest.raises(InitCheckError, match="lane 62 reads LDS"):
+            reads_under_where[2, 64](out, 2)  # lane 62 (active) reads element 64
 
 
 def test_initcheck_flag_must_be_0_or_1(monkeypatch):

@@ -705,6 +705,28 @@ def test_where_masks_memory_access_per_lane():
     np.testing.assert_array_equal(out[32:], -1.0)  # masked-off lanes wrote nothing
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.int16, "bfloat16"])
+def test_masked_off_lanes_read_zero_where_every_address_is_inside(dtype):
+    """Every lane's address lies inside the buffer (the one-gather path), the memory is
+    non-zero everywhere: the masked-off lanes still read 0."""
+    import ml_dtypes
+
+    dtype = np.dtype(ml_dtypes.bfloat16 if dtype == "bfloat16" else dtype)
+    src = (np.arange(64) + 1).astype(dtype)
+    seen = {}
+
+    @kernel
+    def masked(src):
+        with where(threadIdx.x % 3 != 0):
+            seen["v"] = np.asarray(src[threadIdx.x]).copy()
+
+    masked[1, 64](src)
+    lanes = np.arange(64)
+    want = np.where(lanes % 3 != 0, lanes + 1, 0).astype(dtype)
+    assert seen["v"].dtype == dtype
+    np.testing.assert_array_equal(seen["v"], want)
+
+
 def test_where_needs_a_kernel():
     with pytest.raises(NotInKernelError, match="where"):
         with where(True):

@@ -560,9 +560,9 @@ class Pointer:
     def _access(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
                 span: tuple[int, int] | None, placed: bool = False):
         """Bounds-check an access and place it: (physical addresses, the mask in force, with
-        the enclosing `where` lanes folded in). `placed`: `addr` already holds the segment
-        starts (`_bulk_addresses`); the check then sees them taken off again, unless `span`
-        proves the access inside."""
+        the enclosing `where` lanes folded in, whether every address is inside, the masked
+        ones too). `placed`: `addr` already holds the segment starts (`_bulk_addresses`);
+        the check then sees them taken off again, unless `span` proves the access inside."""
         ctx = current_context_or_none()
         active = ctx.active_mask() if ctx is not None else None
         if active is not None and addr.ndim:
@@ -571,11 +571,11 @@ class Pointer:
         if placed:
             if addr.size and not (span is not None and self._spans_inside(span)):
                 self._check_bounds(addr - self._segment_starts(ctx), mask, action, span)
-            return addr, mask
-        self._check_bounds(addr, mask, action, span)
+            return addr, mask, mask is None
+        inside = self._check_bounds(addr, mask, action, span)
         if self.buffer.segments > 1:  # each lane addresses its own block's LDS segment
             addr = addr + self._segment_starts(ctx)
-        return addr, mask
+        return addr, mask, inside
 
     def _segment_starts(self, ctx: WaveContext | None) -> np.ndarray:
         """Per lane, the first element of its block's LDS segment (segments > 1 only for
@@ -586,7 +586,7 @@ class Pointer:
 
     def _read(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
               span: tuple[int, int] | None = None, placed: bool = False):
-        addr, mask = self._access(addr, mask, action, span, placed)
+        addr, mask, inside = self._access(addr, mask, action, span, placed)
         typed = self.buffer.typed(self.dtype)
         ctx = current_context_or_none()
         observers = watching(self.buffer, ctx, write=False)
@@ -595,11 +595,14 @@ class Pointer:
                 before_read(observers, Access(self.buffer, self.dtype, ctx, addr, None,
                                               addr.reshape(-1)))
             return typed.take(addr)  # (faster than typed[addr])
+        out = np.zeros(addr.shape, self.dtype)
+        if inside and not observers:  # masked lanes may read (nobody sees it): 3 passes
+            np.copyto(out, typed.take(addr), where=mask)
+            return out
         src = np.flatnonzero(mask)
         sel = addr.reshape(-1)[src]
         if observers:
             before_read(observers, Access(self.buffer, self.dtype, ctx, addr, src, sel))
-        out = np.zeros(addr.shape, self.dtype)
         out.reshape(-1)[src] = typed[sel]
         return out
 
@@ -616,7 +619,7 @@ class Pointer:
             ) from None
         if not self.buffer.writeable:
             raise AccessError(f"{action} to buffer '{self.buffer.name}', whose array is read-only")
-        addr, mask = self._access(addr, mask, action, span, placed)
+        addr, mask, _ = self._access(addr, mask, action, span, placed)
         flat: np.ndarray = addr.reshape(-1)
         src = None
         if mask is not None:
@@ -674,18 +677,22 @@ class Pointer:
         return lo + span[0] >= 0 and hi + span[1] < self.size
 
     def _check_bounds(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
-                      span: tuple[int, int] | None = None) -> None:
+                      span: tuple[int, int] | None = None) -> bool:
+        """Raise where an address `mask` keeps leaves the buffer; True when every address
+        is inside, the masked-off ones too (two reductions decide the usual case)."""
         size = self.size
-        if addr.size == 0 or (span is not None and self._spans_inside(span)):
-            return
+        if addr.size == 0:
+            return True
+        if span is not None and self._spans_inside(span):
+            return mask is None
+        if addr.min() >= 0 and addr.max() < size:
+            return True
         if mask is None:
-            if addr.min() >= 0 and addr.max() < size:
-                return
             bad = (addr < 0) | (addr >= size)
         else:
             bad = ((addr < 0) | (addr >= size)) & mask
             if not bad.any():
-                return
+                return False
         if addr.ndim == 0:
             at = f"at element offset {int(addr)} by every lane"
         else:
