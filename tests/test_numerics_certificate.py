@@ -234,3 +234,24 @@ def test_only_tiles_with_a_possibly_inexact_addition_are_looked_at(monkeypatch):
         assert same_bits(got[t], reference(a[t], b[t], c[t].astype(np.float64), T.float32))
     assert float(got[0, 0, 0]) == float(np.float32(1 + 2.0**-23))  # the tie, decided up
     assert looked == [4]  # one tile of 2 x 2
+
+
+@pytest.mark.parametrize("few", [0, 1 << 30], ids=["filters first", "bound at once"])
+@pytest.mark.parametrize("acc", [T.float32, T.float16, T.bfloat16])
+def test_settling_with_and_without_its_filters(acc, few, monkeypatch):
+    """`_settle` filters many flagged outputs by the certificate with C's quantum and the
+    summed magnitudes before the bound, and sends a few to the bound at once: both ways
+    give the rational reference's bits, on lines wide enough that most pairs are flagged,
+    C values that certify some of them, exact zeros and near-midpoint sums among them."""
+    monkeypatch.setattr(numerics, "_FEW_TO_SETTLE", few)
+    rng = np.random.default_rng(7)
+    a = T.convert(rng.standard_normal((24, 16)) * 2.0 ** rng.integers(-14, 14, (24, 16)),
+                  T.float16).astype(np.float64)
+    b = T.convert(rng.standard_normal((16, 20)) * 2.0 ** rng.integers(-14, 14, (16, 20)),
+                  T.float16).astype(np.float64)
+    c = T.convert(rng.standard_normal((24, 20)) * 2.0 ** rng.integers(-30, 30, (24, 20)),
+                  T.float32).astype(np.float64)
+    c[0, :4] = 0.0
+    c[1, 0] = -(a[1] @ b[:, 0])  # an exact zero sum
+    assert len(flagged_pairs(a, b, c)) > 100
+    assert same_bits(accumulate(a, b, c, acc), reference(a, b, c, acc))

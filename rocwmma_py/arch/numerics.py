@@ -422,10 +422,15 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     made with the actual sum: a float64 sum of K non-negative terms is at most
     (K - 1) u (1 - (K - 1) u)**-1 < 2**-40 (K < 2**12) relatively below the exact one, and
     adding |c| rounds once more, so fl(fl(sum |products|) (1 + 2**-40) + |c|) < 2**(52+Q')
-    bounds the magnitudes below 2**(53+Q'). Then the a-priori bound decides (`_error`: RNE
-    is monotone, so where s - err and s + err round to the same value the exact sum rounds
-    there too), and the rest go to `_exact_values`.
+    bounds the magnitudes below 2**(53+Q'). Then the a-priori bound decides
+    (`_settle_by_bound`). Those two filters only save work on many outputs: a few (fewer
+    than `_FEW_TO_SETTLE`, a random-data step's usual handful) go to the bound at once.
     """
+    if flagged.size < _FEW_TO_SETTLE:
+        idx = np.unravel_index(flagged, s.shape)
+        rows, cols, c_at = _terms_at(a, b, c, idx)
+        _settle_by_bound(s, flagged, rows, cols, c_at.astype(np.float64), acc_type, out)
+        return
     shape = s.shape
     (q_a, d_a, valid_a, _), (q_b, d_b, valid_b, _) = lines
     idx = np.unravel_index(flagged, shape)
@@ -445,15 +450,24 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     valid = (_full(valid_a, row_shape)[tuple(i[open_] for i in row)]
              & _full(valid_b, col_shape)[tuple(i[open_] for i in col)])
     rows, cols, _ = _terms_at(a, b, c, idx)
-    products = rows * cols
-    magnitude = np.abs(products).sum(axis=1) * (1 + 2.0**-40) + np.abs(c_at)
+    magnitude = np.abs(rows * cols).sum(axis=1) * (1 + 2.0**-40) + np.abs(c_at)
     with np.errstate(over="ignore"):
         summed = valid & (magnitude < np.ldexp(1.0, q_all[open_] + 52))
     still = ~summed
-    flagged, rows, cols, c_at, products = (x[still] for x in (flagged, rows, cols, c_at,
-                                                              products))
-    if not flagged.size:
-        return
+    if still.any():
+        _settle_by_bound(s, flagged[still], rows[still], cols[still], c_at[still], acc_type,
+                         out)
+
+
+_FEW_TO_SETTLE = 64  # flagged outputs below which `_settle` goes straight to the bound
+
+
+def _settle_by_bound(s, flagged: np.ndarray, rows: np.ndarray, cols: np.ndarray,
+                     c_at: np.ndarray, acc_type, out: np.ndarray) -> None:
+    """`_settle` for the outputs at `flagged`, their A rows, B columns (n, K) and float64
+    C values given: the a-priori bound decides (`_error`: RNE is monotone, so where s - err
+    and s + err round to the same value the exact sum rounds there too), and the rest go to
+    `_exact_values`."""
     s_at = s.reshape(-1)[flagged]
     err = _error(rows[:, None, :], cols[:, :, None], c_at[:, None, None])[0].reshape(-1)
     flat_out = out.reshape(-1)
@@ -463,7 +477,7 @@ def _settle(a, b, c, s, flagged: np.ndarray, lines: tuple, acc_type, out: np.nda
     undecided = lo.view(uint) != hi.view(uint)
     flat_out[flagged[~undecided]] = lo[~undecided]
     if undecided.any():
-        terms = np.concatenate([c_at[None, undecided], products[undecided].T])
+        terms = np.concatenate([c_at[None, undecided], (rows[undecided] * cols[undecided]).T])
         flat_out[flagged[undecided]] = T.convert(
             _exact_values(terms, s_at[undecided], err[undecided]), acc_type)
 
