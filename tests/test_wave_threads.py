@@ -94,3 +94,28 @@ def test_a_forked_child_starts_without_the_parents_idle_threads():
     os.close(write)
     assert os.read(read, 1) == b"1"
     os.waitpid(pid, 0)
+
+
+def test_an_idle_thread_keeps_small_numerics_buffers_only():
+    """A job's chunk-sized scratch buffers are dropped when it ends; small ones (a per-wave
+    engine's) stay for the thread's next job."""
+    import numpy as np
+
+    from rocwmma_py.arch import scratch
+
+    def run(fn):
+        out = []
+        W.Job("scratch test", lambda: out.append((threading.get_ident(), fn()))).join()
+        deadline = time.monotonic() + 2
+        while len(W._idle) == 0 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        return out[0]
+
+    def kept():
+        return sorted(name for name, _ in getattr(scratch._local, "pool", {}))
+
+    for size, stays in ((16, True), (1 << 18, False)):  # 128 bytes; 2 MiB
+        first, _ = run(lambda size=size: scratch.scratch(f"test {size}", (size,), np.float64))
+        second, names = run(kept)
+        assert second == first  # the same idle thread took the next job
+        assert (f"test {size}" in names) == stays

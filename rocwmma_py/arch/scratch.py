@@ -33,3 +33,11 @@ def scratch(name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
     view = buf[:size].reshape(shape)
     pool[key] = (buf, shape, view)
     return view
+
+
+def trim(limit: int) -> None:
+    """Drop this thread's buffers if they hold more than `limit` bytes: a pooled wave thread
+    going idle keeps a per-wave engine's small ones, not a batch's chunk-sized ones."""
+    pool = getattr(_local, "pool", None)
+    if pool is not None and sum(entry[0].nbytes for entry in pool.values()) > limit:
+        del _local.pool

@@ -5,7 +5,8 @@ barriers, but not its own new thread.
 A thread started afresh for every wave of every block costs ≈ 0.25 ms: the start handshake,
 and numpy's first-call work in a new thread (einsum, take and casting reductions each pay
 15-25 µs once per thread) — about a tenth of the per-wave engine's time on a 16-step GEMM
-wave. A thread whose job ended waits here for the next one instead. One that was stopped
+wave. A thread whose job ended waits here for the next one instead (with at most 1 MiB of
+numerics buffers: a batch's wave group would keep chunk-sized ones). One that was stopped
 from outside (`Job.stop`: an asynchronous exception, possibly still pending) never takes
 another job, and a forked child forgets the parent's idle threads (they do not exist there).
 """
@@ -16,10 +17,12 @@ import os
 import threading
 from collections.abc import Callable
 
+from ..arch import scratch
 from .interrupts import stop_thread
 
 _MAX_IDLE = 64  # idle threads kept; more (a very wide block) end with their job
 _SLICE_S = 0.05  # `Job.join` re-checks that the thread lives this often
+_IDLE_SCRATCH = 1 << 20  # bytes of numerics buffers an idle thread may keep
 IDLE_NAME = "rocwmma_py idle wave thread"
 _idle: list[_Runner] = []  # (list.append and .pop are atomic)
 os.register_at_fork(after_in_child=_idle.clear)
@@ -57,6 +60,7 @@ class _Runner:
         fn, args = self._call  # type: ignore[misc] # set by start()
         try:
             fn(*args)
+            scratch.trim(_IDLE_SCRATCH)
         finally:
             with self._state:
                 self._call, self.busy = None, False
