@@ -1,6 +1,7 @@
 """A batched store's repeated-address test (`memory._repeats`) against np.unique on address
 sets of every shape the shortcuts see: translated wave patterns, interleaved translates,
-patterns with repeats, unequal rows, dense and sparse ranges."""
+fragment stores' matrix tiles (on a grid, off it, across row ends, meeting), patterns with
+repeats, unequal rows, dense and sparse ranges."""
 
 import numpy as np
 from hypothesis import given, settings
@@ -38,6 +39,42 @@ def test_repeats_equals_unique(case):
     assert _repeats(flat, waves) == _truth(flat)
 
 
+@st.composite
+def tile_stores(draw):
+    """A fragment store's (elements, waves x W) addresses: each wave an h x w tile of an
+    ld-wide matrix, its elements over its lanes and registers in one order for all; tile
+    origins on a grid (shifted, or with one tile off it, or meeting another)."""
+    waves, h, w = draw(st.integers(2, 10)), draw(st.integers(1, 6)), draw(st.integers(1, 6))
+    ld = w + draw(st.integers(0, 12))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    across = ld // w  # tiles side by side within a row of the matrix
+    if draw(st.booleans()):  # distinct cells of the grid
+        picks = rng.permutation(across * waves)[:waves]
+        cells = np.stack([picks // across, picks % across], axis=1)
+    else:  # any cells, some of them one cell
+        cells = rng.integers(0, draw(st.integers(1, 9)), (waves, 2))
+    origins = cells[:, 0] * h * ld + cells[:, 1] * w * draw(st.sampled_from([1, 1, 2]))
+    origins = origins + draw(st.sampled_from([0, 0, 1, ld - 1]))
+    if draw(st.booleans()):
+        origins[-1] += draw(st.integers(-3, 3))
+    tile = (np.arange(h)[:, None] * ld + np.arange(w)).reshape(-1)
+    lanes = draw(st.sampled_from([d for d in range(1, tile.size + 1) if tile.size % d == 0]))
+    regs = tile.size // lanes
+    layout = rng.permutation(tile)  # the fragment's register layout, one for every wave
+    per_wave = [(o + layout).reshape(regs, lanes) for o in origins]
+    addr = np.concatenate(per_wave, axis=1).astype(np.int64)  # (regs, waves x lanes)
+    return addr, waves
+
+
+@settings(max_examples=600, deadline=None)
+@given(tile_stores())
+def test_fragment_store_repeats_equal_unique(case):
+    addr, waves = case
+    by_wave = addr.reshape(addr.shape[0], waves, -1).transpose(1, 0, 2)
+    flat = addr.reshape(-1)
+    assert _repeats(flat, waves, by_wave) == _truth(flat)
+
+
 def test_shortcut_cases():
     lane = np.arange(32)
     rows = (4096 * np.arange(64))[:, None] + lane  # softmax: row * ncols + col + tid
@@ -47,3 +84,34 @@ def test_shortcut_cases():
     assert not _repeats(interleaved.reshape(-1), 8)
     overlapping = np.arange(8)[:, None] + lane  # translates share addresses
     assert _repeats(overlapping.reshape(-1), 8)
+
+
+def test_fragment_tiles_on_a_grid_are_proved_by_their_cells(monkeypatch):
+    """64 waves storing the 16 x 16 tiles of a 128 x 128 matrix (ld 128): side by side,
+    so the bases are closer than a tile's span; the tile-grid proof decides (no bincount),
+    and a repeated tile or one moved by a column is caught."""
+    import rocwmma_py.runtime.memory as memory
+
+    decided = []
+    real = memory._tiles_repeat
+    monkeypatch.setattr(memory, "_tiles_repeat",
+                        lambda o, b: decided.append(real(o, b)) or decided[-1])
+    rng = np.random.default_rng(0)
+    tile = (np.arange(16)[:, None] * 128 + np.arange(16)).reshape(-1)
+    grid = np.array([r * 16 * 128 + c * 16 for r in range(8) for c in range(8)])
+
+    layout = rng.permutation(tile)  # the fragment's register layout: one for every wave
+
+    def store(origins):
+        per_wave = [(o + layout).reshape(8, 32) for o in origins]
+        addr = np.concatenate(per_wave, axis=1)  # 8 registers x (64 waves x 32 lanes)
+        by_wave = addr.reshape(8, 64, 32).transpose(1, 0, 2)
+        return _repeats(addr.reshape(-1), 64, by_wave), _truth(addr.reshape(-1))
+
+    assert store(rng.permutation(grid)) == (False, False) and decided == [False]
+    twice = grid.copy()
+    twice[5] = twice[9]
+    assert store(twice) == (True, True) and decided[-1] is True
+    moved = grid.copy()
+    moved[3] += 1  # overlaps its right neighbour by one column
+    assert store(moved) == (True, True) and decided[-1] is None  # (the bincount decides)

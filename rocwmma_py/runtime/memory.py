@@ -626,8 +626,11 @@ class Pointer:
             src = np.flatnonzero(mask)
             flat = flat[src]
         ctx = current_context_or_none()
-        repeats = not self._waves_cannot_meet(distinct) and _repeats(
-            flat, 1 if ctx is None else ctx.n_waves)
+        waves = 1 if ctx is None else ctx.n_waves
+        by_wave = None  # a fragment store's waves: translates of one footprint
+        if distinct and mask is None and addr.ndim == 2 and waves > 1:
+            by_wave = addr.reshape(addr.shape[0], waves, -1).transpose(1, 0, 2)
+        repeats = not self._waves_cannot_meet(distinct) and _repeats(flat, waves, by_wave)
         if repeats:  # keep the last write per address in lane-major order
             order: np.ndarray = np.arange(addr.size).reshape(addr.shape)
             order = np.moveaxis(order, -1, 0).reshape(-1) if addr.ndim > 1 else order.reshape(-1)
@@ -709,16 +712,18 @@ class Pointer:
         )
 
 
-def _repeats(flat: np.ndarray, waves: int) -> bool:
+def _repeats(flat: np.ndarray, waves: int, by_wave: np.ndarray | None = None) -> bool:
     """Whether some address repeats. Rare (racy code), so the common case is proved cheaply:
-    the waves' addresses as translates of one pattern, a bincount over the touched range when
-    it is dense, else a sort."""
+    the waves' addresses as translates of one pattern (`by_wave`, (waves, ...) addresses
+    when the caller knows each wave's: a fragment store's footprints), a bincount over the
+    touched range when it is dense, else a sort."""
     if flat.size < 2:
         return False
-    if waves > 1 and flat.size % waves == 0:
-        verdict = _translates_repeat(flat.reshape(waves, -1))
-        if verdict is not None:
-            return verdict
+    for rows in (by_wave, flat.reshape(waves, -1) if flat.size % waves == 0 else None):
+        if rows is not None and waves > 1:
+            verdict = _translates_repeat(rows)
+            if verdict is not None:
+                return verdict
     lo, hi = int(flat.min()), int(flat.max())
     if hi - lo < 4 * flat.size + 4096:
         return bool(np.bincount(flat - lo, minlength=hi - lo + 1).max() > 1)
@@ -727,19 +732,45 @@ def _repeats(flat: np.ndarray, waves: int) -> bool:
 
 
 def _translates_repeat(rows: np.ndarray) -> bool | None:
-    """Repeats among `rows` when every row is its first element plus one pattern (a batch's
-    waves storing `base + lane`): the pattern's own repeats, or none when the sorted bases
-    are further apart than the pattern's span (the rows' ranges are then disjoint); None
-    where neither is proved (any split into equal rows is sound: waves need not be rows)."""
-    bases = rows[:, :1]
-    pattern = rows[0] - rows[0, 0]
-    if not np.array_equal(rows - bases, np.broadcast_to(pattern, rows.shape)):
+    """Repeats among `rows` (the first axis splits them) when every row is its first
+    element plus one pattern (a batch's waves storing `base + lane`): the pattern's own
+    repeats, or none when the sorted bases are further apart than the pattern's span (the
+    rows' ranges are then disjoint) or the pattern is a matrix tile the bases place on one
+    grid of tiles (`_tiles_repeat`); None where neither is proved (any split into equal
+    rows is sound: waves need not be rows)."""
+    first = (slice(None),) + (0,) * (rows.ndim - 1)
+    bases = rows[first]
+    pattern = rows[0] - bases[0]
+    shape = (-1,) + (1,) * (rows.ndim - 1)
+    if not np.array_equal(rows - bases.reshape(shape), np.broadcast_to(pattern, rows.shape)):
         return None
-    ordered = np.sort(pattern)
+    ordered = np.sort(pattern, axis=None)
     if (ordered[1:] == ordered[:-1]).any():
         return True
-    gaps = np.diff(np.sort(bases[:, 0]))
-    return False if (gaps > ordered[-1] - ordered[0]).all() else None
+    gaps = np.diff(np.sort(bases))
+    if (gaps > ordered[-1] - ordered[0]).all():
+        return False
+    return _tiles_repeat(bases + ordered[0], ordered - ordered[0])
+
+
+def _tiles_repeat(origins: np.ndarray, box: np.ndarray) -> bool | None:
+    """Repeats among translates of `box` (ascending, distinct, from 0) placed at `origins`
+    when it is an h x w tile of a matrix with leading dimension ld >= w (the offsets
+    r * ld + c) and the origins, relative to the lowest, lie on one grid of such tiles that
+    never crosses a multiple of ld: then two tiles meet only where their origins coincide
+    (their rows and columns would differ by less than h and w, multiples of h and w). None
+    where the structure is not that."""
+    w = int(np.argmax(box != np.arange(box.size))) or box.size  # the first row's length
+    h = box.size // w
+    ld = int(box[w]) if h > 1 else w
+    if h * w != box.size or ld < w or not np.array_equal(
+            box, (np.arange(h)[:, None] * ld + np.arange(w)).reshape(-1)):
+        return None
+    rows, cols = np.divmod(origins - origins.min(), ld)
+    if (cols + w > ld).any() or (rows % h).any() or (cols % w).any():
+        return None  # (tiles off one grid, or across a row end, may overlap in part)
+    cells = rows // h * (ld // w + 1) + cols // w
+    return bool(np.unique(cells).size < cells.size)
 
 
 def _range(values: np.ndarray | Lanes) -> tuple[int, int]:
