@@ -258,7 +258,7 @@ def _load_dense(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
         return False
     with np.errstate(invalid="ignore", over="ignore"):  # NaNs go the register path
         values = decode(blocks, frag.data_type)
-        if T.is_float(frag.data_type) and math.isnan(float(values.sum())):
+        if T.is_float(frag.data_type) and math.isnan(float(values.max())):  # (NaN propagates)
             return False  # NaN payloads need the raw registers
     frag.set_values(values)
     return True
