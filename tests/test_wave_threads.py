@@ -10,7 +10,7 @@ import time
 import pytest
 
 from rocwmma_py import kernel
-from rocwmma_py.runtime import synchronize_workgroup
+from rocwmma_py.runtime import synchronize_workgroup, use_engine
 from rocwmma_py.runtime import wave_threads as W
 
 
@@ -22,7 +22,8 @@ def _wave_idents(blocks: int) -> list[int]:
         synchronize_workgroup()
         idents.append(threading.get_ident())
 
-    record[blocks, (64, 4)]()
+    with use_engine("wave"):  # (each wave on a thread of its own)
+        record[blocks, (64, 4)]()
     return idents
 
 
