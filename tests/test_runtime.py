@@ -36,6 +36,7 @@ from rocwmma_py.runtime import (
     syncthreads,
     threadIdx,
     use_arch,
+    use_engine,
     vector_type,
     wave_size,
     where,
@@ -705,8 +706,9 @@ def test_where_masks_memory_access_per_lane():
     np.testing.assert_array_equal(out[32:], -1.0)  # masked-off lanes wrote nothing
 
 
+@pytest.mark.parametrize("engine", ["batch", "wave"])
 @pytest.mark.parametrize("dtype", [np.float32, np.int16, "bfloat16"])
-def test_masked_off_lanes_read_zero_where_every_address_is_inside(dtype):
+def test_masked_off_lanes_read_zero_where_every_address_is_inside(dtype, engine):
     """Every lane's address lies inside the buffer (the one-gather path), the memory is
     non-zero everywhere: the masked-off lanes still read 0."""
     import ml_dtypes
@@ -720,7 +722,8 @@ def test_masked_off_lanes_read_zero_where_every_address_is_inside(dtype):
         with where(threadIdx.x % 3 != 0):
             seen["v"] = np.asarray(src[threadIdx.x]).copy()
 
-    masked[1, 64](src)
+    with use_engine(engine):
+        masked[1, 64](src)
     lanes = np.arange(64)
     want = np.where(lanes % 3 != 0, lanes + 1, 0).astype(dtype)
     assert seen["v"].dtype == dtype

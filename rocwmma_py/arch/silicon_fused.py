@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache
+from itertools import groupby
 
 import numpy as np
 
@@ -178,8 +179,9 @@ def _group_sums(ops: Operands, groups: list[tuple[int, int]], split: bool
     b_k = _k_major(ops.b_fin, (1, 0, 2), ops.work, "fused b")
     tiles, m, n = a_k.shape[1], a_k.shape[2], b_k.shape[2]
     sums: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    for run, (first, count) in enumerate(_runs(parts)):
-        start, length = parts[first][0], parts[first][1] - parts[first][0]
+    start = 0
+    for run, (length, same) in enumerate(groupby(parts, key=lambda part: part[1] - part[0])):
+        count = len(list(same))
         stop = start + count * length
         sums_h = _truncated_sum(
             a_k[start:stop].reshape(count, length, tiles, m),
@@ -188,18 +190,8 @@ def _group_sums(ops: Operands, groups: list[tuple[int, int]], split: bool
             ops.wb[:, start:stop].reshape(tiles, count, length, n).transpose(1, 0, 2, 3),
             ops.floor_e, str(run))
         sums += zip(*sums_h, strict=True)
+        start = stop
     return sums
-
-
-def _runs(parts: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """(first index, count) of each maximal run of consecutive parts of one length."""
-    runs: list[tuple[int, int]] = []
-    for i, (lo, hi) in enumerate(parts):
-        if runs and parts[runs[-1][0]][1] - parts[runs[-1][0]][0] == hi - lo:
-            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
-        else:
-            runs.append((i, 1))
-    return runs
 
 
 @cache

@@ -48,9 +48,10 @@ class _Runner:
         self._wake.release()
 
     def _serve(self) -> None:
+        reuse = True
         try:
-            while self._run_one():
-                pass
+            while reuse:
+                reuse = self._run_one()
         except BaseException:  # noqa: BLE001 - a stop that arrived after its job: this thread ends
             return
 
