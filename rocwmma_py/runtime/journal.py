@@ -8,9 +8,10 @@ records only the others. It then costs about (8 + element size) bytes per distin
 written plus the masks, without sorting. A buffer whose mask would cost more than its entries
 (a huge buffer written sparsely) gets none: its entries are compacted by sorting when the
 journal's entries have doubled. A buffer whose entries come to cost as much as the buffer
-itself becomes a snapshot instead: a copy of its bytes as of the journal's start (the current
-bytes with its entries undone into the copy), after which its writes cost the journal nothing
-(`covers`: the engine's observer stops calling). A journal over its byte budget (masks and
+itself, or an eighth of it once it is written again (within the budget), becomes a snapshot
+instead: a copy of its bytes as of the journal's start (the current bytes with its entries
+undone into the copy), after which its writes cost the journal nothing (`covers`: the
+engine's observer stops calling). A journal over its byte budget (masks and
 snapshots included) raises `JournalFull`; the engine then reruns the batch's blocks in
 smaller batches.
 
@@ -43,6 +44,7 @@ from .distinct import distinct, first_occurrences
 
 _COMPACT_MIN = 1 << 16  # entries (elements) below which a journal is never compacted
 _MASK_PER_ENTRY = 32  # written(): a mask over the buffer while it has <= 32 elements per entry
+_SNAPSHOT_SHARE = 8  # a buffer written again becomes a snapshot at 1/8 of it in entries
 _NO_VALUES = np.empty(0, np.uint8)
 _UNSIGNED = {size: np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
 _BIT = (1 << np.arange(8)).astype(np.uint8)  # element i is bit i % 8 of mask byte i // 8
@@ -235,11 +237,19 @@ class Journal:
         return mask
 
     def _snapshot(self, key: Key, view: np.ndarray, incoming: int) -> bool:
-        """Keep `key`'s buffer as a snapshot, when its entries with `incoming` more bytes
-        cost at least the buffer and no other view overlaps any buffer we journal. True if
+        """Keep `key`'s buffer as a snapshot, when no other view overlaps any buffer we
+        journal and its entries with `incoming` more bytes cost at least the buffer, or,
+        from its second write on, 1/`_SNAPSHOT_SHARE` of it within the budget (a buffer
+        written again and again: an entry costs ~30x a copy per element, so a copy soon
+        pays; a buffer written once is a GEMM's output, which a copy would not). True if
         it is one now."""
-        if not self._may_snapshot or self._ordered or \
-                view.nbytes > self._sizes.get(key, 0) + incoming:
+        if not self._may_snapshot or self._ordered:
+            return False
+        entries = self._sizes.get(key, 0)
+        if view.nbytes > entries + incoming and (
+                not entries or view.nbytes > _SNAPSHOT_SHARE * (entries + incoming)
+                or (self.budget is not None
+                    and self.nbytes - entries + view.nbytes > self.budget)):
             return False
         self._adopt_snapshot(key, view, view.copy())
         return True
