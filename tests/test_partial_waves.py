@@ -246,3 +246,46 @@ def test_fragments_refuse_a_partial_wave(arch, engine):
     msg = str(err.value)
     assert f"wave 1 of block 0 has lanes {w // 2}-{w - 1} inactive" in msg
     assert f"{w + w // 2} threads" in msg and f"multiple of {w}" in msg
+
+
+@kernel
+def _clash_and_copy(x, out, last):
+    """Every thread copies x[t] to out[t] and writes its id to last[blockIdx.x] (the
+    highest thread wins); a thread past x's end would read and write out of bounds."""
+    t = blockIdx.x * blockDim.x + threadIdx.x
+    out[t] = x[t] * 2
+    last[blockIdx.x] = threadIdx.x
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("n", [1, 5, 16, 31, 32, 40, 63])
+def test_threads_of_narrow_blocks_read_write_and_clash_as_threads(n, arch, engine):
+    """Blocks narrower than a wave (the batch picks their lanes by a strided view): reads
+    and writes of exactly the threads, the highest thread winning a shared address."""
+    grid = 6
+    x = np.arange(grid * n, dtype=np.float32) + 1  # no room past the end
+    out = np.zeros_like(x)
+    last = np.full(grid, -1, np.int64)
+    _run(_clash_and_copy, grid, n, arch, engine, x, out, last)
+    np.testing.assert_array_equal(out, 2 * x)
+    np.testing.assert_array_equal(last, np.full(grid, n - 1))
+
+
+@pytest.mark.parametrize(("block", "width", "prefix"), [
+    (32, 64, 32), (1, 64, 1), ((7, 3, 1), 64, 21), (16, 32, 16), (64, 64, 0), (96, 64, 0),
+    (33, 32, 0), ((8, 6, 1), 32, 0)])
+def test_only_blocks_narrower_than_a_wave_pick_their_lanes_by_a_view(block, width, prefix,
+                                                                     monkeypatch):
+    """The strided view (`_live_prefix` > 0) serves exactly the batches whose waves all
+    have their first `prefix` lanes on and the rest off."""
+    from rocwmma_py.runtime import memory
+    seen: list[int] = []
+    choose = memory._live_prefix
+    monkeypatch.setattr(memory, "_live_prefix",
+                        lambda ctx, mask: seen.append(p := choose(ctx, mask)) or p)
+    n = _threads(block)
+    x = np.arange(3 * n, dtype=np.float32)
+    _run(_clash_and_copy, 3, block, "gfx942" if width == 64 else "gfx1100", "batch",
+         x, np.zeros_like(x), np.zeros(3, np.int64))
+    assert seen and set(seen) == {prefix}

@@ -567,7 +567,8 @@ class Pointer:
         active = ctx.active_mask() if ctx is not None else None
         if active is not None and addr.ndim:
             mask = active if mask is None else mask & active
-            mask = np.broadcast_to(mask, addr.shape)
+            if mask.shape != addr.shape:  # (else kept: `_live_prefix` knows it by identity)
+                mask = np.broadcast_to(mask, addr.shape)
         if placed:
             if addr.size and not (span is not None and self._spans_inside(span)):
                 self._check_bounds(addr - self._segment_starts(ctx), mask, action, span)
@@ -596,6 +597,9 @@ class Pointer:
                                               addr.reshape(-1)))
             return typed.take(addr)  # (faster than typed[addr])
         out = np.zeros(addr.shape, self.dtype)
+        if not observers and ctx is not None and (prefix := _live_prefix(ctx, mask)):
+            _lanes_of(out, ctx, prefix)[...] = typed.take(_lanes_of(addr, ctx, prefix))
+            return out
         if inside and not observers:  # masked lanes may read (nobody sees it): 3 passes
             np.copyto(out, typed.take(addr), where=mask)
             return out
@@ -620,12 +624,15 @@ class Pointer:
         if not self.buffer.writeable:
             raise AccessError(f"{action} to buffer '{self.buffer.name}', whose array is read-only")
         addr, mask, _ = self._access(addr, mask, action, span, placed)
+        ctx = current_context_or_none()
         flat: np.ndarray = addr.reshape(-1)
-        src = None
-        if mask is not None:
+        src = vals = None
+        if ctx is not None and (prefix := _live_prefix(ctx, mask)):  # a view, no index
+            flat = _lanes_of(addr, ctx, prefix).reshape(-1)
+            vals = _lanes_of(values, ctx, prefix).reshape(-1)
+        elif mask is not None:
             src = np.flatnonzero(mask)
             flat = flat[src]
-        ctx = current_context_or_none()
         waves = 1 if ctx is None else ctx.n_waves
         by_wave = None  # a fragment store's waves: translates of one footprint
         if distinct and mask is None and addr.ndim == 2 and waves > 1:
@@ -639,13 +646,16 @@ class Pointer:
             flat = addr.reshape(-1)[order]
             _, first_from_end = first_occurrences(flat[::-1])
             keep = np.sort(flat.size - 1 - first_from_end)
-            src, flat = order[keep], flat[keep]
-        vals = values.reshape(-1) if src is None else values.reshape(-1)[src]
+            src, flat, vals = order[keep], flat[keep], None
+        if vals is None:
+            vals = values.reshape(-1) if src is None else values.reshape(-1)[src]
         typed = self.buffer.typed(self.dtype)
         observers = watching(self.buffer, ctx, write=True)
         if not observers:
             typed[flat] = vals
             return
+        if src is None and mask is not None:  # (picked by `_lanes_of`)
+            src = np.flatnonzero(mask)
         access = Access(self.buffer, self.dtype, ctx, addr, src, flat, repeats=repeats)
         before_write(observers, access)
         typed[flat] = vals
@@ -710,6 +720,18 @@ class Pointer:
             f"{action} of buffer '{self.buffer.name}' ({size} x {self.dtype}) {at}{where_text()} "
             f"is out of bounds [0, {size})"
         )
+
+
+def _live_prefix(ctx: WaveContext, mask: np.ndarray | None) -> int:
+    """p when `mask` is the batch's EXEC of partial waves whose live lanes are each wave's
+    first p (`WaveContext.live_prefix`): `_lanes_of` then picks them; else 0."""
+    return ctx.live_prefix() if mask is not None and mask is ctx.live else 0
+
+
+def _lanes_of(per_lane: np.ndarray, ctx: WaveContext, prefix: int) -> np.ndarray:
+    """The first `prefix` lanes of each wave of a (lanes,) array, as a (waves, prefix) view
+    (in the flat order of the mask's positions)."""
+    return per_lane.reshape(ctx.n_waves, ctx.wave_size)[:, :prefix]
 
 
 def _repeats(flat: np.ndarray, waves: int, by_wave: np.ndarray | None = None) -> bool:

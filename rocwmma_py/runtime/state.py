@@ -82,6 +82,7 @@ class WaveContext:
     taint: BatchSplit | str | None = None  # see taint_running_batch
     _position_waves: dict = field(default_factory=dict, repr=False)
     _lane_bases: np.ndarray | None = field(default=None, repr=False)
+    _live_prefix: int | None = field(default=None, repr=False)
 
     @property
     def wave_size(self) -> int:
@@ -127,6 +128,19 @@ class WaveContext:
             width = self.wave_size
             self._lane_bases = np.repeat(np.arange(self.n_waves) * width, width)
         return self._lane_bases
+
+    def live_prefix(self) -> int:
+        """p when the live lanes are lanes [0, p) of every wave (blocks narrower than a wave:
+        a strided view then picks them, with no index), else 0."""
+        if self._live_prefix is None:
+            p = 0
+            if self.live is not None:
+                rows = self.live.reshape(self.n_waves, self.wave_size)
+                first = int(np.argmin(rows[0]))  # the first wave's first off lane
+                if rows[:, :first].all() and not rows[:, first:].any():
+                    p = first
+            self._live_prefix = p
+        return self._live_prefix
 
     def raise_if_tainted(self) -> None:
         """A batch whose kernel code caught an error or an engine signal ran past a point
