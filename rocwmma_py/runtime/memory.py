@@ -128,10 +128,11 @@ class Buffer:
         return f"Buffer({self.name!r}, {self.array.size} x {self.dtype})"
 
 
-def _as_offset(value: Any, what: str = "pointer arithmetic") -> int | Lanes:
-    """An int, or an int64 Lanes for per-lane offsets; floats and other shapes are refused,
-    and so are ints and uint64 lanes past `OFFSET_LIMIT` (they would overflow or wrap in
-    int64 arithmetic)."""
+def _as_offset(value: Any, what: str = "pointer arithmetic", copy: bool = False) -> int | Lanes:
+    """An int, or an int64 Lanes for per-lane offsets (`copy`: never `value`'s array, for
+    an offset kept; arithmetic on it makes a new one anyway); floats and other shapes are
+    refused, and so are ints and uint64 lanes past `OFFSET_LIMIT` (they would overflow or
+    wrap in int64 arithmetic)."""
     if isinstance(value, Uniform):  # one offset per wave: each wave's lanes
         value = value.__lane_values__(())
     if isinstance(value, (np.ndarray, Lanes)):
@@ -147,7 +148,7 @@ def _as_offset(value: Any, what: str = "pointer arithmetic") -> int | Lanes:
             )
         if value.dtype == np.uint64 and value.size:  # would wrap to negative in int64
             _checked_offset(int(value.max()), what)
-        return Lanes(value.astype(np.int64))
+        return Lanes(value.astype(np.int64, copy=copy))
     if isinstance(value, (bool, np.bool_)):
         raise PointerTypeError(f"{what} needs an int or integer Lanes, got bool")
     try:
@@ -214,7 +215,7 @@ class Pointer:
                  dtype: DTypeLike | None = None) -> None:
         setter = object.__setattr__  # the fields are set here only (see __setattr__)
         setter(self, "buffer", buffer)
-        setter(self, "offset", _as_offset(offset, "Pointer offset"))
+        setter(self, "offset", _as_offset(offset, "Pointer offset", copy=True))
         setter(self, "dtype", np.dtype(buffer.dtype if dtype is None else dtype))
 
     def __setattr__(self, name: str, value: object) -> None:
