@@ -34,6 +34,7 @@ from rocwmma_py import (
     row_major,
     shared_array,
     store_matrix_sync,
+    synchronize_workgroup,
     threadIdx,
     use_engine,
     where,
@@ -544,3 +545,24 @@ def test_a_watched_fragment_load_takes_the_gather(cls, engine, dense_loads, reco
     tile = np.zeros(src.size, bool)
     tile[want] = True
     assert np.array_equal(dst[tile], src[tile]) and not dst[~tile].any()
+
+
+@kernel
+def _read_then_reuse_the_index(out):
+    """Each wave reads the other's LDS slots, reuses its index array in place, then
+    overwrites its own slots before any barrier: the other wave read them, a race."""
+    lds = shared_array(np.float32, 2 * WAVE)
+    t = threadIdx.x
+    lds[t] = t * 1.0
+    synchronize_workgroup()
+    index = (t + WAVE) % (2 * WAVE)
+    value = lds[index]
+    index[...] = t  # (the race log must keep the addresses the read had)
+    lds[t] = value
+    out[t] = value
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_race_is_found_when_the_kernel_reuses_its_index_array_after_the_read(engine):
+    with use_engine(engine), pytest.raises(LdsRaceError, match="wave 1"):
+        _read_then_reuse_the_index[1, 2 * WAVE, 0, ARCH](np.zeros(2 * WAVE, np.float32))

@@ -377,13 +377,16 @@ class Pointer:
         """`p[i]`: a numpy scalar for one address in every lane of a wave (in a batch, each
         wave's scalar: `uniform`), a gather returning Lanes otherwise and inside `where`."""
         one_per_wave = not isinstance(i, Lanes) and not isinstance(self.offset, Lanes)
-        addr = self.offset + _as_offset(i, "pointer index")
+        addr: Any = _as_offset(i, "pointer index")
+        borrowed = type(self.offset) is int and self.offset == 0  # (addr: i's own array)
+        if not borrowed:
+            addr = self.offset + addr
         ctx = current_context_or_none()
         if not isinstance(addr, Lanes):
             if ctx is None or (ctx.active_mask() is None and not self._per_lane(ctx)):
                 return self._read(np.asarray(addr, np.int64), None, "read")
-            addr = np.full(ctx.lanes, addr, np.int64)  # ctx is set here
-        values = self._read(self._lane_addresses(addr, ctx), None, "read")
+            addr, borrowed = np.full(ctx.lanes, addr, np.int64), False  # ctx is set here
+        values = self._read(self._lane_addresses(addr, ctx), None, "read", borrowed=borrowed)
         if one_per_wave and ctx is not None and ctx.active_mask() is None:
             return uniform(list(values[::ctx.wave_size]))
         return Lanes(values)
@@ -587,11 +590,16 @@ class Pointer:
                          ctx.wave_size)  # type: ignore[union-attr]
 
     def _read(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
-              span: tuple[int, int] | None = None, placed: bool = False):
+              span: tuple[int, int] | None = None, placed: bool = False,
+              borrowed: bool = False):
+        """`borrowed`: `addr` is the kernel's own array (which it may change later), so
+        observers, which may keep the addresses (`races.EpochLog`), see a copy."""
         addr, mask, inside = self._access(addr, mask, action, span, placed)
         typed = self.buffer.typed(self.dtype)
         ctx = current_context_or_none()
         observers = watching(self.buffer, ctx, write=False)
+        if observers and borrowed:
+            addr = addr.copy()
         if mask is None:
             if observers:
                 before_read(observers, Access(self.buffer, self.dtype, ctx, addr, None,
