@@ -772,15 +772,14 @@ def _translates_repeat(rows: np.ndarray) -> bool | None:
     first = (slice(None),) + (0,) * (rows.ndim - 1)
     bases = rows[first]
     pattern = rows[0] - bases[0]
-    shape = (-1,) + (1,) * (rows.ndim - 1)
-    if not np.array_equal(rows - bases.reshape(shape), np.broadcast_to(pattern, rows.shape)):
+    if not ((rows - bases.reshape((-1,) + (1,) * (rows.ndim - 1))) == pattern).all():
         return None
     ordered = np.sort(pattern, axis=None)
     if (ordered[1:] == ordered[:-1]).any():
         return True
-    gaps = np.diff(np.sort(bases))
-    if (gaps > ordered[-1] - ordered[0]).all():
-        return False
+    span = ordered[-1] - ordered[0]
+    if (bases[1:] - bases[:-1] > span).all() or (np.diff(np.sort(bases)) > span).all():
+        return False  # (bases usually ascend: the sort only where they do not)
     return _tiles_repeat(bases + ordered[0], ordered - ordered[0])
 
 
