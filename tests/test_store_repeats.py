@@ -18,7 +18,7 @@ def _truth(flat: np.ndarray) -> bool:
 def address_sets(draw):
     waves = draw(st.integers(1, 12))
     lanes = draw(st.integers(1, 16))
-    kind = draw(st.sampled_from(["translates", "random", "dense"]))
+    kind = draw(st.sampled_from(["translates", "random", "dense", "ascending"]))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     if kind == "translates":  # base + pattern per wave: the SIMT store of a batch
         pattern = rng.choice(draw(st.integers(1, 64)), lanes)
@@ -27,6 +27,8 @@ def address_sets(draw):
         flat = (bases[:, None] + pattern[None, :]).reshape(-1)
     elif kind == "random":
         flat = rng.integers(0, draw(st.integers(1, 10**7)), waves * lanes)
+    elif kind == "ascending":  # a thread-linear store, or one with a repeat in order
+        flat = np.sort(rng.integers(0, draw(st.integers(1, 4 * waves * lanes)), waves * lanes))
     else:
         flat = rng.permutation(waves * lanes + draw(st.integers(0, 3)))[: waves * lanes]
     return flat.astype(np.int64), waves

@@ -745,10 +745,13 @@ def _lanes_of(per_lane: np.ndarray, ctx: WaveContext, prefix: int) -> np.ndarray
 
 def _repeats(flat: np.ndarray, waves: int, by_wave: np.ndarray | None = None) -> bool:
     """Whether some address repeats. Rare (racy code), so the common case is proved cheaply:
-    the waves' addresses as translates of one pattern (`by_wave`, (waves, ...) addresses
-    when the caller knows each wave's: a fragment store's footprints), a bincount over the
-    touched range when it is dense, else a sort."""
+    strictly ascending addresses (a thread-linear store), the waves' addresses as translates
+    of one pattern (`by_wave`, (waves, ...) addresses when the caller knows each wave's: a
+    fragment store's footprints), a bincount over the touched range when it is dense, else
+    a sort."""
     if flat.size < 2:
+        return False
+    if by_wave is None and (flat[1:] > flat[:-1]).all():
         return False
     for rows in (by_wave, flat.reshape(waves, -1) if flat.size % waves == 0 else None):
         if rows is not None and waves > 1:
