@@ -319,3 +319,39 @@ def test_the_full_check_still_names_an_inactive_lane():
     with pytest.raises(CrossLaneError, match="lane 0's mask 0xff names lane 5, which is "
                                              "inactive"):
         warp_sync._check_named(masks, calling, np.ones((2, 8), bool), "test")
+
+
+# --- a per-wave scalar meeting one-axis Lanes: broadcast over each wave's row ---------------
+
+BY_WAVE_OPS = [operator.add, operator.sub, operator.mul, operator.floordiv, operator.mod,
+               operator.truediv]
+
+
+@pytest.mark.parametrize("scalar", ["int", "float", "big int", "numpy scalar"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.int64, np.float16, np.float32])
+@pytest.mark.parametrize("op", BY_WAVE_OPS, ids=lambda f: f.__name__)
+def test_a_per_wave_scalar_meets_lanes_as_each_wave_would(op, dtype, scalar):
+    @kernel
+    def meet(src, out, tail):
+        i = blockIdx.x * 64 + threadIdx.x
+        if scalar == "int":
+            s = blockIdx.x + 1
+        elif scalar == "float":
+            s = (blockIdx.x + 1) * 0.75
+        elif scalar == "big int":
+            s = (blockIdx.x + 1) * 300  # (past uint8 and float16's exact ints: NEP 50 says)
+        else:
+            s = tail[blockIdx.x]  # a numpy float32 per wave
+        out[i] = op(s, src[i])
+        out[GRID * WAVE + i] = op(src[i], s)
+
+    def make():
+        src = (np.arange(GRID * WAVE) % 97 + 1).astype(dtype)
+        return [src, np.zeros(2 * GRID * WAVE, np.float64),
+                np.arange(1, GRID + 1, dtype=np.float32) * 1.25]
+
+    _, stats = both(meet, make)
+    if scalar == "big int" and (dtype is np.uint8 or op is operator.mul and dtype is np.float16):
+        assert stats.fallbacks  # 300 is no uint8 (NEP 50), float16 overflows: per wave
+    else:
+        assert stats.per_wave_blocks == 0

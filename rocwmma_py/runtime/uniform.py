@@ -29,7 +29,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from functools import cache
 from itertools import starmap
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -169,7 +169,11 @@ class Uniform:
     def __lane_values__(self, others: tuple) -> np.ndarray:
         """Each wave's scalar spread over its lanes, typed as numpy types it against the
         other operands `others` of a per-lane operation (the hook Lanes calls)."""
-        ctx = current_context("a per-wave scalar")
+        return np.repeat(self._wave_values(others), current_context("a per-wave scalar")
+                         .wave_size)
+
+    def _wave_values(self, others: tuple) -> np.ndarray:
+        """Each wave's scalar, typed as in `__lane_values__`."""
         kind = self._scalar_type()
         if kind is _MIXED:
             self._split()  # waves would promote differently
@@ -187,7 +191,7 @@ class Uniform:
                     per_wave = ints.astype(dtype, copy=False)  # each int exactly
                 else:
                     per_wave = np.array(self._values, dtype)
-        return np.repeat(per_wave, ctx.wave_size)
+        return per_wave
 
 
 def _holds(dtype: np.dtype, low: int, high: int) -> bool:
@@ -402,12 +406,43 @@ def _binary(fn: Callable[[Any, Any], Any], a: object, b: object) -> Any:
     if whole is not None:
         return whole
     other = b if isinstance(a, Uniform) else a
+    if type(other) is Lanes and (ufunc := _BY_WAVE.get(fn)) is not None:
+        result = _by_wave(ufunc, a, b, other)
+        if result is not None:
+            return result
     if is_per_lane(other):
         x, y = _with_lanes((a, b))
         return fn(x, y)
     if isinstance(other, _OPERANDS):
         return _per_wave(fn, (a, b), {})
     return NotImplemented
+
+
+# operators of a per-wave scalar and one-axis Lanes: the ufunc Lanes' own operator calls
+_BY_WAVE: dict[Callable[[Any, Any], Any], np.ufunc] = {
+    operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
+    operator.floordiv: np.floor_divide, operator.mod: np.remainder,
+    operator.truediv: np.true_divide,
+}
+
+
+def _by_wave(ufunc: np.ufunc, a: object, b: object, lanes: Lanes) -> Lanes | None:
+    """`ufunc(a, b)` of a Uniform and (lanes,) Lanes with each wave's scalar broadcast over
+    its lanes' row: the values and type of spreading it first (`__lane_values__`, then the
+    Lanes operator's ufunc), in one pass; None for Lanes of another shape."""
+    ctx = current_context("a per-wave scalar")
+    data = lanes._data
+    if lanes.lane_axis != -1 or data.shape != (ctx.lanes,):
+        return None
+    scalar = cast(Uniform, a if isinstance(a, Uniform) else b)
+    per_wave = scalar._wave_values((a, b))[:, None]
+    rows = data.reshape(ctx.n_waves, ctx.wave_size)
+    try:
+        result = ufunc(per_wave, rows) if scalar is a else ufunc(rows, per_wave)
+    except Exception:
+        taint_running_batch()
+        raise
+    return Lanes(result.reshape(-1))
 
 
 def _operator(name: str, reflected: bool = False) -> Callable[[Uniform, object], Any]:
