@@ -324,7 +324,7 @@ def test_the_full_check_still_names_an_inactive_lane():
 # --- a per-wave scalar meeting one-axis Lanes: broadcast over each wave's row ---------------
 
 BY_WAVE_OPS = [operator.add, operator.sub, operator.mul, operator.floordiv, operator.mod,
-               operator.truediv]
+               operator.truediv, operator.lt, operator.le, operator.gt, operator.ge]
 
 
 @pytest.mark.parametrize("scalar", ["int", "float", "big int", "numpy scalar"])

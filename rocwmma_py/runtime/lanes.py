@@ -396,8 +396,8 @@ Lanes.__lane_wise__ = staticmethod(lane_wise_call)  # type: ignore[attr-defined]
 def _direct(name: str, ufunc: np.ufunc, reflected: bool) -> Callable[[Lanes, object], Any]:
     """`Lanes.__name__` with the common operands (a Python int or float, Lanes on the same
     lane axis) taken straight to `ufunc` — the hot path of `__array_ufunc__`, without
-    numpy's dispatch (a third of the cost of an index computation); anything else goes the
-    mixin's way."""
+    numpy's dispatch (a third of the cost of an index computation) —, a per-wave scalar
+    to its `WAVE_SCALARS` entry; anything else goes the mixin's way."""
     general = getattr(NDArrayOperatorsMixin, name)
 
     def op(self: Lanes, other: object) -> Any:
@@ -405,7 +405,11 @@ def _direct(name: str, ufunc: np.ufunc, reflected: bool) -> Callable[[Lanes, obj
         if kind is Lanes and other.lane_axis == self.lane_axis:  # type: ignore[attr-defined]
             other = other._data  # type: ignore[attr-defined]
         elif kind is not int and kind is not float:
-            return general(self, other)
+            by_wave = WAVE_SCALARS.get(kind)  # a per-wave scalar (uniform.py)
+            result = None if by_wave is None else (
+                by_wave(ufunc, other, self, self) if reflected
+                else by_wave(ufunc, self, other, self))
+            return general(self, other) if result is None else result
         try:
             result = ufunc(other, self._data) if reflected else ufunc(self._data, other)
         except Exception:
@@ -416,6 +420,10 @@ def _direct(name: str, ufunc: np.ufunc, reflected: bool) -> Callable[[Lanes, obj
     op.__name__ = name
     return op
 
+
+# type -> fn(ufunc, a, b, lanes): ufunc(a, b) of that per-wave scalar type and `lanes` (one
+# of a, b), or None where it cannot; registered by uniform.py, which imports this module
+WAVE_SCALARS: dict[type, Callable[[np.ufunc, Any, Any, Lanes], Lanes | None]] = {}
 
 _DIRECT: dict[str, np.ufunc] = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "floordiv": np.floor_divide,

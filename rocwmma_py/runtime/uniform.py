@@ -33,7 +33,7 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from .lanes import Lanes, batch_data, is_per_lane
+from .lanes import WAVE_SCALARS, Lanes, batch_data, is_per_lane
 from .state import BatchSplit, current_context, taint_running_batch
 
 _BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift",
@@ -422,7 +422,8 @@ def _binary(fn: Callable[[Any, Any], Any], a: object, b: object) -> Any:
 _BY_WAVE: dict[Callable[[Any, Any], Any], np.ufunc] = {
     operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
     operator.floordiv: np.floor_divide, operator.mod: np.remainder,
-    operator.truediv: np.true_divide,
+    operator.truediv: np.true_divide, operator.lt: np.less, operator.le: np.less_equal,
+    operator.gt: np.greater, operator.ge: np.greater_equal,
 }
 
 
@@ -443,6 +444,9 @@ def _by_wave(ufunc: np.ufunc, a: object, b: object, lanes: Lanes) -> Lanes | Non
         taint_running_batch()
         raise
     return Lanes(result.reshape(-1))
+
+
+WAVE_SCALARS[Uniform] = _by_wave  # Lanes' operators with a Uniform operand
 
 
 def _operator(name: str, reflected: bool = False) -> Callable[[Uniform, object], Any]:
