@@ -279,7 +279,7 @@ def _atomic(name: str, address: object, value: object,
     addr = _addresses(name, address, ctx, k)
     if not buffer.writeable:
         raise AtomicError(f"{name} on buffer '{buffer.name}', whose array is read-only")
-    phys, mask, _ = address._access(addr, None, name, None)  # bounds checked before any write
+    phys, mask, _, _ = address._access(addr, None, name, None)  # bounds checked first
     src = np.arange(k * lanes) if mask is None else np.flatnonzero(mask)
     flat = phys.reshape(-1)[src]
     lane = src % lanes

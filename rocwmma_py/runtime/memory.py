@@ -565,8 +565,11 @@ class Pointer:
                 span: tuple[int, int] | None, placed: bool = False):
         """Bounds-check an access and place it: (physical addresses, the mask in force, with
         the enclosing `where` lanes folded in, whether every address is inside, the masked
-        ones too). `placed`: `addr` already holds the segment starts (`_bulk_addresses`);
-        the check then sees them taken off again, unless `span` proves the access inside."""
+        ones too, and `picked`: where the mask is the EXEC of waves whose first p lanes
+        are live (`_live_prefix`) outside a batch's LDS, their addresses as a (waves, p)
+        array, the only ones checked; else None). `placed`: `addr` already holds the segment starts
+        (`_bulk_addresses`); the check then sees them taken off again, unless `span` proves
+        the access inside."""
         ctx = current_context_or_none()
         active = ctx.active_mask() if ctx is not None else None
         if active is not None and addr.ndim:
@@ -576,11 +579,15 @@ class Pointer:
         if placed:
             if addr.size and not (span is not None and self._spans_inside(span)):
                 self._check_bounds(addr - self._segment_starts(ctx), mask, action, span)
-            return addr, mask, mask is None
+            return addr, mask, mask is None, None
+        if ctx is not None and self.buffer.segments == 1 and (prefix := _live_prefix(ctx, mask)):
+            picked = np.ascontiguousarray(_lanes_of(addr, ctx.n_waves, prefix))
+            self._check_bounds(picked, None, action, span)
+            return addr, mask, False, picked
         inside = self._check_bounds(addr, mask, action, span)
         if self.buffer.segments > 1:  # each lane addresses its own block's LDS segment
             addr = addr + self._segment_starts(ctx)
-        return addr, mask, inside
+        return addr, mask, inside, None
 
     def _segment_starts(self, ctx: WaveContext | None) -> np.ndarray:
         """Per lane, the first element of its block's LDS segment (segments > 1 only for
@@ -594,7 +601,7 @@ class Pointer:
               borrowed: bool = False):
         """`borrowed`: `addr` is the kernel's own array (which it may change later), so
         observers, which may keep the addresses (`races.EpochLog`), see a copy."""
-        addr, mask, inside = self._access(addr, mask, action, span, placed)
+        addr, mask, inside, picked = self._access(addr, mask, action, span, placed)
         typed = self.buffer.typed(self.dtype)
         ctx = current_context_or_none()
         observers = watching(self.buffer, ctx, write=False)
@@ -606,14 +613,14 @@ class Pointer:
                                               addr.reshape(-1)))
             return typed.take(addr)  # (faster than typed[addr])
         out = np.zeros(addr.shape, self.dtype)
-        if not observers and ctx is not None and (prefix := _live_prefix(ctx, mask)):
-            _lanes_of(out, ctx, prefix)[...] = typed.take(_lanes_of(addr, ctx, prefix))
+        if picked is not None and not observers:
+            _lanes_of(out, *picked.shape)[...] = typed.take(picked)
             return out
         if inside and not observers:  # masked lanes may read (nobody sees it): 3 passes
             np.copyto(out, typed.take(addr), where=mask)
             return out
         src = np.flatnonzero(mask)
-        sel = addr.reshape(-1)[src]
+        sel = addr.reshape(-1)[src] if picked is None else picked.reshape(-1)
         if observers:
             before_read(observers, Access(self.buffer, self.dtype, ctx, addr, src, sel))
         out.reshape(-1)[src] = typed[sel]
@@ -632,13 +639,13 @@ class Pointer:
             ) from None
         if not self.buffer.writeable:
             raise AccessError(f"{action} to buffer '{self.buffer.name}', whose array is read-only")
-        addr, mask, _ = self._access(addr, mask, action, span, placed)
+        addr, mask, _, picked = self._access(addr, mask, action, span, placed)
         ctx = current_context_or_none()
         flat: np.ndarray = addr.reshape(-1)
         src = vals = None
-        if ctx is not None and (prefix := _live_prefix(ctx, mask)):  # a view, no index
-            flat = _lanes_of(addr, ctx, prefix).reshape(-1)
-            vals = _lanes_of(values, ctx, prefix).reshape(-1)
+        if picked is not None:  # the live lanes by a strided view, no index
+            flat = picked.reshape(-1)
+            vals = _lanes_of(values, *picked.shape).reshape(-1)
         elif mask is not None:
             src = np.flatnonzero(mask)
             flat = flat[src]
@@ -737,10 +744,10 @@ def _live_prefix(ctx: WaveContext, mask: np.ndarray | None) -> int:
     return ctx.live_prefix() if mask is not None and mask is ctx.live else 0
 
 
-def _lanes_of(per_lane: np.ndarray, ctx: WaveContext, prefix: int) -> np.ndarray:
-    """The first `prefix` lanes of each wave of a (lanes,) array, as a (waves, prefix) view
-    (in the flat order of the mask's positions)."""
-    return per_lane.reshape(ctx.n_waves, ctx.wave_size)[:, :prefix]
+def _lanes_of(per_lane: np.ndarray, waves: int, prefix: int) -> np.ndarray:
+    """The first `prefix` lanes of each of the `waves` waves of a (lanes,) array, as a
+    (waves, prefix) view (in the flat order of the mask's positions)."""
+    return per_lane.reshape(waves, -1)[:, :prefix]
 
 
 def _repeats(flat: np.ndarray, waves: int, by_wave: np.ndarray | None = None) -> bool:
