@@ -289,3 +289,18 @@ def test_only_blocks_narrower_than_a_wave_pick_their_lanes_by_a_view(block, widt
     _run(_clash_and_copy, 3, block, "gfx942" if width == 64 else "gfx1100", "batch",
          x, np.zeros_like(x), np.zeros(3, np.int64))
     assert seen and set(seen) == {prefix}
+
+
+@kernel
+def _one_past(x, out):
+    t = blockIdx.x * blockDim.x + threadIdx.x
+    out[t] = x[t + 1]  # the grid's last thread reads one past x's end
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("arch", ARCHS)
+def test_a_thread_of_a_narrow_block_reading_past_the_end_is_named(arch, engine):
+    from rocwmma_py.runtime.errors import OutOfBoundsError
+    x = np.zeros(4 * 20, np.float32)
+    with use_engine(engine), pytest.raises(OutOfBoundsError, match=r"offset 80 by lane 19"):
+        _one_past[4, 20, 0, arch](x, np.zeros_like(x))
