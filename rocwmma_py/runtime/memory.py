@@ -393,15 +393,18 @@ class Pointer:
 
     def __setitem__(self, i: int | Lanes, value: object) -> None:
         """`p[i] = v`: scatter; v scalar or one value per lane; highest lane wins on clashes."""
-        addr = self.offset + _as_offset(i, "pointer index")
+        addr: Any = _as_offset(i, "pointer index")
+        borrowed = type(self.offset) is int and self.offset == 0  # (addr: i's own array)
+        if not borrowed:
+            addr = self.offset + addr
         ctx = current_context_or_none()
         if isinstance(addr, Lanes):
             addr = self._lane_addresses(addr, ctx)
         elif ctx is not None:
-            addr = np.full(ctx.lanes, addr, np.int64)
+            addr, borrowed = np.full(ctx.lanes, addr, np.int64), False
         else:
-            addr = np.asarray(addr, np.int64)
-        self._write(addr, value, None, "write")
+            addr, borrowed = np.asarray(addr, np.int64), False
+        self._write(addr, value, None, "write", borrowed=borrowed)
 
     # -- bulk access for the fragment API -------------------------------------------------
 
@@ -600,7 +603,8 @@ class Pointer:
               span: tuple[int, int] | None = None, placed: bool = False,
               borrowed: bool = False):
         """`borrowed`: `addr` is the kernel's own array (which it may change later), so
-        observers, which may keep the addresses (`races.EpochLog`), see a copy."""
+        observers, which may keep the addresses (`races.EpochLog`, the undo journal), see
+        a copy."""
         addr, mask, inside, picked = self._access(addr, mask, action, span, placed)
         typed = self.buffer.typed(self.dtype)
         ctx = current_context_or_none()
@@ -628,10 +632,12 @@ class Pointer:
 
     def _write(self, addr: np.ndarray, values: object, mask: np.ndarray | None, action: str,
                span: tuple[int, int] | None = None, distinct: bool = False,
-               placed: bool = False):
+               placed: bool = False, borrowed: bool = False):
+        """`borrowed` as for `_read`."""
         values = np.asarray(batch_data(values))
         try:
-            values = np.broadcast_to(values, addr.shape)
+            if values.shape != addr.shape:
+                values = np.broadcast_to(values, addr.shape)
         except ValueError:
             raise AccessError(
                 f"{action} of values with shape {values.shape} to addresses of shape "
@@ -672,6 +678,8 @@ class Pointer:
             return
         if src is None and mask is not None:  # (picked by `_lanes_of`)
             src = np.flatnonzero(mask)
+        if borrowed and src is None:  # (flat is then a view of addr)
+            flat, addr = flat.copy(), addr.copy()
         access = Access(self.buffer, self.dtype, ctx, addr, src, flat, repeats=repeats)
         before_write(observers, access)
         typed[flat] = vals
