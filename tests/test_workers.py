@@ -68,6 +68,8 @@ def spread(monkeypatch):
     monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)
     monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
     monkeypatch.setattr(workers, "PAYOFF", float("inf"))
+    monkeypatch.setattr(workers, "UNMEASURED_MIN_BATCHES", 1)
+    monkeypatch.setattr(workers, "PROBE_SHARE_MAX", float("inf"))
 
 
 def compare(launch, buffers, engine, expect_workers=True):
@@ -442,13 +444,14 @@ def test_workers_are_used_only_when_the_estimate_pays(monkeypatch, per_element_s
     """The decision prices what the workers would send back: free transfers spread the
     launch, costly ones keep it here (fixed costs, so the test does not time anything)."""
     monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
+    monkeypatch.setattr(workers, "UNMEASURED_MIN_BATCHES", 1)
     monkeypatch.setattr(workers, "FORK_S", 0.0)
     monkeypatch.setattr(workers, "PIECE_S", 0.0)
     monkeypatch.setattr(workers, "_transfer_costs", lambda: (per_element_s, per_element_s))
 
     def probe(run, blocks, per_batch, promising):
         run(0, blocks)
-        return spread_cost.Cost(0.0, 0.1, per_batch or 1, 1.0, 1.0), blocks  # 0.1 s a block
+        return spread_cost.Cost(0.0, 0.1, per_batch or 1, 1.0, 1.0), blocks, 2  # 0.1 s a block
 
     monkeypatch.setattr(spread_cost, "probe", probe)
     x = np.arange(64 * 64, dtype=np.float32)
@@ -464,10 +467,11 @@ def test_a_batchs_fixed_cost_is_priced(monkeypatch, fixed, want_workers):
     """Pieces are batches of their own: a kernel whose batches cost mostly the same
     whatever their size (its Python, not its numpy work) stays in one process."""
     monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
+    monkeypatch.setattr(workers, "UNMEASURED_MIN_BATCHES", 1)
 
     def probe(run, blocks, per_batch, promising):
         run(0, blocks)
-        return spread_cost.Cost(fixed, 0.1, 1 << 20, 1.0, 1.0), blocks
+        return spread_cost.Cost(fixed, 0.1, 1 << 20, 1.0, 1.0), blocks, 2
 
     monkeypatch.setattr(spread_cost, "probe", probe)
     monkeypatch.setattr(workers, "_transfer_costs", lambda: (0.0, 0.0))
@@ -485,16 +489,16 @@ def test_probe_separates_a_batchs_fixed_cost():
         while time.process_time() < deadline:
             pass
 
-    cost, ran = spread_cost.probe(run, 16, 64, lambda first: True)
-    assert ran == 16 and cost.fixed == pytest.approx(0.2, abs=0.02)
+    cost, ran, parts = spread_cost.probe(run, 16, 64, lambda first: True)
+    assert ran == 16 and parts == 2 and cost.fixed == pytest.approx(0.2, abs=0.02)
     assert cost.per_block == pytest.approx(0.01, abs=0.003)
     assert cost.serial(128) == pytest.approx((2 * 0.2 + 1.28) / cost.share, rel=0.1)
-    wave, ran = spread_cost.probe(run, 4, None, lambda first: True)  # per wave: no batches
+    wave, ran, _ = spread_cost.probe(run, 4, None, lambda first: True)  # per wave: no batches
     assert ran == 4 and wave.fixed == 0 and wave.per_block == pytest.approx(0.24 / 4, rel=0.1)
     # the first part (1 block) shows spreading cannot pay: no second part
     seen = []
-    short, ran = spread_cost.probe(run, 4, 64, lambda first: bool(seen.append(first)))
-    assert ran == 1 and seen[0].per_block == pytest.approx(0.21, rel=0.1)
+    short, ran, parts = spread_cost.probe(run, 4, 64, lambda first: bool(seen.append(first)))
+    assert ran == 1 and parts == 1 and seen[0].per_block == pytest.approx(0.21, rel=0.1)
     assert short.per_block == pytest.approx(0.21, rel=0.1)
 
 
@@ -510,3 +514,82 @@ def test_spreading_is_promising_only_with_idle_cores_and_time(idle, seconds, wan
     (Linux shares it between sessions): only idle cores and a long enough launch pay."""
     cost = spread_cost.Cost(0.0, seconds / 100, 1 << 20, 1.0, idle)
     assert workers._promising(cost, 100, 2) is want
+
+
+# --- when a launch is worth probing, and the serial rest after a probe -------------------------
+
+COST_FIXED = spread_cost.Cost(0.05, 1e-6, 512, 1.0, 1.0)  # the kernel's Python: 50 ms a batch
+COST_BLOCKS = spread_cost.Cost(0.005, 1e-3, 512, 1.0, 1.0)  # numpy work: 1 ms a block
+
+
+@pytest.mark.parametrize(("memo", "batches", "want"), [
+    (spread_cost.Memo(), 1, False),  # unmeasured, one batch: the probe could double it
+    (spread_cost.Memo(), 3, False),
+    (spread_cost.Memo(), 4, True),  # unmeasured, the rest absorbs the probe's batches
+    (spread_cost.Memo(seconds=0.2), 8, False),  # too short to gain
+    (spread_cost.Memo(seconds=0.8), 1, True),
+    (spread_cost.Memo(COST_FIXED), 8, False),  # its batches are what it costs
+    (spread_cost.Memo(COST_BLOCKS), 1, True),  # 2 x 5 ms of 517 ms
+    (spread_cost.Memo(COST_BLOCKS), 8, True),
+])
+def test_a_launch_is_probed_only_where_the_probe_is_cheap(memo, batches, want):
+    assert workers._worth_probing(memo, batches, 512 * batches) is want
+
+
+@pytest.mark.parametrize(("rest", "batches", "probed", "want"), [
+    (4096 - 128, 8, 2, 662),  # 8 batches in all, as without the probe
+    (2000, 2, 2, 1024),  # at most twice a batch
+    (4096 - 32, 8, 1, 581),
+    (100, 8, 2, 512),  # never smaller than a batch
+])
+def test_the_serial_rest_after_a_probe_takes_its_batches_out(rest, batches, probed, want):
+    assert spread_cost.rebatched(512, rest, batches, probed) == want
+
+
+@kernel
+def _python_heavy(x, y, n):
+    """Mostly the kernel's Python: a long loop of small operations per thread."""
+    i = blockIdx.x * 64 + threadIdx.x
+    v = x[i]
+    for _ in range(n):
+        v = v * 1.0001
+    y[i] = v
+
+
+def test_a_probed_launch_runs_as_many_batches_and_the_next_one_is_not_probed(monkeypatch):
+    """A launch of 8 batches whose probe finds workers cannot pay stays here in 8 batches
+    in all (the probe's two among them); the next launch of that shape, whose cost is then
+    known (short, and mostly its batches' fixed cost), runs without a probe."""
+    from rocwmma_py.runtime import engine
+    probes, batches = [], []
+    real_probe, real_batch = spread_cost.probe, engine._Launch.top_batch
+    monkeypatch.setattr(spread_cost, "probe", lambda *a: probes.append(1) or real_probe(*a))
+    monkeypatch.setattr(engine._Launch, "top_batch", lambda self, blocks: (
+        batches.append(blocks.size) or real_batch(self, blocks)))
+    monkeypatch.setattr(workers, "_promising", lambda cost, blocks, count: True)
+    blocks = 8 * 512  # 8 batches of 512 one-wave blocks
+    x = np.ones(blocks * 64, np.float32)
+    y = np.zeros_like(x)
+    with use_workers(2):
+        _python_heavy[blocks, 64, 0, "gfx942"](x, y, 200)
+        assert len(probes) == 1 and len(batches) == 8 and sum(batches) == blocks
+        assert last_launch_stats().workers == 1
+        probes.clear(), batches.clear()
+        _python_heavy[blocks, 64, 0, "gfx942"](x, y, 200)
+        assert not probes and batches == [512] * 8
+    want = np.float32(1.0)
+    for _ in range(200):
+        want = want * np.float32(1.0001)
+    assert (y == want).all()
+
+
+def test_a_short_launch_of_one_batch_is_never_probed(monkeypatch):
+    probes = []
+    real_probe = spread_cost.probe
+    monkeypatch.setattr(spread_cost, "probe", lambda *a: probes.append(1) or real_probe(*a))
+    x = np.ones(64 * 64, np.float32)
+    y = np.zeros_like(x)
+    with use_workers(2):
+        for _ in range(3):
+            _python_heavy[64, 64, 0, "gfx942"](x, y, 50)
+    assert not probes and last_launch_stats().workers == 1

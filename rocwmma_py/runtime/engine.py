@@ -39,7 +39,7 @@ from __future__ import annotations
 import os
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -54,6 +54,7 @@ from .lds import BlockLds
 from .progress import Progress, step_listener
 from .races import GlobalRaces
 from .scheduler import WaveScheduler
+from .spread_cost import Memo
 from .state import (
     BatchSplit,
     NeedsBlockOrder,
@@ -81,6 +82,7 @@ class Grid:
     shared_bytes: int
     waves_per_block: int
     checks: Checks = Checks()
+    memo: Memo = field(default_factory=Memo)  # the kernel's last launch of this shape
 
     @property
     def blocks(self) -> int:

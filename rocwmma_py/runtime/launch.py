@@ -36,6 +36,7 @@ from .lanes import Lanes
 from .lds import check_lds_budget
 from .memory import Pointer
 from .reach import kernel_state
+from .spread_cost import Memo
 from .state import guard_host_arrays
 from .tracebacks import trim_kernel_traceback
 
@@ -59,6 +60,8 @@ class Kernel(Generic[P]):
         self.name = getattr(fn, "__name__", repr(fn))
         self.signature = inspect.signature(fn)
         self.scalar_types = _scalar_annotations(fn, self.signature)
+        # launch shape -> what its last launch measured (workers.py: whether to probe)
+        self.costs: dict[tuple, Memo] = {}
         functools.update_wrapper(self, fn)
 
     def __getitem__(self, config: tuple[Any, ...]) -> Launch[P]:
@@ -120,6 +123,14 @@ def kernel(fn: Callable[P, Any]) -> Kernel[P]:
         10.0
     """
     return Kernel(fn)
+
+
+def _cost_shape(arg: object) -> object:
+    """What of a kernel argument the cost of a launch depends on: an array's size and type,
+    an int's value (a loop bound), the type of anything else."""
+    if isinstance(arg, Pointer):
+        return arg.buffer.array.shape, arg.buffer.array.dtype.str
+    return arg if type(arg) is int else type(arg)
 
 
 class Launch(Generic[P]):
@@ -227,7 +238,11 @@ class Launch(Generic[P]):
                          if isinstance(p, Pointer)]
         per_wave, host_arrays = kernel_state(fn, dev_args, dev_kwargs, launch_arrays)
         checks = Checks.resolve(self.initcheck, self.synccheck, self.racecheck)
-        grid = Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves, checks)
+        shape = (self.grid, self.block, self.shared_bytes, arch.name, checks,
+                 *(_cost_shape(v) for v in (*dev_args, *dev_kwargs.values())))
+        memo = self.kernel.costs.setdefault(shape, Memo())
+        grid = Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves, checks,
+                    memo)
         with guard_host_arrays(host_arrays), (  # made after the guard is entered
                 nullcontext() if self.numerics_name is None
                 else use_numerics(self.numerics_name)):

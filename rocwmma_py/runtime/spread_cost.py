@@ -63,14 +63,32 @@ class Cost:
         return self.share + min(count - 1.0, self.idle)
 
 
+@dataclass
+class Memo:
+    """What the last launch of one kernel configuration (`launch.Kernel.costs`) measured:
+    its probe's cost, or, run unprobed, its CPU seconds (`workers.run_on_workers` decides
+    from it whether a launch is worth probing)."""
+
+    cost: Cost | None = None
+    seconds: float | None = None
+
+
+def rebatched(per_batch: int, rest: int, batches: int, probed: int) -> int:
+    """Blocks per batch for the `rest` blocks a probe of `probed` batches left, when they
+    run here: as many batches in all as without the probe (`batches`), growing a batch by
+    at most 2x (a batch's fixed cost is the kernel's Python, paid once per batch)."""
+    target = max(1, batches - probed)
+    return min(2 * per_batch, max(per_batch, -(-rest // target)))
+
+
 def probe(run: Callable[[int, int], None], blocks: int, per_batch: int | None,
-          promising: Callable[[Cost], bool]) -> tuple[Cost, int]:
+          promising: Callable[[Cost], bool]) -> tuple[Cost, int, int]:
     """Run blocks [0, blocks) of a launch through `run(start, stop)`, timed; `per_batch` is
     None on the per-wave engine (no batches: every block costs alike). The second part is
     skipped when `promising(cost of the first part alone)` says spreading could not pay
     even at that cost per block (fixed cost included) and the idle cores then: a launch
-    that stays here pays one extra batch for the probe, not two. The cost and the blocks
-    run."""
+    that stays here pays one extra batch for the probe, not two. The cost, the blocks run
+    and the parts (batches) they ran in."""
     first = max(1, blocks // 4) if per_batch is not None and blocks >= 3 else 0
     busy, wall = _machine_busy(), time.perf_counter()
     parts: list[tuple[int, float]] = []
@@ -82,7 +100,8 @@ def probe(run: Callable[[int, int], None], blocks: int, per_batch: int | None,
         cpu = time.process_time()
         run(start, stop)
         parts.append((stop - start, time.process_time() - cpu))
-    return _measured(parts, per_batch or 1, busy, wall, False), sum(n for n, _ in parts)
+    return (_measured(parts, per_batch or 1, busy, wall, False), sum(n for n, _ in parts),
+            len(parts))
 
 
 def _measured(parts: list[tuple[int, float]], per_batch: int, busy: float | None,

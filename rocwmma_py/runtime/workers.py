@@ -64,6 +64,8 @@ MIN_BLOCKS = 16  # grids with fewer blocks never fork
 PROBE_SHARE = 32  # the first 1/PROBE_SHARE of the blocks (at most a batch, at least 3 of a
 # batched launch that has 12) run here, timed
 PIECES_PER_WORKER = 2  # pieces per worker: balance vs bigger batches (faster per block)
+PROBE_SHARE_MAX = 0.03  # a launch is probed only where the probe's batches cost at most this
+UNMEASURED_MIN_BATCHES = 4  # a launch of fewer batches, never measured, is not probed
 _POLL_S = 0.05  # wait slice of this process: interrupts are handled within it
 _PR_SET_PDEATHSIG = 1  # Linux prctl: a signal for the child when its parent dies
 
@@ -76,6 +78,9 @@ class LaunchGrid(Protocol):
 
     @property
     def blocks(self) -> int: ...
+
+    @property
+    def memo(self) -> spread_cost.Memo: ...
 
     @property
     def body(self) -> Callable[[], None]: ...
@@ -96,8 +101,7 @@ class BlockRunner(Protocol):
     @property
     def per_wave(self) -> bool: ...
 
-    @property
-    def per_batch(self) -> int: ...
+    per_batch: int  # blocks per batch (the serial rest after a probe may take more)
 
     def run_blocks(self, start: int, stop: int) -> None: ...
 
@@ -112,6 +116,14 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
         launch.run_blocks(0, grid.blocks)
         return
     per_batch = None if launch.per_wave else launch.per_batch
+    memo = grid.memo
+    if per_batch is not None:
+        batches = -(-grid.blocks // per_batch)
+        if not _worth_probing(memo, batches, grid.blocks):
+            started = time.process_time()
+            launch.run_blocks(0, grid.blocks)
+            memo.seconds = time.process_time() - started
+            return
     probe = max(1, grid.blocks // PROBE_SHARE)
     if per_batch is not None:
         # at least 3 blocks: two parts of different sizes (spread_cost), if the grid has 12
@@ -120,10 +132,11 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
     launch.record = record = WriteLog()  # the probe's writes price what workers send back
     try:
         with logging_atomics() as atomics:
-            cost, probe = spread_cost.probe(launch.run_blocks, probe, per_batch,
-                                            lambda c: _promising(c, grid.blocks, count))
+            cost, probe, parts = spread_cost.probe(
+                launch.run_blocks, probe, per_batch, lambda c: _promising(c, grid.blocks, count))
     finally:
         launch.record = None
+    memo.cost = cost
     rest = grid.blocks - probe
     serial = cost.serial(rest)
     cause = (order_sensitive_cause() if order_sensitive_ops() != sensitive
@@ -136,7 +149,23 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
         if _spread_time(cost, rest, written, spread) <= PAYOFF * serial:
             spread.run()
             return
+    if per_batch is not None:  # the probe's batches taken out of the rest's
+        launch.per_batch = spread_cost.rebatched(per_batch, rest, batches, parts)
     launch.run_blocks(probe, grid.blocks)
+
+
+def _worth_probing(memo: spread_cost.Memo, batches: int, blocks: int) -> bool:
+    """Whether a batched launch of `blocks` blocks in `batches` batches should run the probe,
+    whose two batches cost up to two batches' fixed cost more (twice a one-batch launch
+    whose kernel's Python dominates): where the kernel's last launch of this shape showed
+    them at most `PROBE_SHARE_MAX` of it, or took `MIN_PARALLEL_S` or more unprobed, or,
+    unmeasured, where the rest can absorb them (`spread_cost.rebatched`)."""
+    if memo.cost is not None:
+        cpu = memo.cost.fixed * batches + memo.cost.per_block * blocks
+        return cpu >= MIN_PARALLEL_S and 2 * memo.cost.fixed <= PROBE_SHARE_MAX * cpu
+    if memo.seconds is not None:
+        return memo.seconds >= MIN_PARALLEL_S
+    return batches >= UNMEASURED_MIN_BATCHES
 
 
 def _promising(cost: spread_cost.Cost, blocks: int, count: int) -> bool:
