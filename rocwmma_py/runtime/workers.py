@@ -4,7 +4,11 @@ Blocks of a launch are independent in HIP's model, so after the first blocks ran
 time the kernel, its batches and the machine's other load: spread_cost.py; a launch estimated
 to take under `MIN_PARALLEL_S` in all, or not to gain from workers, stays here), the rest of
 the grid is cut into contiguous pieces of blocks that `worker_count()` forked processes take
-in turn. Fork (not threads: the kernel's Python would fight over the GIL; not spawn: kernels
+in turn. The probe runs two small batches, which cost a launch whose kernel's Python
+dominates up to two batches more (twice a one-batch launch): a launch is probed only where
+its kernel's last launch of the same shape showed that cheap (`Kernel.costs`), or long
+enough unprobed, or, never measured, where it has batches enough that the rest, staying
+here, absorbs the probe's (`spread_cost.rebatched`); else it runs here unprobed. Fork (not threads: the kernel's Python would fight over the GIL; not spawn: kernels
 are closures) hands each worker the kernel, its arguments and this process's memory
 copy-on-write, without pickling. A worker runs a piece with the ordinary engine, its
 journal keeping every global write (`_Launch.record`), and sends back each written address
