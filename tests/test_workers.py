@@ -449,7 +449,7 @@ def test_workers_are_used_only_when_the_estimate_pays(monkeypatch, per_element_s
     monkeypatch.setattr(workers, "PIECE_S", 0.0)
     monkeypatch.setattr(workers, "_transfer_costs", lambda: (per_element_s, per_element_s))
 
-    def probe(run, blocks, per_batch, promising):
+    def probe(run, blocks, per_batch, promising, known=None):
         run(0, blocks)
         return spread_cost.Cost(0.0, 0.1, per_batch or 1, 1.0, 1.0), blocks, 2  # 0.1 s a block
 
@@ -469,7 +469,7 @@ def test_a_batchs_fixed_cost_is_priced(monkeypatch, fixed, want_workers):
     monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
     monkeypatch.setattr(workers, "UNMEASURED_MIN_BATCHES", 1)
 
-    def probe(run, blocks, per_batch, promising):
+    def probe(run, blocks, per_batch, promising, known=None):
         run(0, blocks)
         return spread_cost.Cost(fixed, 0.1, 1 << 20, 1.0, 1.0), blocks, 2
 
@@ -500,6 +500,20 @@ def test_probe_separates_a_batchs_fixed_cost():
     short, ran, parts = spread_cost.probe(run, 4, 64, lambda first: bool(seen.append(first)))
     assert ran == 1 and parts == 1 and seen[0].per_block == pytest.approx(0.21, rel=0.1)
     assert short.per_block == pytest.approx(0.21, rel=0.1)
+
+
+def test_an_earlier_whole_run_is_the_probes_second_equation():
+    """With a known run (64 blocks in 2 batches: 2 x 0.2 s + 0.64 s) one small part of
+    the probe separates the fixed cost from the cost per block."""
+    def run(start, stop):
+        deadline = time.process_time() + 0.2 + 0.01 * (stop - start)
+        while time.process_time() < deadline:
+            pass
+
+    cost, ran, parts = spread_cost.probe(run, 16, 64, lambda first: True, (64, 2, 1.04))
+    assert (ran, parts) == (4, 1)
+    assert cost.fixed == pytest.approx(0.2, abs=0.02)
+    assert cost.per_block == pytest.approx(0.01, abs=0.002)
 
 
 def test_transfer_costs_are_measured_positive():
@@ -593,3 +607,27 @@ def test_a_short_launch_of_one_batch_is_never_probed(monkeypatch):
         for _ in range(3):
             _python_heavy[64, 64, 0, "gfx942"](x, y, 50)
     assert not probes and last_launch_stats().workers == 1
+
+
+def test_a_launch_measured_unprobed_is_probed_next_by_one_small_batch(monkeypatch):
+    """An unmeasured one-batch launch runs here unprobed, timed; the next one (long enough)
+    runs one small probe batch, whose cost with the first launch's prices it, and the rest
+    here as one batch."""
+    from rocwmma_py.runtime import engine
+    monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)
+    monkeypatch.setattr(workers, "_promising", lambda cost, blocks, count: False)
+    known, batches = [], []
+    real_probe, real_batch = spread_cost.probe, engine._Launch.top_batch
+    monkeypatch.setattr(spread_cost, "probe", lambda *a: known.append(a[4]) or real_probe(*a))
+    monkeypatch.setattr(engine._Launch, "top_batch", lambda self, blocks: (
+        batches.append(blocks.size) or real_batch(self, blocks)))
+    x = np.ones(64 * 64, np.float32)
+    y = np.zeros_like(x)
+    with use_workers(2):
+        _python_heavy[64, 64, 0, "gfx942"](x, y, 20)
+        assert not known and batches == [64]
+        batches.clear()
+        _python_heavy[64, 64, 0, "gfx942"](x, y, 20)
+    [(blocks, runs, seconds)] = known
+    assert (blocks, runs) == (64, 1) and seconds > 0
+    assert batches == [1, 63]  # (a probe of 3 blocks at least: its first quarter, 1)

@@ -82,44 +82,55 @@ def rebatched(per_batch: int, rest: int, batches: int, probed: int) -> int:
 
 
 def probe(run: Callable[[int, int], None], blocks: int, per_batch: int | None,
-          promising: Callable[[Cost], bool]) -> tuple[Cost, int, int]:
+          promising: Callable[[Cost], bool], known: Part | None = None
+          ) -> tuple[Cost, int, int]:
     """Run blocks [0, blocks) of a launch through `run(start, stop)`, timed; `per_batch` is
     None on the per-wave engine (no batches: every block costs alike). The second part is
     skipped when `promising(cost of the first part alone)` says spreading could not pay
     even at that cost per block (fixed cost included) and the idle cores then: a launch
-    that stays here pays one extra batch for the probe, not two. The cost, the blocks run
-    and the parts (batches) they ran in."""
+    that stays here pays one extra batch for the probe, not two. `known`: an earlier
+    launch of this shape run whole (its blocks, batches and CPU seconds), the other
+    equation of the first part's cost: no second part. The cost, the blocks run and the
+    parts (batches) they ran in."""
     first = max(1, blocks // 4) if per_batch is not None and blocks >= 3 else 0
+    spans = ((0, first), (first, blocks)) if known is None else ((0, first or blocks),)
     busy, wall = _machine_busy(), time.perf_counter()
-    parts: list[tuple[int, float]] = []
-    for start, stop in ((0, first), (first, blocks)):
+    parts: list[Part] = []
+    for start, stop in spans:
         if start >= stop:
             continue
         if parts and not promising(_measured(parts, per_batch or 1, busy, wall, True)):
             break
         cpu = time.process_time()
         run(start, stop)
-        parts.append((stop - start, time.process_time() - cpu))
-    return (_measured(parts, per_batch or 1, busy, wall, False), sum(n for n, _ in parts),
-            len(parts))
+        parts.append((stop - start, 1, time.process_time() - cpu))
+    cost = _measured(parts, per_batch or 1, busy, wall, False, known)
+    return cost, sum(n for n, _, _ in parts), len(parts)
 
 
-def _measured(parts: list[tuple[int, float]], per_batch: int, busy: float | None,
-              started: float, point: bool) -> Cost:
+Part = tuple[int, int, float]  # (blocks, batches, CPU seconds) of a timed run
+
+
+def _measured(parts: list[Part], per_batch: int, busy: float | None, started: float,
+              point: bool, known: Part | None = None) -> Cost:
     """The cost of the parts run since `started` (perf_counter) with the machine's busy
-    time `busy` then; `point`: idle cores as measured, not counted low (a first look)."""
+    time `busy` then (and of a `known` earlier run: its CPU only); `point`: idle cores as
+    measured, not counted low (a first look)."""
     wall = time.perf_counter() - started
-    used = sum(cpu for _, cpu in parts)
+    used = sum(cpu for _, _, cpu in parts)
     share = min(1.0, used / wall) if wall > 0 and used > 0 else 1.0
     idle = 0.0
     after = _machine_busy()
     if busy is not None and after is not None and wall > 0:
         uncertain = 0.0 if point else 2 * cores() / os.sysconf("SC_CLK_TCK")  # ticks
         idle = max(0.0, cores() - (after - busy + uncertain) / wall)
-    if len(parts) == 1:  # per wave, too few blocks to separate the parts, or a first look
-        (size, cpu), = parts
-        return Cost(0.0, cpu / size, per_batch, share, idle)
-    (k1, c1), (k2, c2) = parts
-    per_block = max(0.0, (c2 - c1) / (k2 - k1))
-    fixed = max(0.0, (c1 + c2 - per_block * (k1 + k2)) / 2)
+    runs = parts + ([known] if known is not None else [])
+    (k1, n1, c1) = runs[0]
+    # batches * fixed + blocks * per_block = CPU, for two runs of different shapes
+    det = 0 if len(runs) == 1 else runs[1][0] * n1 - k1 * runs[1][1]
+    if det == 0:  # per wave, too few blocks to separate the parts, or a first look
+        return Cost(0.0, c1 / k1, per_batch, share, idle)
+    k2, n2, c2 = runs[1]
+    per_block = max(0.0, (c2 * n1 - c1 * n2) / det)
+    fixed = max(0.0, (c1 + c2 - per_block * (k1 + k2)) / (n1 + n2))
     return Cost(fixed, per_block, per_batch, share, idle)

@@ -6,9 +6,12 @@ to take under `MIN_PARALLEL_S` in all, or not to gain from workers, stays here),
 the grid is cut into contiguous pieces of blocks that `worker_count()` forked processes take
 in turn. The probe runs two small batches, which cost a launch whose kernel's Python
 dominates up to two batches more (twice a one-batch launch): a launch is probed only where
-its kernel's last launch of the same shape showed that cheap (`Kernel.costs`), or long
-enough unprobed, or, never measured, where it has batches enough that the rest, staying
-here, absorbs the probe's (`spread_cost.rebatched`); else it runs here unprobed. Fork (not threads: the kernel's Python would fight over the GIL; not spawn: kernels
+its kernel's last launch of the same shape showed that cheap (`Kernel.costs`), or took long
+enough unprobed (then its CPU time is the probe's second equation: one small batch), or,
+never measured, where it has batches enough that the rest, staying here, absorbs the
+probe's (`spread_cost.rebatched`); else it runs here unprobed, timed.
+
+Fork (not threads: the kernel's Python would fight over the GIL; not spawn: kernels
 are closures) hands each worker the kernel, its arguments and this process's memory
 copy-on-write, without pickling. A worker runs a piece with the ordinary engine, its
 journal keeping every global write (`_Launch.record`), and sends back each written address
@@ -137,7 +140,9 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
     try:
         with logging_atomics() as atomics:
             cost, probe, parts = spread_cost.probe(
-                launch.run_blocks, probe, per_batch, lambda c: _promising(c, grid.blocks, count))
+                launch.run_blocks, probe, per_batch, lambda c: _promising(c, grid.blocks, count),
+                None if memo.cost is not None or memo.seconds is None or per_batch is None
+                else (grid.blocks, batches, memo.seconds))
     finally:
         launch.record = None
     memo.cost = cost
