@@ -548,20 +548,24 @@ def test_random_warp_specialized_kernels_agree_and_stay_batched():
 
 
 @kernel
-def _write_then_reuse_the_index(out, tail):
+def _write_then_reuse_the_index(out, tail, bulk):
     idx = blockIdx.x * 64 + threadIdx.x
-    out[idx] = -1.0
+    if bulk:
+        out.scatter(idx, -1.0)
+    else:
+        out[idx] = -1.0
     idx[...] = idx + 256  # the kernel reuses its index array in place
     out[0] = tail[blockIdx.x * 100]  # block 1 reads past tail's end: the batch is undone
 
 
+@pytest.mark.parametrize("bulk", [False, True], ids=["p[i] = v", "scatter"])
 @pytest.mark.parametrize("engine", ENGINES)
-def test_an_undone_batch_restores_what_it_wrote_when_the_kernel_reused_its_index(engine):
+def test_an_undone_batch_restores_what_it_wrote_when_the_kernel_reused_its_index(engine, bulk):
     """The undo journal keeps the addresses the store had, not the kernel's array."""
     from rocwmma_py.runtime.errors import OutOfBoundsError
     out = np.arange(512, dtype=np.float32)
     with use_engine(engine), pytest.raises(OutOfBoundsError):
-        _write_then_reuse_the_index[2, 64, 0, "gfx942"](out, np.zeros(10, np.float32))
+        _write_then_reuse_the_index[2, 64, 0, "gfx942"](out, np.zeros(10, np.float32), bulk)
     want = np.arange(512, dtype=np.float32)
     want[1:128] = -1.0  # both blocks wrote before block 1's error; out[0] is block 0's read
     np.testing.assert_array_equal(out, want)

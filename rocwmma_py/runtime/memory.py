@@ -413,17 +413,18 @@ class Pointer:
         """Read at pointer + offsets, offsets of shape (..., lanes) with lanes last; masked-off
         -> 0. `span`, the (min, max) of the unmasked offsets, lets the bounds check skip the
         per-element pass when the whole access is provably inside the buffer."""
-        addr, placed = self._bulk_addresses(offsets, "gather")
-        return self._read(addr, self._bulk_mask(mask, addr, "gather"), "gather", span, placed)
+        addr, placed, borrowed = self._bulk_addresses(offsets, "gather")
+        return self._read(addr, self._bulk_mask(mask, addr, "gather"), "gather", span, placed,
+                          borrowed)
 
     def scatter(self, offsets: np.ndarray, values: object, mask: np.ndarray | None = None,
                 span: tuple[int, int] | None = None, distinct: bool = False) -> None:
         """Write values at pointer + offsets (shape (..., lanes), lanes last); masked-off
         skipped. `span` as for `gather`; `distinct`: no wave's offsets repeat (a fragment
         map), so only writes of different waves can meet."""
-        addr, placed = self._bulk_addresses(offsets, "scatter")
+        addr, placed, borrowed = self._bulk_addresses(offsets, "scatter")
         self._write(addr, values, self._bulk_mask(mask, addr, "scatter"), "scatter", span,
-                    distinct, placed)
+                    distinct, placed, borrowed)
 
     def load(self, n: int) -> Lanes:
         """Per-lane vector load: (lanes, n) array, each lane reading n elements from its own
@@ -523,10 +524,10 @@ class Pointer:
             )
         return np.asarray(addr)
 
-    def _bulk_addresses(self, offsets: object, what: str) -> tuple[np.ndarray, bool]:
-        """(addresses, placed) of pointer + offsets: `placed` when they already hold each
-        lane's LDS segment (`_access`), added to the per-lane base before the one pass over
-        all offsets."""
+    def _bulk_addresses(self, offsets: object, what: str) -> tuple[np.ndarray, bool, bool]:
+        """(addresses, placed, borrowed) of pointer + offsets: `placed` when they already hold
+        each lane's LDS segment (`_access`), added to the per-lane base before the one pass
+        over all offsets; `borrowed` when they are the offsets' own array (`_read`)."""
         off = np.asarray(batch_data(offsets))
         if off.dtype.kind not in "iu":
             raise PointerTypeError(f"{what} offsets must be integers, got {off.dtype}")
@@ -545,10 +546,11 @@ class Pointer:
                 f"{base.size} per-lane addresses"
             )
         if self.buffer.segments > 1 and ctx is not None:
-            return (base + self._segment_starts(ctx)) + off.astype(np.int64, copy=False), True
+            return ((base + self._segment_starts(ctx)) + off.astype(np.int64, copy=False),
+                    True, False)
         if isinstance(base, np.ndarray) or base:
-            return base + off.astype(np.int64, copy=False), False
-        return off, False
+            return base + off.astype(np.int64, copy=False), False, False
+        return off, False, True
 
     @staticmethod
     def _bulk_mask(mask: object, addr: np.ndarray, what: str) -> np.ndarray | None:
