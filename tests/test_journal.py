@@ -273,6 +273,7 @@ def trapped_scenario(at: int, snapshots: bool = False) -> tuple[int, bool]:
     memory = np.arange(256, dtype=np.float32)
     original = memory.copy()
     caught = []
+    journal_module._spares.clear()  # (its snapshots' buffers: the same lines every run)
 
     def write(journal: Journal, typed: np.ndarray, flat: np.ndarray, value: float) -> None:
         try:
@@ -426,3 +427,36 @@ def test_a_parent_snapshot_drops_the_entries_of_absorbed_children():
     parent.undo()
     assert memory.tobytes() == original.tobytes()
     assert other.tobytes() == other_original.tobytes()
+
+
+def test_a_final_journals_snapshot_buffer_serves_the_next_snapshot(monkeypatch):
+    monkeypatch.setattr(journal_module, "_spares", {})
+    memory = np.arange(4096, dtype=np.float32)
+    first = Journal()
+    journaled_write(first, memory, np.arange(4096), 1.0)  # a snapshot at once
+    (_, copy), = first._snapshots.values()
+    first.release()
+    assert not first._snapshots
+    original = memory.copy()
+    second = Journal()
+    journaled_write(second, memory.view(np.int32), np.arange(4096)[::-1], 7)
+    (_, again), = second._snapshots.values()
+    assert np.shares_memory(again, copy)  # (the first batch's buffer, overwritten)
+    second.undo()
+    assert memory.tobytes() == original.tobytes()
+    assert len(journal_module._spares) == 1  # back after the undo
+
+
+def test_spare_snapshot_buffers_are_bounded(monkeypatch):
+    monkeypatch.setattr(journal_module, "_spares", {})
+    monkeypatch.setattr(journal_module, "_SPARE_BYTES", 3 * 4096)
+    journals = [Journal() for _ in range(3)]
+    for journal in journals:  # three snapshots at once: three buffers
+        journaled_write(journal, np.zeros(1024, np.float32), np.arange(1024), 1.0)
+    for journal in journals:
+        journal.release()
+    assert sum(spare.nbytes for spare in journal_module._spares.values()) == 3 * 4096
+    journal = Journal()
+    journaled_write(journal, np.zeros(2048, np.float32), np.arange(2048), 1.0)
+    journal.release()  # 8 KiB more than the bound: dropped
+    assert sum(spare.nbytes for spare in journal_module._spares.values()) == 3 * 4096

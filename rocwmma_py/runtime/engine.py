@@ -181,6 +181,7 @@ class _Launch:
                 self.batch(blocks, journal, self.groups)
                 if self.record is not None:
                     self.record.absorb(journal)
+                journal.release()
                 return
             except JournalFull:
                 journal.undo()

@@ -45,6 +45,10 @@ from .distinct import distinct, first_occurrences
 _COMPACT_MIN = 1 << 16  # entries (elements) below which a journal is never compacted
 _MASK_PER_ENTRY = 32  # written(): a mask over the buffer while it has <= 32 elements per entry
 _SNAPSHOT_SHARE = 8  # a buffer written again becomes a snapshot at 1/8 of it in entries
+_SPARE_BYTES = 64 << 20  # finished snapshots' buffers kept for the next snapshots
+# id -> uint8 buffer (a fresh one costs a page fault per 4 KiB); no lock, which an interrupt
+# could leave held: taking one is one dict.pop, which one thread wins
+_spares: dict[int, np.ndarray] = {}
 _NO_VALUES = np.empty(0, np.uint8)
 _UNSIGNED = {size: np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
 _BIT = (1 << np.arange(8)).astype(np.uint8)  # element i is bit i % 8 of mask byte i // 8
@@ -152,8 +156,15 @@ class Journal:
             key, (view, copy) = next(iter(self._snapshots.items()))
             view[...] = copy
             del self._snapshots[key]
+            _recycle(copy)
         self._sizes = {}
         self.nbytes = self._entries = self._compacted = 0
+
+    def release(self) -> None:
+        """The batch is final (never undone): its snapshots' buffers serve the next ones."""
+        snapshots, self._snapshots = self._snapshots, {}
+        for _, copy in snapshots.values():
+            _recycle(copy)
 
     def written(self) -> list[tuple[np.ndarray, np.ndarray]]:
         """(unsigned view of a buffer, distinct indices of its elements written, ascending)
@@ -251,7 +262,7 @@ class Journal:
                 or (self.budget is not None
                     and self.nbytes - entries + view.nbytes > self.budget)):
             return False
-        self._adopt_snapshot(key, view, view.copy())
+        self._adopt_snapshot(key, view, _copy_of(view))
         return True
 
     def _adopt_snapshot(self, key: Key, view: np.ndarray, copy: np.ndarray) -> None:
@@ -314,6 +325,26 @@ def _unsigned(itemsize: int) -> np.dtype:
     float and int types of one size share entries."""
     unsigned = _UNSIGNED.get(itemsize)
     return np.dtype(f"V{itemsize}") if unsigned is None else unsigned
+
+
+def _copy_of(view: np.ndarray) -> np.ndarray:
+    """A copy of `view` (1-d), in the smallest spare buffer that holds it, else fresh."""
+    fits = [(spare.size, key) for key, spare in list(_spares.items())
+            if spare.size >= view.nbytes]
+    buffer = _spares.pop(min(fits)[1], None) if fits else None
+    if buffer is None:
+        return view.copy()
+    copy = buffer[:view.nbytes].view(view.dtype)
+    copy[...] = view
+    return copy
+
+
+def _recycle(copy: np.ndarray) -> None:
+    """Keep the buffer of a snapshot no journal holds any more, within `_SPARE_BYTES`."""
+    owner = copy if copy.base is None else copy.base
+    raw = owner.view(np.uint8).reshape(-1)
+    if raw.nbytes + sum(spare.nbytes for spare in list(_spares.values())) <= _SPARE_BYTES:
+        _spares[id(raw)] = raw
 
 
 def _unmarked(mask: np.ndarray, flat: np.ndarray) -> np.ndarray:
