@@ -718,13 +718,15 @@ class Pointer:
     def _check_bounds(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
                       span: tuple[int, int] | None = None) -> bool:
         """Raise where an address `mask` keeps leaves the buffer; True when every address
-        is inside, the masked-off ones too (two reductions decide the usual case)."""
+        is inside, the masked-off ones too (one reduction decides the usual case: int64
+        addresses read as uint64 put the negative ones past every size)."""
         size = self.size
         if addr.size == 0:
             return True
         if span is not None and self._spans_inside(span):
             return mask is None
-        if addr.min() >= 0 and addr.max() < size:
+        if (addr.view(np.uint64).max() < size if addr.dtype == np.int64
+                else addr.min() >= 0 and addr.max() < size):
             return True
         if mask is None:
             bad = (addr < 0) | (addr >= size)
