@@ -4,6 +4,7 @@ fragment stores' matrix tiles (on a grid, off it, across row ends, meeting), pat
 repeats, unequal rows, dense and sparse ranges."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -117,3 +118,53 @@ def test_fragment_tiles_on_a_grid_are_proved_by_their_cells(monkeypatch):
     moved = grid.copy()
     moved[3] += 1  # overlaps its right neighbour by one column
     assert store(moved) == (True, True) and decided[-1] is None  # (the bincount decides)
+
+
+@st.composite
+def wave_rows(draw):
+    """(waves, W) addresses: translates of a pattern with repeats, apart or overlapping."""
+    waves, width = draw(st.integers(2, 9)), draw(st.integers(1, 16))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    pattern = rng.integers(0, draw(st.integers(1, 20)), width)
+    step = draw(st.integers(-40, 40))
+    bases = step * rng.permutation(waves) if draw(st.booleans()) else step * np.arange(waves)
+    return (bases[:, None] + pattern).astype(np.int64)
+
+
+@settings(max_examples=300, deadline=None)
+@given(wave_rows())
+def test_last_writes_by_wave_are_the_last_of_each_address(rows):
+    """Against a dict of the last position per address in row-major (lane-major) order."""
+    from rocwmma_py.runtime.memory import _last_writes_by_wave
+    flat = rows.reshape(-1)
+    last = {int(a): i for i, a in enumerate(flat)}
+    got = _last_writes_by_wave(rows)
+    span = int(rows[0].max() - rows[0].min())
+    gaps = np.diff(np.sort(rows[:, 0]))
+    if not (gaps > span).all():
+        assert got is None  # overlapping ranges: the general path
+    else:
+        assert got is not None and sorted(got.tolist()) == sorted(last.values())
+
+
+@pytest.mark.parametrize("group", [64, 16, 1])
+def test_lanes_sharing_an_address_leave_the_last_lanes_value_on_both_engines(group):
+    """Each wave's lanes write in groups of `group` to one element each (64: the whole wave,
+    as rocWMMA's map_util test): the highest lane of a group wins, batched as per wave."""
+    from rocwmma_py import kernel
+    from rocwmma_py.runtime import blockIdx, last_launch_stats, threadIdx, use_engine
+
+    @kernel
+    def shared_store(out):
+        out[blockIdx.x * 64 // group + threadIdx.x // group] = threadIdx.x * 1.0 + blockIdx.x
+
+    results = []
+    for engine in ("batch", "wave"):
+        out = np.full(8 * 64 // group, -1.0, np.float32)
+        with use_engine(engine):
+            shared_store[8, 64, 0, "gfx942"](out)
+        assert last_launch_stats().per_wave_blocks == (8 if engine == "wave" else 0)
+        results.append(out)
+    want = (np.arange(64 // group)[None, :] * group + group - 1 + np.arange(8)[:, None])
+    np.testing.assert_array_equal(results[0], want.reshape(-1).astype(np.float32))
+    np.testing.assert_array_equal(results[1], results[0])

@@ -662,7 +662,13 @@ class Pointer:
         if distinct and mask is None and addr.ndim == 2 and waves > 1:
             by_wave = addr.reshape(addr.shape[0], waves, -1).transpose(1, 0, 2)
         repeats = not self._waves_cannot_meet(distinct) and _repeats(flat, waves, by_wave)
-        if repeats:  # keep the last write per address in lane-major order
+        last = None
+        if repeats and addr.ndim == 1 and (mask is None or picked is not None) and waves > 1:
+            last = _last_writes_by_wave(flat.reshape(waves, -1))
+        if last is not None:  # (positions in the picked lanes, or in addr)
+            width, live = addr.size // waves, flat.size // waves
+            src, flat, vals = last // live * width + last % live, flat[last], None
+        elif repeats:  # keep the last write per address in lane-major order
             order: np.ndarray = np.arange(addr.size).reshape(addr.shape)
             order = np.moveaxis(order, -1, 0).reshape(-1) if addr.ndim > 1 else order.reshape(-1)
             if mask is not None:
@@ -787,22 +793,51 @@ def _repeats(flat: np.ndarray, waves: int, by_wave: np.ndarray | None = None) ->
 def _translates_repeat(rows: np.ndarray) -> bool | None:
     """Repeats among `rows` (the first axis splits them) when every row is its first
     element plus one pattern (a batch's waves storing `base + lane`): the pattern's own
-    repeats, or none when the sorted bases are further apart than the pattern's span (the
-    rows' ranges are then disjoint) or the pattern is a matrix tile the bases place on one
-    grid of tiles (`_tiles_repeat`); None where neither is proved (any split into equal
-    rows is sound: waves need not be rows)."""
+    repeats, or none when the rows' ranges are disjoint (`_apart`) or the pattern is a
+    matrix tile the bases place on one grid of tiles (`_tiles_repeat`); None where neither
+    is proved (any split into equal rows is sound: waves need not be rows)."""
+    translates = _translates(rows)
+    if translates is None:
+        return None
+    bases, pattern = translates
+    ordered = np.sort(pattern, axis=None)
+    if (ordered[1:] == ordered[:-1]).any():
+        return True
+    if _apart(bases, ordered[-1] - ordered[0]):
+        return False
+    return _tiles_repeat(bases + ordered[0], ordered - ordered[0])
+
+
+def _translates(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(bases, pattern) when every row of `rows` is its first element plus one pattern."""
     first = (slice(None),) + (0,) * (rows.ndim - 1)
     bases = rows[first]
     pattern = rows[0] - bases[0]
     if not ((rows - bases.reshape((-1,) + (1,) * (rows.ndim - 1))) == pattern).all():
         return None
-    ordered = np.sort(pattern, axis=None)
-    if (ordered[1:] == ordered[:-1]).any():
-        return True
-    span = ordered[-1] - ordered[0]
-    if (bases[1:] - bases[:-1] > span).all() or (np.diff(np.sort(bases)) > span).all():
-        return False  # (bases usually ascend: the sort only where they do not)
-    return _tiles_repeat(bases + ordered[0], ordered - ordered[0])
+    return bases, pattern
+
+
+def _apart(bases: np.ndarray, span: int) -> bool:
+    """Whether translates of a pattern spanning `span` at `bases` have disjoint ranges
+    (bases usually ascend: the sort only where they do not)."""
+    return bool((bases[1:] - bases[:-1] > span).all() or (np.diff(np.sort(bases)) > span).all())
+
+
+def _last_writes_by_wave(rows: np.ndarray) -> np.ndarray | None:
+    """Positions in `rows` (waves, W) flattened of the last write to each address, where
+    the rows are translates of one pattern with disjoint ranges (all lanes of a wave on one
+    element, a wave's lanes on a few): the pattern's last lanes, the same in every wave,
+    with no sort of the batch; else None."""
+    translates = _translates(rows)
+    if translates is None:
+        return None
+    bases, pattern = translates
+    if not _apart(bases, int(pattern.max() - pattern.min())):
+        return None
+    _, first_from_end = first_occurrences(pattern[::-1])
+    last = np.sort(pattern.size - 1 - first_from_end)
+    return (np.arange(rows.shape[0])[:, None] * pattern.size + last).reshape(-1)
 
 
 def _tiles_repeat(origins: np.ndarray, box: np.ndarray) -> bool | None:
