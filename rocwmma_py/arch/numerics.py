@@ -44,13 +44,14 @@ import ml_dtypes
 import numpy as np
 
 from .. import types as T
-from .magnitudes import magnitude_bits, row_magnitude_bits
+from .magnitudes import row_magnitude_bits
 from .scratch import scratch
 
 _U = 2.0**-53  # unit roundoff of float64
 _TINY = 2.0**-1074  # float64's smallest subnormal: the error of one underflowing operation
 _CHUNK = 1 << 18  # outputs per chunk of a big batch: its float64 temporaries stay in cache
-_INF_BITS = 0x7FF0_0000_0000_0000  # float64 magnitudes at or above these bits: Inf, NaN
+_INF_TOP = 0x7FF0  # float64 top 16 magnitude bits at or above this: Inf, NaN
+_MAGNITUDE = np.uint16(0x7FFF)  # the top 16 bits without the sign
 _NO_BOUND = 1 << 20  # d of a line without a certificate (all-zero lines: its negative)
 _SHIFT = np.uint64(52)  # float64 exponent field position
 _LONG_LINE = 32  # lines (K) at least this long are reduced in place
@@ -174,11 +175,12 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
         return
     p, s = _float64_sum(a, b, c, out.shape, c_ranges is None or c_ranges.zero)
     _store(out, s, acc_type)
-    exact = None if c_ranges is None else _exact_additions(lines_a, lines_b, c_ranges,
-                                                             out.shape, a.shape[-1])
+    spans = (_tile_spans(lines_a, out.shape[:-2], out.shape[-2]),
+             _tile_spans(lines_b, out.shape[:-2], out.shape[-1]))
+    exact = None if c_ranges is None else _exact_additions(*spans, c_ranges, a.shape[-1])
     _off_midpoints(p, c, s, acc_type, out, exact)
     open_ = [_uncertified_pairs(lines_a, lines_b, s.shape, a.shape[-1])]
-    if _below_normal_may_be_inexact(lines_a, lines_b, acc_type):
+    if _below_normal_may_be_inexact(*spans, acc_type):
         open_.append(_below_normal(s, acc_type))
     flagged = np.unique(np.concatenate(open_))
     if flagged.size:
@@ -239,31 +241,51 @@ def _quanta(x: np.ndarray, axis: int) -> Lines:
     q = E_min - p, E_min the exponent of the line's smallest nonzero |x| and p the precision
     all of x shares (`_precision`), and d = E_max - q with the largest |x| < 2**E_max. Lines
     that hold a float64 subnormal (no normal exponent) or have |q| > _Q_LIMIT are not
-    valid. `magnitude_bits` gives the largest and the smallest nonzero magnitude per line
-    (short lines with K first, so the reductions run over whole rows of lines); where every
-    low 32-bit word is zero (values of <= 21 significant bits: f16, bf16, fp8, xf32) it reads
-    the high words only, which then order and vanish as the values do.
+    valid. Only exponents count, so the reductions read each value's top 16 bits (sign,
+    exponent, 4 significand bits: `_top_words`), a quarter of its bytes, copied once into a
+    scratch buffer with K first for short lines (the reductions then run over whole rows
+    of lines): there magnitudes order as the values do, and the largest and the smallest
+    nonzero per line come from a maximum and a wrapped minimum (zeros wrap to the top). A
+    subnormal below 2**-1070 has top bits 0 like a zero: where some top bits are 0 and x
+    holds fewer zeros, the lines holding those subnormals are found and made invalid.
     """
-    p, every = _precision(x)
-    words, shift = (_high_words(x), 20) if every & 0xFFFF_FFFF == 0 else (x, 52)
-    if x.shape[axis] < _LONG_LINE:  # short lines: K first, so the reductions run over
-        view, along = np.moveaxis(words, axis, 0), 0  # whole rows of lines
+    p = _precision(x)[0]
+    words = _top_words(x)
+    if x.shape[axis] < _LONG_LINE:  # short lines: K first
+        words, along = np.moveaxis(words, axis, 0), 0
     else:
-        view, along = words, axis
-    top, low = magnitude_bits(view, along, f"mag{axis}")  # low 0: no nonzero element
-    f_min = (low >> shift).astype(np.int64)
+        along = axis
+    bits = scratch(f"top bits {axis}", words.shape, np.uint16)
+    np.bitwise_and(words, _MAGNITUDE, out=bits)
+    top = bits.max(axis=along, initial=0)
+    zeros = bits.size - np.count_nonzero(bits)
+    hidden = None
+    if zeros and bits.size - zeros != np.count_nonzero(x):  # tiny subnormals look like 0
+        values = np.moveaxis(x, axis, 0) if along == 0 else x
+        hidden = np.any((bits == 0) & (values != 0), axis=along)
+    np.subtract(bits, np.uint16(1), out=bits)
+    low = bits.min(axis=along, initial=0xFFFF)
+    np.add(low, np.uint16(1), out=low)  # arrays wrap silently: 0 for all-zero lines
+    if hidden is not None:
+        top[hidden] |= 1
+        low[hidden] = 1  # exponent field 0: not valid
+    f_min = np.right_shift(low, 4, dtype=np.int64)
     q = f_min - (1022 + p)
+    d = np.right_shift(top, 4, dtype=np.int64)
+    d -= f_min
+    d += p
     valid = np.abs(q) <= _Q_LIMIT  # a zero line or a subnormal minimum has f_min 0: |q| > 1022
-    d = np.where(valid, (top >> shift).astype(np.int64) - f_min + p,
-                 np.where(top == 0, -_NO_BOUND, _NO_BOUND))
-    finite = bool(top.size == 0 or int(top.max()) < _INF_BITS >> (52 - shift))
-    return Lines(np.where(valid, q, 0), d, valid, finite)
+    if not valid.all():
+        d = np.where(valid, d, np.where(top == 0, -_NO_BOUND, _NO_BOUND))
+        q = np.where(valid, q, 0)
+    finite = bool(top.size == 0 or int(top.max()) < _INF_TOP)
+    return Lines(q, d, valid, finite)
 
 
-def _high_words(x: np.ndarray) -> np.ndarray:
-    """The high 32-bit words of float64 x (sign, exponent, top 20 significand bits), a
-    uint32 view of x's shape."""
-    return x[..., None].view(np.uint32)[..., int(sys.byteorder == "little")]
+def _top_words(x: np.ndarray) -> np.ndarray:
+    """The top 16 bits of float64 x (sign, exponent, 4 significand bits), a uint16 view of
+    x's shape."""
+    return x[..., None].view(np.uint16)[..., 3 if sys.byteorder == "little" else 0]
 
 
 def _budget(k: int) -> int:
@@ -278,23 +300,29 @@ def _uncertified_pairs(lines_a: Lines, lines_b: Lines, shape: tuple[int, ...],
     Certificate: the products of output (i, j) are multiples of 2**Q, Q = q_i + q_j, and
     sum below K 2**(Q + d_i + d_j) <= 2**(52+Q) when d_i + d_j + ceil(log2 K) <= 52: then
     every partial sum (any subset, any grouping) is a multiple of 2**Q below 2**(53+Q), i.e.
-    a float64 number, so every addition or FMA BLAS performs is exact. A failing pair has
-    d_i or d_j above half the budget: only those few lines are paired up.
+    a float64 number, so every addition or FMA BLAS performs is exact. Tiles whose largest d_i
+    and d_j fit are passed at once; in the others a failing pair has d_i or d_j above half
+    the budget: only those few lines are paired up.
     """
     budget = _budget(k)
     half = budget // 2
     m, n = shape[-2], shape[-1]
     d_a = _full(lines_a.d, shape[:-1]).reshape(-1, m)
     d_b = _full(lines_b.d, (*shape[:-2], n)).reshape(-1, n)
+    open_ = np.flatnonzero(d_a.max(axis=1, initial=-_NO_BOUND)
+                           + d_b.max(axis=1, initial=-_NO_BOUND) > budget)
+    if not open_.size:  # every pair of every tile within the budget: the usual case
+        return np.empty(0, np.int64)
+    d_a, d_b = d_a[open_], d_b[open_]
     found = [np.empty(0, np.int64)]
     tiles, rows = np.nonzero(d_a > half)
     if rows.size:
         tile, col = np.nonzero(d_a[tiles, rows][:, None] + d_b[tiles] > budget)
-        found.append((tiles[tile] * m + rows[tile]) * n + col)
+        found.append((open_[tiles[tile]] * m + rows[tile]) * n + col)
     tiles, cols = np.nonzero(d_b > budget - half)
     if cols.size:
         tile, row = np.nonzero(d_a[tiles] + d_b[tiles, cols][:, None] > budget)
-        found.append((tiles[tile] * m + row) * n + cols[tile])
+        found.append((open_[tiles[tile]] * m + row) * n + cols[tile])
     return np.concatenate(found)
 
 
@@ -314,26 +342,30 @@ def _tile_ranges(c: np.ndarray, tiles: int) -> TileRanges:
                       finite, zero)
 
 
-def _exact_additions(lines_a: Lines, lines_b: Lines, c_ranges: TileRanges,
-                     shape: tuple[int, ...], k: int) -> np.ndarray:
+def _tile_spans(lines: Lines, lead: tuple[int, ...], length: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Per tile (lines of `length` under the output's `lead` axes): the smallest q and the
+    largest q + d of its valid lines (_NO_BOUND and -_NO_BOUND where it has none). Zero
+    lines (no products) and uncertified lines (redone by `_settle`) do not count."""
+    q, d = (_full(x, (*lead, length)).reshape(-1, length) for x in (lines.q, lines.d))
+    if lines.valid.all():
+        return q.min(axis=1, initial=_NO_BOUND), (q + d).max(axis=1, initial=-_NO_BOUND)
+    valid = _full(lines.valid, (*lead, length)).reshape(-1, length)
+    return (np.where(valid, q, _NO_BOUND).min(axis=1, initial=_NO_BOUND),
+            np.where(valid, q + d, -_NO_BOUND).max(axis=1, initial=-_NO_BOUND))
+
+
+def _exact_additions(spans_a: tuple, spans_b: tuple, c_ranges: TileRanges,
+                     k: int) -> np.ndarray:
     """Per tile of the output: True where every float64 addition P + C of a certified
     output is exact, so s is the exact sum and no boundary test is needed there.
 
     In tile t every certified P is a multiple of 2**Qp (Qp the smallest q_i + q_j of its
     lines) below 2**Pt in magnitude (Pt = the largest q_i + d_i plus the largest q_j + d_j
     plus ceil(log2 K)), every C a multiple of 2**low below 2**top: with Q = min(Qp, low),
-    |P| + |C| < 2**(max(Pt, top) + 1) <= 2**(Q + 53) makes P + C a float64 number.
-    Zero lines (no products) and uncertified lines (redone by `_settle`) do not count."""
-    m, n = shape[-2], shape[-1]
-
-    def per_tile(lines: Lines, length: int, lead: tuple[int, ...]):
-        q, valid, d = (_full(x, (*lead, length)).reshape(-1, length)
-                       for x in (lines.q, lines.valid, lines.d))
-        return (np.where(valid, q, _NO_BOUND).min(axis=1),
-                np.where(valid, q + d, -_NO_BOUND).max(axis=1))
-
-    low_a, top_a = per_tile(lines_a, m, shape[:-2])
-    low_b, top_b = per_tile(lines_b, n, shape[:-2])
+    |P| + |C| < 2**(max(Pt, top) + 1) <= 2**(Q + 53) makes P + C a float64 number
+    (`_tile_spans` gives the lines' parts)."""
+    (low_a, top_a), (low_b, top_b) = spans_a, spans_b
     top = np.maximum(top_a + top_b + max(k - 1, 0).bit_length(), c_ranges.top)
     return top + 1 <= np.minimum(low_a + low_b, c_ranges.low) + 53
 
@@ -379,15 +411,16 @@ def _off_midpoints(p: np.ndarray, c: np.ndarray, s: np.ndarray, acc_type,
         out.reshape(-1)[hit[moved]] = T.convert(np.nextafter(s_at[moved], toward), acc_type)
 
 
-def _below_normal_may_be_inexact(lines_a: Lines, lines_b: Lines, acc_type) -> bool:
+def _below_normal_may_be_inexact(spans_a: tuple, spans_b: tuple, acc_type) -> bool:
     """Whether s = fl64(P + C) can be inexact below acc_type's smallest normal 2**e, where
     `_on_midpoints` does not look. It is exact when P (certified) and C are multiples of
     2**Q, Q >= e - 53: C holds acc_type values (multiples of its subnormal quantum, at
     least 2**(e - 52)), P of 2**(q_i + q_j) - so only products of tiny lines can (bf16 or
-    f32 inputs near their subnormal range)."""
+    f32 inputs near their subnormal range). `spans_a`, `spans_b`: `_tile_spans` (no valid
+    line: _NO_BOUND, never below)."""
     smallest = int(ml_dtypes.finfo(T.storage_dtype(acc_type)).minexp)
-    q_a, q_b = lines_a.q[lines_a.valid], lines_b.q[lines_b.valid]
-    return bool(q_a.size and q_b.size and int(q_a.min()) + int(q_b.min()) < smallest - 53)
+    return (int(spans_a[0].min(initial=_NO_BOUND)) + int(spans_b[0].min(initial=_NO_BOUND))
+            < smallest - 53)
 
 
 def _below_normal(s: np.ndarray, acc_type) -> np.ndarray:
