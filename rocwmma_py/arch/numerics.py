@@ -11,7 +11,7 @@ float64; their sum is rounded once (RNE) to the accumulator type:
    sits exactly on a rounding boundary of the target (RNE is monotone and the boundaries
    are float64 numbers). Those are found from s's bits and decided by TwoSum's remainder
    (`_off_midpoints`), except in tiles where every addition P + C is provably exact
-   (`_exact_additions`). Almost every output of random data is settled here;
+   (`_unproven_additions`). Almost every output of random data is settled here;
 2. decided path: the few left (`_settle`: uncertified pairs, and sums below the target's
    smallest normal where tiny products could make P + C inexact) are rechecked per pair
    with C's own quantum, else s comes with the a-priori bound
@@ -158,13 +158,13 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     boundary as the exact sum, so both round alike unless s is on a boundary itself. There
     (`_on_midpoints`: exact sums of random data often are) TwoSum gives the exact remainder
     of P + C, whose sign says which way the exact sum rounds (`_off_midpoints`); tiles
-    whose every addition P + C is provably exact (`_exact_additions`) need no look. Outputs
+    where every addition P + C is provably exact (`_unproven_additions`) need no look. Outputs
     the certificate leaves open go to `_settle`. `proven_exact` (see `accumulate`): s is the
     exact sum, stored as it is.
     """
     given_b, b = b, _row_major(b)
     if proven_exact:
-        _store(out, _float64_sum(a, b, c, out.shape, may_hold_zero=True)[1], acc_type)
+        _store(out, _float64_sum(a, b, c, out.shape, may_hold_zero=True), acc_type)
         return
     lines_a, lines_b = _quanta(a, -1), _quanta(b, -2)
     tiles = math.prod(out.shape[:-2])
@@ -173,12 +173,13 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     if not (lines_a.finite and lines_b.finite and finite_c):  # (b may be a scratch buffer
         out[...] = _with_nonfinite(a, given_b, c, acc_type)  # the recursion reuses)
         return
-    p, s = _float64_sum(a, b, c, out.shape, c_ranges is None or c_ranges.zero)
+    s = _float64_sum(a, b, c, out.shape, c_ranges is None or c_ranges.zero)
     _store(out, s, acc_type)
     spans = (_tile_spans(lines_a, out.shape[:-2], out.shape[-2]),
              _tile_spans(lines_b, out.shape[:-2], out.shape[-1]))
-    exact = None if c_ranges is None else _exact_additions(*spans, c_ranges, a.shape[-1])
-    _off_midpoints(p, c, s, acc_type, out, exact)
+    looked = None if c_ranges is None else _unproven_additions(
+        (lines_a, lines_b), spans, c_ranges, out.shape, a.shape[-1])
+    _off_midpoints(a, b, c, s, acc_type, out, looked)
     open_ = [_uncertified_pairs(lines_a, lines_b, s.shape, a.shape[-1])]
     if _below_normal_may_be_inexact(*spans, acc_type):
         open_.append(_below_normal(s, acc_type))
@@ -188,19 +189,19 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
 
 
 def _float64_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, shape: tuple,
-                 may_hold_zero: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(P, s) = (fl64(A@B), fl64(P + C)) in scratch buffers of `shape`, with IEEE zero signs
-    where C holds a -0 (`may_hold_zero`: C may hold a zero at all)."""
-    p = scratch("products", shape, np.float64)
-    if p.shape[:-2] == np.broadcast_shapes(a.shape[:-2], b.shape[:-2]):
-        np.matmul(a, b, out=p)
-    else:  # C has more leading axes than A@B
-        p[...] = np.matmul(a, b)
+                 may_hold_zero: bool) -> np.ndarray:
+    """s = fl64(fl64(A@B) + C) in a scratch buffer of `shape` (the sum is added in place:
+    one buffer less to pass through the cache), with IEEE zero signs where C holds a -0
+    (`may_hold_zero`: C may hold a zero at all)."""
     s = scratch("sum", shape, np.float64)
-    np.add(p, c, out=s)
+    if s.shape[:-2] == np.broadcast_shapes(a.shape[:-2], b.shape[:-2]):
+        np.matmul(a, b, out=s)
+    else:  # C has more leading axes than A@B
+        s[...] = np.matmul(a, b)
+    np.add(s, c, out=s)
     if may_hold_zero and _has_negative_zero(c):
         _fix_zero_signs(s, a, b, c)
-    return p, s
+    return s
 
 
 def _row_major(b: np.ndarray) -> np.ndarray:
@@ -355,19 +356,39 @@ def _tile_spans(lines: Lines, lead: tuple[int, ...], length: int
             np.where(valid, q + d, -_NO_BOUND).max(axis=1, initial=-_NO_BOUND))
 
 
-def _exact_additions(spans_a: tuple, spans_b: tuple, c_ranges: TileRanges,
-                     k: int) -> np.ndarray:
-    """Per tile of the output: True where every float64 addition P + C of a certified
-    output is exact, so s is the exact sum and no boundary test is needed there.
+def _unproven_additions(lines: tuple[Lines, Lines], spans: tuple, c_ranges: TileRanges,
+                        shape: tuple[int, ...], k: int) -> np.ndarray:
+    """Flat indices of the outputs where the float64 addition P + C of a certified output is
+    not proved exact (elsewhere s is the exact sum: no boundary test is needed there).
 
     In tile t every certified P is a multiple of 2**Qp (Qp the smallest q_i + q_j of its
     lines) below 2**Pt in magnitude (Pt = the largest q_i + d_i plus the largest q_j + d_j
     plus ceil(log2 K)), every C a multiple of 2**low below 2**top: with Q = min(Qp, low),
-    |P| + |C| < 2**(max(Pt, top) + 1) <= 2**(Q + 53) makes P + C a float64 number
-    (`_tile_spans` gives the lines' parts)."""
-    (low_a, top_a), (low_b, top_b) = spans_a, spans_b
-    top = np.maximum(top_a + top_b + max(k - 1, 0).bit_length(), c_ranges.top)
-    return top + 1 <= np.minimum(low_a + low_b, c_ranges.low) + 53
+    |P| + |C| < 2**(max(Pt, top) + 1) <= 2**(Q + 53) makes P + C a float64 number. In the
+    tiles where that fails the same test is made per row with row i's own q_i and q_i + d_i
+    (B's parts from `_tile_spans`) and per column likewise: an output passing either is
+    exact. Zero lines have P = 0 (exact whatever the test says); uncertified ones are
+    redone by `_settle`."""
+    (low_a, top_a), (low_b, top_b) = spans
+    log_k = max(k - 1, 0).bit_length()
+    top = np.maximum(top_a + top_b + log_k, c_ranges.top)
+    tiles = np.flatnonzero(top + 1 > np.minimum(low_a + low_b, c_ranges.low) + 53)
+    if not tiles.size:
+        return tiles
+    m, n = shape[-2], shape[-1]
+    c_top, c_low = c_ranges.top[tiles, None], c_ranges.low[tiles, None]
+
+    def open_lines(lines: Lines, length: int, low: np.ndarray, top: np.ndarray) -> np.ndarray:
+        q, d = (_full(x, (*shape[:-2], length)).reshape(-1, length)[tiles]
+                for x in (lines.q, lines.d))
+        line_top = np.maximum(q + d + (top[tiles] + log_k)[:, None], c_top)
+        return line_top + 1 > np.minimum(q + low[tiles, None], c_low) + 53
+
+    rows = open_lines(lines[0], m, low_b, top_b)
+    cols = open_lines(lines[1], n, low_a, top_a)
+    tile, row = np.nonzero(rows)
+    pair, col = np.nonzero(cols[tile])
+    return (tiles[tile[pair]] * m + row[pair]) * n + col
 
 
 def _on_midpoints(s: np.ndarray, acc_type) -> np.ndarray:
@@ -382,26 +403,26 @@ def _on_midpoints(s: np.ndarray, acc_type) -> np.ndarray:
     return np.flatnonzero(hit) if hit.any() else np.empty(0, np.int64)
 
 
-def _off_midpoints(p: np.ndarray, c: np.ndarray, s: np.ndarray, acc_type,
-                   out: np.ndarray, exact: np.ndarray | None) -> None:
+def _off_midpoints(a: np.ndarray, b: np.ndarray, c: np.ndarray, s: np.ndarray, acc_type,
+                   out: np.ndarray, looked: np.ndarray | None) -> None:
     """Where s = fl64(p + c) is on a boundary of acc_type but p + c is not (TwoSum's
     remainder e != 0), round s moved one float64 step toward p + c: the exact sum and
     that neighbour lie strictly on the same side of the boundary, and no other boundary
-    is that close. Tiles marked in `exact` (per tile, or None) are skipped. (Outputs
-    whose p is not exact are redone by `_settle`.)"""
-    if exact is None:
+    is that close. Only the flat indices `looked` are tested (None: all; see
+    `_unproven_additions`). p = A@B is summed again at those few outputs: certified, it
+    is exact in any order. (Outputs whose p is not exact are redone by `_settle`.)"""
+    if looked is None:
         hit = _on_midpoints(s, acc_type)
-    elif exact.all():
+    elif not looked.size:
         return
     else:
-        size = s.size // exact.size
-        looked = np.flatnonzero(~exact)
-        found = _on_midpoints(s.reshape(exact.size, size)[looked], acc_type)
-        hit = looked[found // size] * size + found % size
+        hit = looked[_on_midpoints(s.reshape(-1)[looked], acc_type)]
     if not hit.size:
         return
+    rows, cols = _lines_at(a, b, s.shape, np.unravel_index(hit, s.shape))
+    p_at = (rows * cols).sum(axis=1)
+    s_at = s.reshape(-1)[hit]
     flat_c = c.reshape(-1) if c.shape == s.shape else np.broadcast_to(c, s.shape).reshape(-1)
-    p_at, s_at = p.reshape(-1)[hit], s.reshape(-1)[hit]
     c_at = flat_c[hit].astype(np.float64)
     virtual = s_at - p_at
     remainder = (p_at - (s_at - virtual)) + (c_at - virtual)
@@ -590,12 +611,15 @@ def _full(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 def _terms_at(a, b, c, idx: tuple[np.ndarray, ...]):
     """The A rows (n, K), B columns (n, K) and C values (n,) of the outputs at `idx`."""
     shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]), c.shape)
+    return (*_lines_at(a, b, shape, idx), _full(c, shape)[idx])
+
+
+def _lines_at(a, b, shape: tuple[int, ...], idx: tuple[np.ndarray, ...]):
+    """The A rows (n, K) and B columns (n, K) of the outputs at `idx` of an output `shape`."""
     lead = shape[:-2]
     a_full = _full(a, (*lead, *a.shape[-2:]))
     b_cols = np.swapaxes(_full(b, (*lead, *b.shape[-2:])), -1, -2)
-    rows = a_full[tuple(idx[:-2]) + (idx[-2],)]
-    cols = b_cols[tuple(idx[:-2]) + (idx[-1],)]
-    return rows, cols, _full(c, shape)[idx]
+    return a_full[tuple(idx[:-2]) + (idx[-2],)], b_cols[tuple(idx[:-2]) + (idx[-1],)]
 
 
 def _exact_values(terms: np.ndarray, s: np.ndarray, err: np.ndarray) -> np.ndarray:
