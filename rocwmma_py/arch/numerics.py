@@ -183,9 +183,9 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     open_ = [_uncertified_pairs(lines_a, lines_b, s.shape, a.shape[-1])]
     if _below_normal_may_be_inexact(*spans, acc_type):
         open_.append(_below_normal(s, acc_type))
-    flagged = np.unique(np.concatenate(open_))
+    flagged = np.concatenate(open_)
     if flagged.size:
-        _settle(a, b, c, s, flagged, (lines_a, lines_b), acc_type, out)
+        _settle(a, b, c, s, np.unique(flagged), (lines_a, lines_b), acc_type, out)
 
 
 def _float64_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, shape: tuple,
@@ -194,7 +194,8 @@ def _float64_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, shape: tuple,
     one buffer less to pass through the cache), with IEEE zero signs where C holds a -0
     (`may_hold_zero`: C may hold a zero at all)."""
     s = scratch("sum", shape, np.float64)
-    if s.shape[:-2] == np.broadcast_shapes(a.shape[:-2], b.shape[:-2]):
+    if s.shape[:-2] == a.shape[:-2] == b.shape[:-2] or s.shape[:-2] == np.broadcast_shapes(
+            a.shape[:-2], b.shape[:-2]):
         np.matmul(a, b, out=s)
     else:  # C has more leading axes than A@B
         s[...] = np.matmul(a, b)
@@ -253,19 +254,19 @@ def _quanta(x: np.ndarray, axis: int) -> Lines:
     p = _precision(x)[0]
     words = _top_words(x)
     if x.shape[axis] < _LONG_LINE:  # short lines: K first
-        words, along = np.moveaxis(words, axis, 0), 0
+        words, along = _to_front(words, axis), 0
     else:
         along = axis
     bits = scratch(f"top bits {axis}", words.shape, np.uint16)
     np.bitwise_and(words, _MAGNITUDE, out=bits)
-    top = bits.max(axis=along, initial=0)
+    top = np.maximum.reduce(bits, along, initial=0)
     zeros = bits.size - np.count_nonzero(bits)
     hidden = None
     if zeros and bits.size - zeros != np.count_nonzero(x):  # tiny subnormals look like 0
-        values = np.moveaxis(x, axis, 0) if along == 0 else x
+        values = _to_front(x, axis) if along == 0 else x
         hidden = np.any((bits == 0) & (values != 0), axis=along)
     np.subtract(bits, np.uint16(1), out=bits)
-    low = bits.min(axis=along, initial=0xFFFF)
+    low = np.minimum.reduce(bits, along, initial=0xFFFF)
     np.add(low, np.uint16(1), out=low)  # arrays wrap silently: 0 for all-zero lines
     if hidden is not None:
         top[hidden] |= 1
@@ -281,6 +282,12 @@ def _quanta(x: np.ndarray, axis: int) -> Lines:
         q = np.where(valid, q, 0)
     finite = bool(top.size == 0 or int(top.max()) < _INF_TOP)
     return Lines(q, d, valid, finite)
+
+
+def _to_front(x: np.ndarray, axis: int) -> np.ndarray:
+    """x with `axis` moved to the front, a view (np.moveaxis without its checks)."""
+    axes = list(range(x.ndim))
+    return x.transpose((axes.pop(axis), *axes))
 
 
 def _top_words(x: np.ndarray) -> np.ndarray:
@@ -310,8 +317,8 @@ def _uncertified_pairs(lines_a: Lines, lines_b: Lines, shape: tuple[int, ...],
     m, n = shape[-2], shape[-1]
     d_a = _full(lines_a.d, shape[:-1]).reshape(-1, m)
     d_b = _full(lines_b.d, (*shape[:-2], n)).reshape(-1, n)
-    open_ = np.flatnonzero(d_a.max(axis=1, initial=-_NO_BOUND)
-                           + d_b.max(axis=1, initial=-_NO_BOUND) > budget)
+    open_ = np.nonzero(np.maximum.reduce(d_a, 1, initial=-_NO_BOUND)
+                       + np.maximum.reduce(d_b, 1, initial=-_NO_BOUND) > budget)[0]
     if not open_.size:  # every pair of every tile within the budget: the usual case
         return np.empty(0, np.int64)
     d_a, d_b = d_a[open_], d_b[open_]
@@ -350,7 +357,8 @@ def _tile_spans(lines: Lines, lead: tuple[int, ...], length: int
     lines (no products) and uncertified lines (redone by `_settle`) do not count."""
     q, d = (_full(x, (*lead, length)).reshape(-1, length) for x in (lines.q, lines.d))
     if lines.valid.all():
-        return q.min(axis=1, initial=_NO_BOUND), (q + d).max(axis=1, initial=-_NO_BOUND)
+        return (np.minimum.reduce(q, 1, initial=_NO_BOUND),
+                np.maximum.reduce(q + d, 1, initial=-_NO_BOUND))
     valid = _full(lines.valid, (*lead, length)).reshape(-1, length)
     return (np.where(valid, q, _NO_BOUND).min(axis=1, initial=_NO_BOUND),
             np.where(valid, q + d, -_NO_BOUND).max(axis=1, initial=-_NO_BOUND))
@@ -372,7 +380,7 @@ def _unproven_additions(lines: tuple[Lines, Lines], spans: tuple, c_ranges: Tile
     (low_a, top_a), (low_b, top_b) = spans
     log_k = max(k - 1, 0).bit_length()
     top = np.maximum(top_a + top_b + log_k, c_ranges.top)
-    tiles = np.flatnonzero(top + 1 > np.minimum(low_a + low_b, c_ranges.low) + 53)
+    tiles = np.nonzero(top + 1 > np.minimum(low_a + low_b, c_ranges.low) + 53)[0]
     if not tiles.size:
         return tiles
     m, n = shape[-2], shape[-1]
@@ -594,8 +602,8 @@ def _error(a: np.ndarray, b: np.ndarray, c: np.ndarray
     absolute (2K + 6) 2**-1074 term. Non-finite inputs never reach here.
     """
     k = a.shape[-1]
-    norm_a = np.sqrt(np.einsum("...mk,...mk->...m", a, a))
-    norm_b = np.sqrt(np.einsum("...kn,...kn->...n", b, b))
+    norm_a = np.sqrt(np.add.reduce(a * a, -1))
+    norm_b = np.sqrt(np.add.reduce(b * b, -2))
     err = np.abs(c) + norm_a[..., :, None] * norm_b[..., None, :]
     err *= (k + 5) * _U
     err += (2 * k + 6) * _TINY
