@@ -1,9 +1,10 @@
 """The exact model's cheaper checks against exact rational arithmetic: line quanta read from
 the top 16 bits of each float64 (tiny float64 subnormals whose top bits are all zero must
 still make their line invalid), the per-tile pass of the line certificate, and the addition
-test P + C refined per row and column (every output it skips must have an exact float64
-P + C), with P summed again at the few boundary hits. Random and adversarial batches
-(ties, cancellation, subnormals, huge/tiny mixes, Inf/NaN, -0) are compared bit for bit."""
+test P + C refined per row and column in the tiles that fail it whole (every output it
+skips must have an exact float64 P + C), with P summed again at the few boundary hits.
+Random and adversarial batches (ties, cancellation, subnormals, huge/tiny mixes, Inf/NaN,
+-0) are compared bit for bit."""
 
 from __future__ import annotations
 
@@ -124,9 +125,9 @@ def test_skipped_additions_are_exact(seed):
 
 def test_a_dropped_sticky_bit_in_a_fine_row_and_column():
     """In a tile of many outputs A@B = 1 + 2**-24 (an f32 midpoint) and C = 2**-60 at one
-    output only: float64 drops C and lands on the tie; the row and column of that output
-    are the only ones the addition test leaves open, and TwoSum (with P summed again) turns
-    the tie up. The other outputs of its row and column have C = 0 and stay ties to even."""
+    output only: float64 drops C and lands on the tie; the addition test leaves that tile's
+    rows and columns open, and TwoSum (with P summed again) turns the tie up. The other
+    outputs have C = 0 (or 4 in the other tile) and stay ties to even."""
     a = np.zeros((2, 4, 16))
     b = np.zeros((2, 16, 4))
     a[:, :, 0], b[:, 0, :] = 1.0, 1.0

@@ -180,12 +180,11 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     looked = None if c_ranges is None else _unproven_additions(
         (lines_a, lines_b), spans, c_ranges, out.shape, a.shape[-1])
     _off_midpoints(a, b, c, s, acc_type, out, looked)
-    open_ = [_uncertified_pairs(lines_a, lines_b, s.shape, a.shape[-1])]
+    flagged = _uncertified_pairs(lines_a, lines_b, s.shape, a.shape[-1])
     if _below_normal_may_be_inexact(*spans, acc_type):
-        open_.append(_below_normal(s, acc_type))
-    flagged = np.concatenate(open_)
+        flagged = np.union1d(flagged, _below_normal(s, acc_type))
     if flagged.size:
-        _settle(a, b, c, s, np.unique(flagged), (lines_a, lines_b), acc_type, out)
+        _settle(a, b, c, s, flagged, (lines_a, lines_b), acc_type, out)
 
 
 def _float64_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, shape: tuple,
@@ -303,35 +302,30 @@ def _budget(k: int) -> int:
 
 def _uncertified_pairs(lines_a: Lines, lines_b: Lines, shape: tuple[int, ...],
                        k: int) -> np.ndarray:
-    """Flat indices of the outputs whose float64 A@B the line certificate leaves unproved.
+    """Flat indices of the outputs whose float64 A@B the line certificate leaves unproved,
+    ascending.
 
     Certificate: the products of output (i, j) are multiples of 2**Q, Q = q_i + q_j, and
     sum below K 2**(Q + d_i + d_j) <= 2**(52+Q) when d_i + d_j + ceil(log2 K) <= 52: then
     every partial sum (any subset, any grouping) is a multiple of 2**Q below 2**(53+Q), i.e.
     a float64 number, so every addition or FMA BLAS performs is exact. Tiles whose largest d_i
-    and d_j fit are passed at once; in the others a failing pair has d_i or d_j above half
-    the budget: only those few lines are paired up.
+    and d_j fit are passed at once; only the others (a few) test every pair.
     """
     budget = _budget(k)
-    half = budget // 2
     m, n = shape[-2], shape[-1]
     d_a = _full(lines_a.d, shape[:-1]).reshape(-1, m)
     d_b = _full(lines_b.d, (*shape[:-2], n)).reshape(-1, n)
-    open_ = np.nonzero(np.maximum.reduce(d_a, 1, initial=-_NO_BOUND)
+    tiles = np.nonzero(np.maximum.reduce(d_a, 1, initial=-_NO_BOUND)
                        + np.maximum.reduce(d_b, 1, initial=-_NO_BOUND) > budget)[0]
-    if not open_.size:  # every pair of every tile within the budget: the usual case
-        return np.empty(0, np.int64)
-    d_a, d_b = d_a[open_], d_b[open_]
-    found = [np.empty(0, np.int64)]
-    tiles, rows = np.nonzero(d_a > half)
-    if rows.size:
-        tile, col = np.nonzero(d_a[tiles, rows][:, None] + d_b[tiles] > budget)
-        found.append((open_[tiles[tile]] * m + rows[tile]) * n + col)
-    tiles, cols = np.nonzero(d_b > budget - half)
-    if cols.size:
-        tile, row = np.nonzero(d_a[tiles] + d_b[tiles, cols][:, None] > budget)
-        found.append((open_[tiles[tile]] * m + row) * n + cols[tile])
-    return np.concatenate(found)
+    if not tiles.size:  # every pair of every tile within the budget: the usual case
+        return tiles
+    return _flat(tiles, np.add(d_a[tiles, :, None], d_b[tiles, None, :]) > budget, m * n)
+
+
+def _flat(tiles: np.ndarray, flags: np.ndarray, size: int) -> np.ndarray:
+    """Flat output indices, ascending, of the set `flags` (len(tiles), M, N) of `tiles`."""
+    tile, within = np.nonzero(flags.reshape(tiles.size, -1))
+    return tiles[tile] * size + within
 
 
 def _tile_ranges(c: np.ndarray, tiles: int) -> TileRanges:
