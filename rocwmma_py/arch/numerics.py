@@ -323,9 +323,17 @@ def _uncertified_pairs(lines_a: Lines, lines_b: Lines, shape: tuple[int, ...],
 
 
 def _flat(tiles: np.ndarray, flags: np.ndarray, size: int) -> np.ndarray:
-    """Flat output indices, ascending, of the set `flags` (len(tiles), M, N) of `tiles`."""
-    tile, within = np.nonzero(flags.reshape(tiles.size, -1))
+    """Flat output indices, ascending, of the set `flags` (len(tiles), M, N) of `tiles`
+    (`_nonzero_2d`)."""
+    tile, within = _nonzero_2d(flags.reshape(tiles.size, -1))
     return tiles[tile] * size + within
+
+
+def _nonzero_2d(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """np.nonzero of 2-D `flags` from its flat indices (several times faster on small
+    arrays)."""
+    row, col = np.divmod(np.flatnonzero(flags), max(flags.shape[1], 1))
+    return row, col
 
 
 def _tile_ranges(c: np.ndarray, tiles: int) -> TileRanges:
@@ -388,8 +396,8 @@ def _unproven_additions(lines: tuple[Lines, Lines], spans: tuple, c_ranges: Tile
 
     rows = open_lines(lines[0], m, low_b, top_b)
     cols = open_lines(lines[1], n, low_a, top_a)
-    tile, row = np.nonzero(rows)
-    pair, col = np.nonzero(cols[tile])
+    tile, row = _nonzero_2d(rows)
+    pair, col = _nonzero_2d(cols[tile])
     return (tiles[tile[pair]] * m + row[pair]) * n + col
 
 
