@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import sys
-from functools import partial
+from functools import cache, partial
 from typing import NamedTuple
 
 import ml_dtypes
@@ -405,7 +405,7 @@ def _on_midpoints(s: np.ndarray, acc_type) -> np.ndarray:
     """Flat indices where s sits exactly on a rounding boundary of acc_type's normal range:
     the float64 bits below acc_type's last significand bit read 100...0 (the overflow
     threshold, half an ulp above the largest finite value, has the same pattern)."""
-    below = 52 - int(ml_dtypes.finfo(T.storage_dtype(acc_type)).nmant)
+    below = 52 - _finfo(acc_type).nmant
     low = scratch("low bits", s.shape, np.uint64)
     np.bitwise_and(s.view(np.uint64), np.uint64((1 << below) - 1), out=low)
     hit = scratch("on midpoint", s.shape, np.bool_)
@@ -449,15 +449,28 @@ def _below_normal_may_be_inexact(spans_a: tuple, spans_b: tuple, acc_type) -> bo
     least 2**(e - 52)), P of 2**(q_i + q_j) - so only products of tiny lines can (bf16 or
     f32 inputs near their subnormal range). `spans_a`, `spans_b`: `_tile_spans` (no valid
     line: _NO_BOUND, never below)."""
-    smallest = int(ml_dtypes.finfo(T.storage_dtype(acc_type)).minexp)
+    smallest = _finfo(acc_type).minexp
     return (int(spans_a[0].min(initial=_NO_BOUND)) + int(spans_b[0].min(initial=_NO_BOUND))
             < smallest - 53)
 
 
 def _below_normal(s: np.ndarray, acc_type) -> np.ndarray:
     """Flat indices of the nonzero |s| below acc_type's smallest normal."""
-    tiny = float(ml_dtypes.finfo(T.storage_dtype(acc_type)).smallest_normal)
+    tiny = _finfo(acc_type).smallest_normal
     return np.flatnonzero((s != 0) & (np.abs(s) < tiny))
+
+
+class _Finfo(NamedTuple):
+    nmant: int
+    minexp: int
+    smallest_normal: float
+
+
+@cache
+def _finfo(acc_type) -> _Finfo:
+    """The float format facts of acc_type the boundary tests use (ml_dtypes.finfo, kept)."""
+    info = ml_dtypes.finfo(T.storage_dtype(acc_type))
+    return _Finfo(int(info.nmant), int(info.minexp), float(info.smallest_normal))
 
 
 def _all_finite(x: np.ndarray) -> bool:
