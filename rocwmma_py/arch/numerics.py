@@ -315,11 +315,19 @@ def _uncertified_pairs(lines_a: Lines, lines_b: Lines, shape: tuple[int, ...],
     m, n = shape[-2], shape[-1]
     d_a = _full(lines_a.d, shape[:-1]).reshape(-1, m)
     d_b = _full(lines_b.d, (*shape[:-2], n)).reshape(-1, n)
-    tiles = np.nonzero(np.maximum.reduce(d_a, 1, initial=-_NO_BOUND)
-                       + np.maximum.reduce(d_b, 1, initial=-_NO_BOUND) > budget)[0]
+    tiles = np.nonzero(_per_tile(np.maximum, d_a, -_NO_BOUND)
+                       + _per_tile(np.maximum, d_b, -_NO_BOUND) > budget)[0]
     if not tiles.size:  # every pair of every tile within the budget: the usual case
         return tiles
     return _flat(tiles, np.add(d_a[tiles, :, None], d_b[tiles, None, :]) > budget, m * n)
+
+
+def _per_tile(ufunc: np.ufunc, x: np.ndarray, initial: int) -> np.ndarray:
+    """`ufunc` reduced over each tile's lines, x (tiles, lines): short lines through a
+    transposed copy (numpy runs a loop per row when it reduces along short rows)."""
+    if x.shape[1] >= _LONG_LINE:
+        return ufunc.reduce(x, 1, initial=initial)
+    return ufunc.reduce(np.ascontiguousarray(x.T), 0, initial=initial)
 
 
 def _flat(tiles: np.ndarray, flags: np.ndarray, size: int) -> np.ndarray:
@@ -359,8 +367,7 @@ def _tile_spans(lines: Lines, lead: tuple[int, ...], length: int
     lines (no products) and uncertified lines (redone by `_settle`) do not count."""
     q, d = (_full(x, (*lead, length)).reshape(-1, length) for x in (lines.q, lines.d))
     if lines.valid.all():
-        return (np.minimum.reduce(q, 1, initial=_NO_BOUND),
-                np.maximum.reduce(q + d, 1, initial=-_NO_BOUND))
+        return _per_tile(np.minimum, q, _NO_BOUND), _per_tile(np.maximum, q + d, -_NO_BOUND)
     valid = _full(lines.valid, (*lead, length)).reshape(-1, length)
     return (np.where(valid, q, _NO_BOUND).min(axis=1, initial=_NO_BOUND),
             np.where(valid, q + d, -_NO_BOUND).max(axis=1, initial=-_NO_BOUND))
