@@ -11,7 +11,7 @@ float64; their sum is rounded once (RNE) to the accumulator type:
    sits exactly on a rounding boundary of the target (RNE is monotone and the boundaries
    are float64 numbers). Those are found from s's bits and decided by TwoSum's remainder
    (`_off_midpoints`), except in tiles where every addition P + C is provably exact
-   (`_exact_additions`). Almost every output of random data is settled here;
+   (`_unproven_additions`). Almost every output of random data is settled here;
 2. decided path: the few left (`_settle`: uncertified pairs, and sums below the target's
    smallest normal where tiny products could make P + C inexact) are rechecked per pair
    with C's own quantum, else s comes with the a-priori bound
@@ -37,20 +37,21 @@ from __future__ import annotations
 
 import math
 import sys
-from functools import partial
+from functools import cache, partial
 from typing import NamedTuple
 
 import ml_dtypes
 import numpy as np
 
 from .. import types as T
-from .magnitudes import magnitude_bits, row_magnitude_bits
+from .magnitudes import row_magnitude_bits
 from .scratch import scratch
 
 _U = 2.0**-53  # unit roundoff of float64
 _TINY = 2.0**-1074  # float64's smallest subnormal: the error of one underflowing operation
 _CHUNK = 1 << 18  # outputs per chunk of a big batch: its float64 temporaries stay in cache
-_INF_BITS = 0x7FF0_0000_0000_0000  # float64 magnitudes at or above these bits: Inf, NaN
+_INF_TOP = 0x7FF0  # float64 top 16 magnitude bits at or above this: Inf, NaN
+_MAGNITUDE = np.uint16(0x7FFF)  # the top 16 bits without the sign
 _NO_BOUND = 1 << 20  # d of a line without a certificate (all-zero lines: its negative)
 _SHIFT = np.uint64(52)  # float64 exponent field position
 _LONG_LINE = 32  # lines (K) at least this long are reduced in place
@@ -157,13 +158,13 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     boundary as the exact sum, so both round alike unless s is on a boundary itself. There
     (`_on_midpoints`: exact sums of random data often are) TwoSum gives the exact remainder
     of P + C, whose sign says which way the exact sum rounds (`_off_midpoints`); tiles
-    whose every addition P + C is provably exact (`_exact_additions`) need no look. Outputs
+    where every addition P + C is provably exact (`_unproven_additions`) need no look. Outputs
     the certificate leaves open go to `_settle`. `proven_exact` (see `accumulate`): s is the
     exact sum, stored as it is.
     """
     given_b, b = b, _row_major(b)
     if proven_exact:
-        _store(out, _float64_sum(a, b, c, out.shape, may_hold_zero=True)[1], acc_type)
+        _store(out, _float64_sum(a, b, c, out.shape, may_hold_zero=True), acc_type)
         return
     lines_a, lines_b = _quanta(a, -1), _quanta(b, -2)
     tiles = math.prod(out.shape[:-2])
@@ -172,33 +173,35 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     if not (lines_a.finite and lines_b.finite and finite_c):  # (b may be a scratch buffer
         out[...] = _with_nonfinite(a, given_b, c, acc_type)  # the recursion reuses)
         return
-    p, s = _float64_sum(a, b, c, out.shape, c_ranges is None or c_ranges.zero)
+    s = _float64_sum(a, b, c, out.shape, c_ranges is None or c_ranges.zero)
     _store(out, s, acc_type)
-    exact = None if c_ranges is None else _exact_additions(lines_a, lines_b, c_ranges,
-                                                             out.shape, a.shape[-1])
-    _off_midpoints(p, c, s, acc_type, out, exact)
-    open_ = [_uncertified_pairs(lines_a, lines_b, s.shape, a.shape[-1])]
-    if _below_normal_may_be_inexact(lines_a, lines_b, acc_type):
-        open_.append(_below_normal(s, acc_type))
-    flagged = np.unique(np.concatenate(open_))
+    spans = (_tile_spans(lines_a, out.shape[:-2], out.shape[-2]),
+             _tile_spans(lines_b, out.shape[:-2], out.shape[-1]))
+    looked = None if c_ranges is None else _unproven_additions(
+        (lines_a, lines_b), spans, c_ranges, out.shape, a.shape[-1])
+    _off_midpoints(a, b, c, s, acc_type, out, looked)
+    flagged = _uncertified_pairs(lines_a, lines_b, s.shape, a.shape[-1])
+    if _below_normal_may_be_inexact(*spans, acc_type):
+        flagged = np.union1d(flagged, _below_normal(s, acc_type))
     if flagged.size:
         _settle(a, b, c, s, flagged, (lines_a, lines_b), acc_type, out)
 
 
 def _float64_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, shape: tuple,
-                 may_hold_zero: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(P, s) = (fl64(A@B), fl64(P + C)) in scratch buffers of `shape`, with IEEE zero signs
-    where C holds a -0 (`may_hold_zero`: C may hold a zero at all)."""
-    p = scratch("products", shape, np.float64)
-    if p.shape[:-2] == np.broadcast_shapes(a.shape[:-2], b.shape[:-2]):
-        np.matmul(a, b, out=p)
-    else:  # C has more leading axes than A@B
-        p[...] = np.matmul(a, b)
+                 may_hold_zero: bool) -> np.ndarray:
+    """s = fl64(fl64(A@B) + C) in a scratch buffer of `shape` (the sum is added in place:
+    one buffer less to pass through the cache), with IEEE zero signs where C holds a -0
+    (`may_hold_zero`: C may hold a zero at all)."""
     s = scratch("sum", shape, np.float64)
-    np.add(p, c, out=s)
+    if s.shape[:-2] == a.shape[:-2] == b.shape[:-2] or s.shape[:-2] == np.broadcast_shapes(
+            a.shape[:-2], b.shape[:-2]):
+        np.matmul(a, b, out=s)
+    else:  # C has more leading axes than A@B
+        s[...] = np.matmul(a, b)
+    np.add(s, c, out=s)
     if may_hold_zero and _has_negative_zero(c):
         _fix_zero_signs(s, a, b, c)
-    return p, s
+    return s
 
 
 def _row_major(b: np.ndarray) -> np.ndarray:
@@ -239,31 +242,57 @@ def _quanta(x: np.ndarray, axis: int) -> Lines:
     q = E_min - p, E_min the exponent of the line's smallest nonzero |x| and p the precision
     all of x shares (`_precision`), and d = E_max - q with the largest |x| < 2**E_max. Lines
     that hold a float64 subnormal (no normal exponent) or have |q| > _Q_LIMIT are not
-    valid. `magnitude_bits` gives the largest and the smallest nonzero magnitude per line
-    (short lines with K first, so the reductions run over whole rows of lines); where every
-    low 32-bit word is zero (values of <= 21 significant bits: f16, bf16, fp8, xf32) it reads
-    the high words only, which then order and vanish as the values do.
+    valid. Only exponents count, so the reductions read each value's top 16 bits (sign,
+    exponent, 4 significand bits: `_top_words`), a quarter of its bytes, copied once into a
+    scratch buffer with K first for short lines (the reductions then run over whole rows
+    of lines): there magnitudes order as the values do, and the largest and the smallest
+    nonzero per line come from a maximum and a wrapped minimum (zeros wrap to the top). A
+    subnormal below 2**-1070 has top bits 0 like a zero: where some top bits are 0 and x
+    holds fewer zeros, the lines holding those subnormals are found and made invalid.
     """
-    p, every = _precision(x)
-    words, shift = (_high_words(x), 20) if every & 0xFFFF_FFFF == 0 else (x, 52)
-    if x.shape[axis] < _LONG_LINE:  # short lines: K first, so the reductions run over
-        view, along = np.moveaxis(words, axis, 0), 0  # whole rows of lines
+    p = _precision(x)[0]
+    words = _top_words(x)
+    if x.shape[axis] < _LONG_LINE:  # short lines: K first
+        words, along = _to_front(words, axis), 0
     else:
-        view, along = words, axis
-    top, low = magnitude_bits(view, along, f"mag{axis}")  # low 0: no nonzero element
-    f_min = (low >> shift).astype(np.int64)
+        along = axis
+    bits = scratch(f"top bits {axis}", words.shape, np.uint16)
+    np.bitwise_and(words, _MAGNITUDE, out=bits)
+    top = np.maximum.reduce(bits, along, initial=0)
+    zeros = bits.size - np.count_nonzero(bits)
+    hidden = None
+    if zeros and bits.size - zeros != np.count_nonzero(x):  # tiny subnormals look like 0
+        values = _to_front(x, axis) if along == 0 else x
+        hidden = np.any((bits == 0) & (values != 0), axis=along)
+    np.subtract(bits, np.uint16(1), out=bits)
+    low = np.minimum.reduce(bits, along, initial=0xFFFF)
+    np.add(low, np.uint16(1), out=low)  # arrays wrap silently: 0 for all-zero lines
+    if hidden is not None:
+        top[hidden] |= 1
+        low[hidden] = 1  # exponent field 0: not valid
+    f_min = np.right_shift(low, 4, dtype=np.int64)
     q = f_min - (1022 + p)
+    d = np.right_shift(top, 4, dtype=np.int64)
+    d -= f_min
+    d += p
     valid = np.abs(q) <= _Q_LIMIT  # a zero line or a subnormal minimum has f_min 0: |q| > 1022
-    d = np.where(valid, (top >> shift).astype(np.int64) - f_min + p,
-                 np.where(top == 0, -_NO_BOUND, _NO_BOUND))
-    finite = bool(top.size == 0 or int(top.max()) < _INF_BITS >> (52 - shift))
-    return Lines(np.where(valid, q, 0), d, valid, finite)
+    if not valid.all():
+        d = np.where(valid, d, np.where(top == 0, -_NO_BOUND, _NO_BOUND))
+        q = np.where(valid, q, 0)
+    finite = bool(top.size == 0 or int(top.max()) < _INF_TOP)
+    return Lines(q, d, valid, finite)
 
 
-def _high_words(x: np.ndarray) -> np.ndarray:
-    """The high 32-bit words of float64 x (sign, exponent, top 20 significand bits), a
-    uint32 view of x's shape."""
-    return x[..., None].view(np.uint32)[..., int(sys.byteorder == "little")]
+def _to_front(x: np.ndarray, axis: int) -> np.ndarray:
+    """x with `axis` moved to the front, a view (np.moveaxis without its checks)."""
+    axes = list(range(x.ndim))
+    return x.transpose((axes.pop(axis), *axes))
+
+
+def _top_words(x: np.ndarray) -> np.ndarray:
+    """The top 16 bits of float64 x (sign, exponent, 4 significand bits), a uint16 view of
+    x's shape."""
+    return x[..., None].view(np.uint16)[..., 3 if sys.byteorder == "little" else 0]
 
 
 def _budget(k: int) -> int:
@@ -273,29 +302,46 @@ def _budget(k: int) -> int:
 
 def _uncertified_pairs(lines_a: Lines, lines_b: Lines, shape: tuple[int, ...],
                        k: int) -> np.ndarray:
-    """Flat indices of the outputs whose float64 A@B the line certificate leaves unproved.
+    """Flat indices of the outputs whose float64 A@B the line certificate leaves unproved,
+    ascending.
 
     Certificate: the products of output (i, j) are multiples of 2**Q, Q = q_i + q_j, and
     sum below K 2**(Q + d_i + d_j) <= 2**(52+Q) when d_i + d_j + ceil(log2 K) <= 52: then
     every partial sum (any subset, any grouping) is a multiple of 2**Q below 2**(53+Q), i.e.
-    a float64 number, so every addition or FMA BLAS performs is exact. A failing pair has
-    d_i or d_j above half the budget: only those few lines are paired up.
+    a float64 number, so every addition or FMA BLAS performs is exact. Tiles whose largest d_i
+    and d_j fit are passed at once; only the others (a few) test every pair.
     """
     budget = _budget(k)
-    half = budget // 2
     m, n = shape[-2], shape[-1]
     d_a = _full(lines_a.d, shape[:-1]).reshape(-1, m)
     d_b = _full(lines_b.d, (*shape[:-2], n)).reshape(-1, n)
-    found = [np.empty(0, np.int64)]
-    tiles, rows = np.nonzero(d_a > half)
-    if rows.size:
-        tile, col = np.nonzero(d_a[tiles, rows][:, None] + d_b[tiles] > budget)
-        found.append((tiles[tile] * m + rows[tile]) * n + col)
-    tiles, cols = np.nonzero(d_b > budget - half)
-    if cols.size:
-        tile, row = np.nonzero(d_a[tiles] + d_b[tiles, cols][:, None] > budget)
-        found.append((tiles[tile] * m + row) * n + cols[tile])
-    return np.concatenate(found)
+    tiles = np.nonzero(_per_tile(np.maximum, d_a, -_NO_BOUND)
+                       + _per_tile(np.maximum, d_b, -_NO_BOUND) > budget)[0]
+    if not tiles.size:  # every pair of every tile within the budget: the usual case
+        return tiles
+    return _flat(tiles, np.add(d_a[tiles, :, None], d_b[tiles, None, :]) > budget, m * n)
+
+
+def _per_tile(ufunc: np.ufunc, x: np.ndarray, initial: int) -> np.ndarray:
+    """`ufunc` reduced over each tile's lines, x (tiles, lines): short lines through a
+    transposed copy (numpy runs a loop per row when it reduces along short rows)."""
+    if x.shape[1] >= _LONG_LINE:
+        return ufunc.reduce(x, 1, initial=initial)
+    return ufunc.reduce(np.ascontiguousarray(x.T), 0, initial=initial)
+
+
+def _flat(tiles: np.ndarray, flags: np.ndarray, size: int) -> np.ndarray:
+    """Flat output indices, ascending, of the set `flags` (len(tiles), M, N) of `tiles`
+    (`_nonzero_2d`)."""
+    tile, within = _nonzero_2d(flags.reshape(tiles.size, -1))
+    return tiles[tile] * size + within
+
+
+def _nonzero_2d(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """np.nonzero of 2-D `flags` from its flat indices (several times faster on small
+    arrays)."""
+    row, col = np.divmod(np.flatnonzero(flags), max(flags.shape[1], 1))
+    return row, col
 
 
 def _tile_ranges(c: np.ndarray, tiles: int) -> TileRanges:
@@ -314,35 +360,59 @@ def _tile_ranges(c: np.ndarray, tiles: int) -> TileRanges:
                       finite, zero)
 
 
-def _exact_additions(lines_a: Lines, lines_b: Lines, c_ranges: TileRanges,
-                     shape: tuple[int, ...], k: int) -> np.ndarray:
-    """Per tile of the output: True where every float64 addition P + C of a certified
-    output is exact, so s is the exact sum and no boundary test is needed there.
+def _tile_spans(lines: Lines, lead: tuple[int, ...], length: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Per tile (lines of `length` under the output's `lead` axes): the smallest q and the
+    largest q + d of its valid lines (_NO_BOUND and -_NO_BOUND where it has none). Zero
+    lines (no products) and uncertified lines (redone by `_settle`) do not count."""
+    q, d = (_full(x, (*lead, length)).reshape(-1, length) for x in (lines.q, lines.d))
+    if lines.valid.all():
+        return _per_tile(np.minimum, q, _NO_BOUND), _per_tile(np.maximum, q + d, -_NO_BOUND)
+    valid = _full(lines.valid, (*lead, length)).reshape(-1, length)
+    return (np.where(valid, q, _NO_BOUND).min(axis=1, initial=_NO_BOUND),
+            np.where(valid, q + d, -_NO_BOUND).max(axis=1, initial=-_NO_BOUND))
+
+
+def _unproven_additions(lines: tuple[Lines, Lines], spans: tuple, c_ranges: TileRanges,
+                        shape: tuple[int, ...], k: int) -> np.ndarray:
+    """Flat indices of the outputs where the float64 addition P + C of a certified output is
+    not proved exact (elsewhere s is the exact sum: no boundary test is needed there).
 
     In tile t every certified P is a multiple of 2**Qp (Qp the smallest q_i + q_j of its
     lines) below 2**Pt in magnitude (Pt = the largest q_i + d_i plus the largest q_j + d_j
     plus ceil(log2 K)), every C a multiple of 2**low below 2**top: with Q = min(Qp, low),
-    |P| + |C| < 2**(max(Pt, top) + 1) <= 2**(Q + 53) makes P + C a float64 number.
-    Zero lines (no products) and uncertified lines (redone by `_settle`) do not count."""
+    |P| + |C| < 2**(max(Pt, top) + 1) <= 2**(Q + 53) makes P + C a float64 number. In the
+    tiles where that fails the same test is made per row with row i's own q_i and q_i + d_i
+    (B's parts from `_tile_spans`) and per column likewise: an output passing either is
+    exact. Zero lines have P = 0 (exact whatever the test says); uncertified ones are
+    redone by `_settle`."""
+    (low_a, top_a), (low_b, top_b) = spans
+    log_k = max(k - 1, 0).bit_length()
+    top = np.maximum(top_a + top_b + log_k, c_ranges.top)
+    tiles = np.nonzero(top + 1 > np.minimum(low_a + low_b, c_ranges.low) + 53)[0]
+    if not tiles.size:
+        return tiles
     m, n = shape[-2], shape[-1]
+    c_top, c_low = c_ranges.top[tiles, None], c_ranges.low[tiles, None]
 
-    def per_tile(lines: Lines, length: int, lead: tuple[int, ...]):
-        q, valid, d = (_full(x, (*lead, length)).reshape(-1, length)
-                       for x in (lines.q, lines.valid, lines.d))
-        return (np.where(valid, q, _NO_BOUND).min(axis=1),
-                np.where(valid, q + d, -_NO_BOUND).max(axis=1))
+    def open_lines(lines: Lines, length: int, low: np.ndarray, top: np.ndarray) -> np.ndarray:
+        q, d = (_full(x, (*shape[:-2], length)).reshape(-1, length)[tiles]
+                for x in (lines.q, lines.d))
+        line_top = np.maximum(q + d + (top[tiles] + log_k)[:, None], c_top)
+        return line_top + 1 > np.minimum(q + low[tiles, None], c_low) + 53
 
-    low_a, top_a = per_tile(lines_a, m, shape[:-2])
-    low_b, top_b = per_tile(lines_b, n, shape[:-2])
-    top = np.maximum(top_a + top_b + max(k - 1, 0).bit_length(), c_ranges.top)
-    return top + 1 <= np.minimum(low_a + low_b, c_ranges.low) + 53
+    rows = open_lines(lines[0], m, low_b, top_b)
+    cols = open_lines(lines[1], n, low_a, top_a)
+    tile, row = _nonzero_2d(rows)
+    pair, col = _nonzero_2d(cols[tile])
+    return (tiles[tile[pair]] * m + row[pair]) * n + col
 
 
 def _on_midpoints(s: np.ndarray, acc_type) -> np.ndarray:
     """Flat indices where s sits exactly on a rounding boundary of acc_type's normal range:
     the float64 bits below acc_type's last significand bit read 100...0 (the overflow
     threshold, half an ulp above the largest finite value, has the same pattern)."""
-    below = 52 - int(ml_dtypes.finfo(T.storage_dtype(acc_type)).nmant)
+    below = 52 - _finfo(acc_type).nmant
     low = scratch("low bits", s.shape, np.uint64)
     np.bitwise_and(s.view(np.uint64), np.uint64((1 << below) - 1), out=low)
     hit = scratch("on midpoint", s.shape, np.bool_)
@@ -350,26 +420,26 @@ def _on_midpoints(s: np.ndarray, acc_type) -> np.ndarray:
     return np.flatnonzero(hit) if hit.any() else np.empty(0, np.int64)
 
 
-def _off_midpoints(p: np.ndarray, c: np.ndarray, s: np.ndarray, acc_type,
-                   out: np.ndarray, exact: np.ndarray | None) -> None:
+def _off_midpoints(a: np.ndarray, b: np.ndarray, c: np.ndarray, s: np.ndarray, acc_type,
+                   out: np.ndarray, looked: np.ndarray | None) -> None:
     """Where s = fl64(p + c) is on a boundary of acc_type but p + c is not (TwoSum's
     remainder e != 0), round s moved one float64 step toward p + c: the exact sum and
     that neighbour lie strictly on the same side of the boundary, and no other boundary
-    is that close. Tiles marked in `exact` (per tile, or None) are skipped. (Outputs
-    whose p is not exact are redone by `_settle`.)"""
-    if exact is None:
+    is that close. Only the flat indices `looked` are tested (None: all; see
+    `_unproven_additions`). p = A@B is summed again at those few outputs: certified, it
+    is exact in any order. (Outputs whose p is not exact are redone by `_settle`.)"""
+    if looked is None:
         hit = _on_midpoints(s, acc_type)
-    elif exact.all():
+    elif not looked.size:
         return
     else:
-        size = s.size // exact.size
-        looked = np.flatnonzero(~exact)
-        found = _on_midpoints(s.reshape(exact.size, size)[looked], acc_type)
-        hit = looked[found // size] * size + found % size
+        hit = looked[_on_midpoints(s.reshape(-1)[looked], acc_type)]
     if not hit.size:
         return
+    rows, cols = _lines_at(a, b, s.shape, np.unravel_index(hit, s.shape))
+    p_at = (rows * cols).sum(axis=1)
+    s_at = s.reshape(-1)[hit]
     flat_c = c.reshape(-1) if c.shape == s.shape else np.broadcast_to(c, s.shape).reshape(-1)
-    p_at, s_at = p.reshape(-1)[hit], s.reshape(-1)[hit]
     c_at = flat_c[hit].astype(np.float64)
     virtual = s_at - p_at
     remainder = (p_at - (s_at - virtual)) + (c_at - virtual)
@@ -379,21 +449,35 @@ def _off_midpoints(p: np.ndarray, c: np.ndarray, s: np.ndarray, acc_type,
         out.reshape(-1)[hit[moved]] = T.convert(np.nextafter(s_at[moved], toward), acc_type)
 
 
-def _below_normal_may_be_inexact(lines_a: Lines, lines_b: Lines, acc_type) -> bool:
+def _below_normal_may_be_inexact(spans_a: tuple, spans_b: tuple, acc_type) -> bool:
     """Whether s = fl64(P + C) can be inexact below acc_type's smallest normal 2**e, where
     `_on_midpoints` does not look. It is exact when P (certified) and C are multiples of
     2**Q, Q >= e - 53: C holds acc_type values (multiples of its subnormal quantum, at
     least 2**(e - 52)), P of 2**(q_i + q_j) - so only products of tiny lines can (bf16 or
-    f32 inputs near their subnormal range)."""
-    smallest = int(ml_dtypes.finfo(T.storage_dtype(acc_type)).minexp)
-    q_a, q_b = lines_a.q[lines_a.valid], lines_b.q[lines_b.valid]
-    return bool(q_a.size and q_b.size and int(q_a.min()) + int(q_b.min()) < smallest - 53)
+    f32 inputs near their subnormal range). `spans_a`, `spans_b`: `_tile_spans` (no valid
+    line: _NO_BOUND, never below)."""
+    smallest = _finfo(acc_type).minexp
+    return (int(spans_a[0].min(initial=_NO_BOUND)) + int(spans_b[0].min(initial=_NO_BOUND))
+            < smallest - 53)
 
 
 def _below_normal(s: np.ndarray, acc_type) -> np.ndarray:
     """Flat indices of the nonzero |s| below acc_type's smallest normal."""
-    tiny = float(ml_dtypes.finfo(T.storage_dtype(acc_type)).smallest_normal)
+    tiny = _finfo(acc_type).smallest_normal
     return np.flatnonzero((s != 0) & (np.abs(s) < tiny))
+
+
+class _Finfo(NamedTuple):
+    nmant: int
+    minexp: int
+    smallest_normal: float
+
+
+@cache
+def _finfo(acc_type) -> _Finfo:
+    """The float format facts of acc_type the boundary tests use (ml_dtypes.finfo, kept)."""
+    info = ml_dtypes.finfo(T.storage_dtype(acc_type))
+    return _Finfo(int(info.nmant), int(info.minexp), float(info.smallest_normal))
 
 
 def _all_finite(x: np.ndarray) -> bool:
@@ -540,8 +624,8 @@ def _error(a: np.ndarray, b: np.ndarray, c: np.ndarray
     absolute (2K + 6) 2**-1074 term. Non-finite inputs never reach here.
     """
     k = a.shape[-1]
-    norm_a = np.sqrt(np.einsum("...mk,...mk->...m", a, a))
-    norm_b = np.sqrt(np.einsum("...kn,...kn->...n", b, b))
+    norm_a = np.sqrt(np.add.reduce(a * a, -1))
+    norm_b = np.sqrt(np.add.reduce(b * b, -2))
     err = np.abs(c) + norm_a[..., :, None] * norm_b[..., None, :]
     err *= (k + 5) * _U
     err += (2 * k + 6) * _TINY
@@ -557,12 +641,15 @@ def _full(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 def _terms_at(a, b, c, idx: tuple[np.ndarray, ...]):
     """The A rows (n, K), B columns (n, K) and C values (n,) of the outputs at `idx`."""
     shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]), c.shape)
+    return (*_lines_at(a, b, shape, idx), _full(c, shape)[idx])
+
+
+def _lines_at(a, b, shape: tuple[int, ...], idx: tuple[np.ndarray, ...]):
+    """The A rows (n, K) and B columns (n, K) of the outputs at `idx` of an output `shape`."""
     lead = shape[:-2]
     a_full = _full(a, (*lead, *a.shape[-2:]))
     b_cols = np.swapaxes(_full(b, (*lead, *b.shape[-2:])), -1, -2)
-    rows = a_full[tuple(idx[:-2]) + (idx[-2],)]
-    cols = b_cols[tuple(idx[:-2]) + (idx[-1],)]
-    return rows, cols, _full(c, shape)[idx]
+    return a_full[tuple(idx[:-2]) + (idx[-2],)], b_cols[tuple(idx[:-2]) + (idx[-1],)]
 
 
 def _exact_values(terms: np.ndarray, s: np.ndarray, err: np.ndarray) -> np.ndarray:
