@@ -215,7 +215,7 @@ def test_tiny_products_below_the_smallest_normal(sign):
 
 def test_only_tiles_with_a_possibly_inexact_addition_are_looked_at(monkeypatch):
     """Tile 0 holds the dropped-onto-a-midpoint sum (C = 2**-60 beside A@B = 1 + 2**-24); in
-    tiles 1-3 every P + C is provably exact (`_exact_additions`). Only tile 0's outputs get
+    tiles 1-3 every P + C is provably exact (`_unproven_additions`). Only tile 0's outputs get
     the boundary test, and every output matches the rational reference."""
     looked: list[int] = []
     midpoints = numerics._on_midpoints
