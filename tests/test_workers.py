@@ -503,15 +503,15 @@ def test_probe_separates_a_batchs_fixed_cost():
 
 
 def test_an_earlier_whole_run_is_the_probes_second_equation():
-    """With a known run (64 blocks in 2 batches: 2 x 0.2 s + 0.64 s) one small part of
-    the probe separates the fixed cost from the cost per block."""
+    """With a known run (64 blocks in 2 batches: 2 x 0.2 s + 0.64 s) the probe's blocks
+    as one part separate the fixed cost from the cost per block."""
     def run(start, stop):
         deadline = time.process_time() + 0.2 + 0.01 * (stop - start)
         while time.process_time() < deadline:
             pass
 
     cost, ran, parts = spread_cost.probe(run, 16, 64, lambda first: True, (64, 2, 1.04))
-    assert (ran, parts) == (4, 1)
+    assert (ran, parts) == (16, 1)
     assert cost.fixed == pytest.approx(0.2, abs=0.02)
     assert cost.per_block == pytest.approx(0.01, abs=0.002)
 
@@ -611,8 +611,8 @@ def test_a_short_launch_of_one_batch_is_never_probed(monkeypatch):
 
 def test_a_launch_measured_unprobed_is_probed_next_by_one_small_batch(monkeypatch):
     """An unmeasured one-batch launch runs here unprobed, timed; the next one (long enough)
-    runs one small probe batch, whose cost with the first launch's prices it, and the rest
-    here as one batch."""
+    runs its probe as one batch, whose cost with the first launch's prices it, and the
+    rest here as one batch."""
     from rocwmma_py.runtime import engine
     monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)
     monkeypatch.setattr(workers, "_promising", lambda cost, blocks, count: False)
@@ -630,4 +630,4 @@ def test_a_launch_measured_unprobed_is_probed_next_by_one_small_batch(monkeypatc
         _python_heavy[64, 64, 0, "gfx942"](x, y, 20)
     [(blocks, runs, seconds)] = known
     assert (blocks, runs) == (64, 1) and seconds > 0
-    assert batches == [1, 63]  # (a probe of 3 blocks at least: its first quarter, 1)
+    assert batches == [3, 61]  # (a probe of 3 blocks at least, as one batch)

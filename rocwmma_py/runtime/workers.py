@@ -7,7 +7,7 @@ the grid is cut into contiguous pieces of blocks that `worker_count()` forked pr
 in turn. The probe runs two small batches, which cost a launch whose kernel's Python
 dominates up to two batches more (twice a one-batch launch): a launch is probed only where
 its kernel's last launch of the same shape showed that cheap (`Kernel.costs`), or took long
-enough unprobed (then its CPU time is the probe's second equation: one small batch), or,
+enough unprobed (then its CPU time is the probe's second equation: one batch), or,
 never measured, where it has batches enough that the rest, staying here, absorbs the
 probe's (`spread_cost.rebatched`); else it runs here unprobed, timed.
 
