@@ -534,6 +534,7 @@ def test_spreading_is_promising_only_with_idle_cores_and_time(idle, seconds, wan
 
 COST_FIXED = spread_cost.Cost(0.05, 1e-6, 512, 1.0, 1.0)  # the kernel's Python: 50 ms a batch
 COST_BLOCKS = spread_cost.Cost(0.005, 1e-3, 512, 1.0, 1.0)  # numpy work: 1 ms a block
+COST_EDGE = spread_cost.Cost(0.012, 1e-3, 512, 1.0, 1.0)  # 12 ms of 524 ms a batch
 
 
 @pytest.mark.parametrize(("memo", "batches", "want"), [
@@ -545,6 +546,8 @@ COST_BLOCKS = spread_cost.Cost(0.005, 1e-3, 512, 1.0, 1.0)  # numpy work: 1 ms a
     (spread_cost.Memo(COST_FIXED), 8, False),  # its batches are what it costs
     (spread_cost.Memo(COST_BLOCKS), 1, True),  # 2 x 5 ms of 517 ms
     (spread_cost.Memo(COST_BLOCKS), 8, True),
+    (spread_cost.Memo(COST_EDGE), 1, False),  # two probe batches: 2 x 12 ms > 3 %
+    (spread_cost.Memo(COST_EDGE, seconds=0.6), 1, True),  # one (a known run): 12 ms < 3 %
 ])
 def test_a_launch_is_probed_only_where_the_probe_is_cheap(memo, batches, want):
     assert workers._worth_probing(memo, batches, 512 * batches) is want

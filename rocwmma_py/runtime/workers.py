@@ -141,7 +141,7 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
         with logging_atomics() as atomics:
             cost, probe, parts = spread_cost.probe(
                 launch.run_blocks, probe, per_batch, lambda c: _promising(c, grid.blocks, count),
-                None if memo.cost is not None or memo.seconds is None or per_batch is None
+                None if memo.seconds is None or per_batch is None
                 else (grid.blocks, batches, memo.seconds))
     finally:
         launch.record = None
@@ -165,13 +165,15 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
 
 def _worth_probing(memo: spread_cost.Memo, batches: int, blocks: int) -> bool:
     """Whether a batched launch of `blocks` blocks in `batches` batches should run the probe,
-    whose two batches cost up to two batches' fixed cost more (twice a one-batch launch
-    whose kernel's Python dominates): where the kernel's last launch of this shape showed
-    them at most `PROBE_SHARE_MAX` of it, or took `MIN_PARALLEL_S` or more unprobed, or,
-    unmeasured, where the rest can absorb them (`spread_cost.rebatched`)."""
+    whose batches (two; one with a known earlier run) cost up to as many batches' fixed
+    cost more (twice a one-batch launch whose kernel's Python dominates): where the
+    kernel's last launch of this shape showed that at most `PROBE_SHARE_MAX` of it, or took
+    `MIN_PARALLEL_S` or more unprobed, or, unmeasured, where the rest can absorb the probe's
+    batches (`spread_cost.rebatched`)."""
     if memo.cost is not None:
         cpu = memo.cost.fixed * batches + memo.cost.per_block * blocks
-        return cpu >= MIN_PARALLEL_S and 2 * memo.cost.fixed <= PROBE_SHARE_MAX * cpu
+        parts = 1 if memo.seconds is not None else 2
+        return cpu >= MIN_PARALLEL_S and parts * memo.cost.fixed <= PROBE_SHARE_MAX * cpu
     if memo.seconds is not None:
         return memo.seconds >= MIN_PARALLEL_S
     return batches >= UNMEASURED_MIN_BATCHES
