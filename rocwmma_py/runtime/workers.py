@@ -6,8 +6,9 @@ to take under `MIN_PARALLEL_S` in all, or not to gain from workers, stays here),
 the grid is cut into contiguous pieces of blocks that `worker_count()` forked processes take
 in turn. The probe runs two small batches, which cost a launch whose kernel's Python
 dominates up to two batches more (twice a one-batch launch): a launch is probed only where
-its kernel's last launch of the same shape showed that cheap (`Kernel.costs`), or took long
-enough unprobed (then its CPU time is the probe's second equation: one batch), or,
+its kernel's last launch of the same shape showed that cheap (`Kernel.costs`), or one ran
+long enough unprobed (its CPU time is then every later probe's second equation: one
+batch), or,
 never measured, where it has batches enough that the rest, staying here, absorbs the
 probe's (`spread_cost.rebatched`); else it runs here unprobed, timed.
 
