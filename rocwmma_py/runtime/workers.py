@@ -8,9 +8,8 @@ in turn. The probe runs two small batches, which cost a launch whose kernel's Py
 dominates up to two batches more (twice a one-batch launch): a launch is probed only where
 its kernel's last launch of the same shape showed that cheap (`Kernel.costs`), or one ran
 long enough unprobed (its CPU time is then every later probe's second equation: one
-batch), or,
-never measured, where it has batches enough that the rest, staying here, absorbs the
-probe's (`spread_cost.rebatched`); else it runs here unprobed, timed.
+batch), or, never measured, where it has batches enough that the rest, staying here,
+absorbs the probe's (`spread_cost.rebatched`); else it runs here unprobed, timed.
 
 Fork (not threads: the kernel's Python would fight over the GIL; not spawn: kernels
 are closures) hands each worker the kernel, its arguments and this process's memory
