@@ -634,3 +634,19 @@ def test_a_launch_measured_unprobed_is_probed_next_by_one_small_batch(monkeypatc
     [(blocks, runs, seconds)] = known
     assert (blocks, runs) == (64, 1) and seconds > 0
     assert batches == [3, 61]  # (a probe of 3 blocks at least, as one batch)
+
+
+def test_an_unmeasured_launch_of_a_matrix_core_kernel_is_probed(monkeypatch):
+    """A GEMM's batches cost its tiles' numerics, not its Python: its first launch of few
+    batches is probed (a Python-heavy kernel's is not: above)."""
+    probes = []
+    real_probe = spread_cost.probe
+    monkeypatch.setattr(spread_cost, "probe", lambda *a: probes.append(1) or real_probe(*a))
+    assert tile_gemm.matrix_work and not _python_heavy.matrix_work
+    n = 64
+    rng = np.random.default_rng(0)
+    a, b = (rng.standard_normal((n, n)).astype(np.float16) for _ in range(2))
+    d = np.zeros((n, n), np.float32)
+    with use_workers(2):
+        tile_gemm[(n // TILE, n // TILE), 64, 0, "gfx942"](n, a, b, d)
+    assert probes == [1]

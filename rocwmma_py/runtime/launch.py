@@ -62,6 +62,8 @@ class Kernel(Generic[P]):
         self.scalar_types = _scalar_annotations(fn, self.signature)
         # launch shape -> what its last launch measured (workers.py: whether to probe)
         self.costs: dict[tuple, Memo] = {}
+        code = getattr(fn, "__code__", None)
+        self.matrix_work = code is not None and "mma_sync" in code.co_names
         functools.update_wrapper(self, fn)
 
     def __getitem__(self, config: tuple[Any, ...]) -> Launch[P]:
@@ -240,7 +242,7 @@ class Launch(Generic[P]):
         checks = Checks.resolve(self.initcheck, self.synccheck, self.racecheck)
         shape = (self.grid, self.block, self.shared_bytes, arch.name, checks,
                  *(_cost_shape(v) for v in (*dev_args, *dev_kwargs.values())))
-        memo = self.kernel.costs.setdefault(shape, Memo())
+        memo = self.kernel.costs.setdefault(shape, Memo(matrix_work=self.kernel.matrix_work))
         grid = Grid(arch, name, body, self.grid, self.block, self.shared_bytes, n_waves, checks,
                     memo)
         with guard_host_arrays(host_arrays), (  # made after the guard is entered

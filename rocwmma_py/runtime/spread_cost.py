@@ -71,6 +71,7 @@ class Memo:
 
     cost: Cost | None = None
     seconds: float | None = None
+    matrix_work: bool = False  # the kernel calls mma_sync: its blocks' work outweighs its Python
 
 
 def rebatched(per_batch: int, rest: int, batches: int, probed: int) -> int:

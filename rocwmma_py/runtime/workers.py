@@ -169,14 +169,15 @@ def _worth_probing(memo: spread_cost.Memo, batches: int, blocks: int) -> bool:
     cost more (twice a one-batch launch whose kernel's Python dominates): where the
     kernel's last launch of this shape showed that at most `PROBE_SHARE_MAX` of it, or took
     `MIN_PARALLEL_S` or more unprobed, or, unmeasured, where the rest can absorb the probe's
-    batches (`spread_cost.rebatched`)."""
+    batches (`spread_cost.rebatched`) or the kernel does matrix-core work (a GEMM's
+    batches cost its tiles' numerics, not its Python)."""
     if memo.cost is not None:
         cpu = memo.cost.fixed * batches + memo.cost.per_block * blocks
         parts = 1 if memo.seconds is not None else 2
         return cpu >= MIN_PARALLEL_S and parts * memo.cost.fixed <= PROBE_SHARE_MAX * cpu
     if memo.seconds is not None:
         return memo.seconds >= MIN_PARALLEL_S
-    return batches >= UNMEASURED_MIN_BATCHES
+    return batches >= UNMEASURED_MIN_BATCHES or memo.matrix_work
 
 
 def _promising(cost: spread_cost.Cost, blocks: int, count: int) -> bool:
