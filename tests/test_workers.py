@@ -583,6 +583,7 @@ def test_a_probed_launch_runs_as_many_batches_and_the_next_one_is_not_probed(mon
     monkeypatch.setattr(spread_cost, "probe", lambda *a: probes.append(1) or real_probe(*a))
     monkeypatch.setattr(engine._Launch, "top_batch", lambda self, blocks: (
         batches.append(blocks.size) or real_batch(self, blocks)))
+    monkeypatch.setattr(_python_heavy, "costs", {})  # (never measured)
     monkeypatch.setattr(workers, "_promising", lambda cost, blocks, count: True)
     blocks = 8 * 512  # 8 batches of 512 one-wave blocks
     x = np.ones(blocks * 64, np.float32)
@@ -601,6 +602,7 @@ def test_a_probed_launch_runs_as_many_batches_and_the_next_one_is_not_probed(mon
 
 
 def test_a_short_launch_of_one_batch_is_never_probed(monkeypatch):
+    monkeypatch.setattr(_python_heavy, "costs", {})  # (never measured)
     probes = []
     real_probe = spread_cost.probe
     monkeypatch.setattr(spread_cost, "probe", lambda *a: probes.append(1) or real_probe(*a))
@@ -617,6 +619,7 @@ def test_a_launch_measured_unprobed_is_probed_next_by_one_small_batch(monkeypatc
     runs its probe as one batch, whose cost with the first launch's prices it, and the
     rest here as one batch."""
     from rocwmma_py.runtime import engine
+    monkeypatch.setattr(_python_heavy, "costs", {})  # (never measured)
     monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)
     monkeypatch.setattr(workers, "_promising", lambda cost, blocks, count: False)
     known, batches = [], []
@@ -643,6 +646,7 @@ def test_an_unmeasured_launch_of_a_matrix_core_kernel_is_probed(monkeypatch):
     real_probe = spread_cost.probe
     monkeypatch.setattr(spread_cost, "probe", lambda *a: probes.append(1) or real_probe(*a))
     assert tile_gemm.matrix_work and not _python_heavy.matrix_work
+    monkeypatch.setattr(tile_gemm, "costs", {})  # (other tests launched it: never measured)
     n = 64
     rng = np.random.default_rng(0)
     a, b = (rng.standard_normal((n, n)).astype(np.float16) for _ in range(2))
