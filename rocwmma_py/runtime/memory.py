@@ -377,10 +377,7 @@ class Pointer:
         """`p[i]`: a numpy scalar for one address in every lane of a wave (in a batch, each
         wave's scalar: `uniform`), a gather returning Lanes otherwise and inside `where`."""
         one_per_wave = not isinstance(i, Lanes) and not isinstance(self.offset, Lanes)
-        addr: Any = _as_offset(i, "pointer index")
-        borrowed = type(self.offset) is int and self.offset == 0  # (addr: i's own array)
-        if not borrowed:
-            addr = self.offset + addr
+        addr, borrowed = self._indexed(i)
         ctx = current_context_or_none()
         if not isinstance(addr, Lanes):
             if ctx is None or (ctx.active_mask() is None and not self._per_lane(ctx)):
@@ -393,10 +390,7 @@ class Pointer:
 
     def __setitem__(self, i: int | Lanes, value: object) -> None:
         """`p[i] = v`: scatter; v scalar or one value per lane; highest lane wins on clashes."""
-        addr: Any = _as_offset(i, "pointer index")
-        borrowed = type(self.offset) is int and self.offset == 0  # (addr: i's own array)
-        if not borrowed:
-            addr = self.offset + addr
+        addr, borrowed = self._indexed(i)
         ctx = current_context_or_none()
         if isinstance(addr, Lanes):
             addr = self._lane_addresses(addr, ctx)
@@ -405,6 +399,13 @@ class Pointer:
         else:
             addr, borrowed = np.asarray(addr, np.int64), False
         self._write(addr, value, None, "write", borrowed=borrowed)
+
+    def _indexed(self, i: object) -> tuple[Any, bool]:
+        """(pointer + i, borrowed): at offset 0 that is i's own array (`_read`)."""
+        addr = _as_offset(i, "pointer index")
+        if type(self.offset) is int and self.offset == 0:
+            return addr, True
+        return self.offset + addr, False
 
     # -- bulk access for the fragment API -------------------------------------------------
 
@@ -572,9 +573,9 @@ class Pointer:
         the enclosing `where` lanes folded in, whether every address is inside, the masked
         ones too, and `picked`: where the mask is the EXEC of waves whose first p lanes
         are live (`_live_prefix`) outside a batch's LDS, their addresses as a (waves, p)
-        array, the only ones checked; else None). `placed`: `addr` already holds the segment starts
-        (`_bulk_addresses`); the check then sees them taken off again, unless `span` proves
-        the access inside."""
+        array, the only ones checked; else None). `placed`: `addr` already holds the
+        segment starts (`_bulk_addresses`); the check then sees them taken off again,
+        unless `span` proves the access inside."""
         ctx = current_context_or_none()
         active = ctx.active_mask() if ctx is not None else None
         if active is not None and addr.ndim:
