@@ -91,8 +91,8 @@ def probe(run: Callable[[int, int], None], blocks: int, per_batch: int | None,
     even at that cost per block (fixed cost included) and the idle cores then: a launch
     that stays here pays one extra batch for the probe, not two. `known`: an earlier
     launch of this shape run whole (its blocks, batches and CPU seconds), the other
-    equation of the probe's cost: its blocks run as one part. The cost, the blocks run and the
-    parts (batches) they ran in."""
+    equation of the probe's cost: its blocks run as one part. The cost, the blocks run and
+    the parts (batches) they ran in."""
     first = max(1, blocks // 4) if per_batch is not None and blocks >= 3 else 0
     # (with `known`, all the probe's blocks in one part: long enough to see idle cores)
     spans = ((0, first), (first, blocks)) if known is None else ((0, blocks),)

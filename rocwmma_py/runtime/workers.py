@@ -9,7 +9,8 @@ dominates up to two batches more (twice a one-batch launch): a launch is probed 
 its kernel's last launch of the same shape showed that cheap (`Kernel.costs`), or one ran
 long enough unprobed (its CPU time is then every later probe's second equation: one
 batch), or, never measured, where it has batches enough that the rest, staying here,
-absorbs the probe's (`spread_cost.rebatched`); else it runs here unprobed, timed.
+absorbs the probe's (`spread_cost.rebatched`) or the kernel calls `mma_sync`; else it runs
+here unprobed, timed.
 
 Fork (not threads: the kernel's Python would fight over the GIL; not spawn: kernels
 are closures) hands each worker the kernel, its arguments and this process's memory
