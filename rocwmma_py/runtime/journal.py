@@ -156,12 +156,13 @@ class Journal:
             key, (view, copy) = next(iter(self._snapshots.items()))
             view[...] = copy
             del self._snapshots[key]
-            _recycle(copy)
         self._sizes = {}
         self.nbytes = self._entries = self._compacted = 0
 
     def release(self) -> None:
-        """The batch is final (never undone): its snapshots' buffers serve the next ones."""
+        """The batch is final (never undone): its snapshots' buffers serve the next ones.
+        (Only here: an absorb cut short leaves a snapshot held by a child and its parent,
+        whose undo must find it untouched.)"""
         snapshots, self._snapshots = self._snapshots, {}
         for _, copy in snapshots.values():
             _recycle(copy)
