@@ -127,9 +127,13 @@ def _registers(value, lanes: int) -> np.ndarray:
 
 
 def _waves() -> int:
-    """Waves whose registers a builtin call carries: the running batch's, else one."""
+    """Waves whose registers a builtin call carries: the running batch's, else one (whole
+    waves: a narrow batch reruns with them)."""
     ctx = current_context_or_none()
-    return ctx.n_waves if ctx is not None else 1
+    if ctx is None:
+        return 1
+    ctx.whole_waves()
+    return ctx.n_waves
 
 
 def _like(c, d: np.ndarray):

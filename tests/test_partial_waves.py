@@ -39,6 +39,8 @@ from rocwmma_py import (
 from rocwmma_py import accumulator as acc
 from rocwmma_py.amdgcn import readfirstlane
 from rocwmma_py.cuda import __ballot_sync, __shfl_down_sync
+from rocwmma_py.runtime.state import current_context_or_none
+from rocwmma_py.settings import use_batch_lanes
 from rocwmma_py.runtime import (
     __activemask,
     __ballot,
@@ -277,8 +279,9 @@ def test_threads_of_narrow_blocks_read_write_and_clash_as_threads(n, arch, engin
     (33, 32, 0), ((8, 6, 1), 32, 0)])
 def test_only_blocks_narrower_than_a_wave_pick_their_lanes_by_a_view(block, width, prefix,
                                                                      monkeypatch):
-    """The strided view (`_live_prefix` > 0) serves exactly the batches whose waves all
-    have their first `prefix` lanes on and the rest off."""
+    """Batches of one block keep whole waves (a narrow batch needs two): there the strided
+    view (`_live_prefix` > 0) serves exactly the waves whose first `prefix` lanes are on
+    and the rest off."""
     from rocwmma_py.runtime import memory
     seen: list[int] = []
     choose = memory._live_prefix
@@ -286,9 +289,37 @@ def test_only_blocks_narrower_than_a_wave_pick_their_lanes_by_a_view(block, widt
                         lambda ctx, mask: seen.append(p := choose(ctx, mask)) or p)
     n = _threads(block)
     x = np.arange(3 * n, dtype=np.float32)
+    with use_batch_lanes(1):
+        _run(_clash_and_copy, 3, block, "gfx942" if width == 64 else "gfx1100", "batch",
+             x, np.zeros_like(x), np.zeros(3, np.int64))
+    assert seen and set(seen) == {prefix}
+
+
+@pytest.mark.parametrize(("block", "width", "narrow"), [
+    (32, 64, 32), (1, 64, 1), ((7, 3, 1), 64, 21), (16, 32, 16), (64, 64, 0), (96, 64, 0),
+    (33, 32, 0), ((8, 6, 1), 32, 0)])
+def test_batches_of_narrow_blocks_hold_only_their_threads(block, width, narrow, monkeypatch):
+    """A batch of several blocks narrower than a wave holds their threads' lanes only
+    (`WaveContext.narrow`, per-lane values of blocks x threads), its accesses unmasked;
+    blocks of whole or partial waves past the first keep whole waves."""
+    from rocwmma_py.runtime import memory
+    seen: list[tuple[int, int, bool]] = []
+    check = memory.Pointer._check_bounds
+
+    def spy(self, addr, mask, *args):
+        ctx = current_context_or_none()
+        seen.append((ctx.narrow, addr.shape[-1] // ctx.n_waves, mask is None))
+        return check(self, addr, mask, *args)
+
+    monkeypatch.setattr(memory.Pointer, "_check_bounds", spy)
+    n = _threads(block)
+    x = np.arange(3 * n, dtype=np.float32)
     _run(_clash_and_copy, 3, block, "gfx942" if width == 64 else "gfx1100", "batch",
          x, np.zeros_like(x), np.zeros(3, np.int64))
-    assert seen and set(seen) == {prefix}
+    if narrow:
+        assert set(seen) == {(narrow, narrow, True)}
+    else:
+        assert {s[:2] for s in seen} == {(0, width)}
 
 
 @kernel

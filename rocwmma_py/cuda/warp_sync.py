@@ -19,15 +19,26 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import CrossLaneError
-from ..runtime.lane_ops import active_lanes, per_wave_int, thread_lanes, view, wave_shape
+from ..runtime.lane_ops import (
+    active_lanes,
+    lane_shape,
+    per_wave_int,
+    thread_lanes,
+    view,
+    wave_size,
+)
 from ..runtime.lanes import Lanes, batch_data
+from ..runtime.state import NeedsFullWidth, current_context_or_none
 from ..runtime.warp import __ballot, shfl_index, shuffle
 
 
 def _c_mask(mask: object, what: str) -> np.ndarray:
     """The mask per lane, uint64 as C converts it to the mask parameter: (n, W), or (1, W)
     when it is the same in every wave (`per_wave_int`)."""
-    w = wave_shape()[1]
+    w = wave_size()
+    ctx = current_context_or_none()
+    if ctx is not None and ctx.narrow and np.ndim(batch_data(mask)):
+        raise NeedsFullWidth  # per-lane masks are checked against every lane of a wave
     raw = per_wave_int(np.asarray(batch_data(mask)).astype(np.uint64).astype(np.int64),
                        f"{what} mask")
     if w == 32:
@@ -40,8 +51,8 @@ def _c_mask(mask: object, what: str) -> np.ndarray:
 
 
 def _every_wave(m: np.ndarray) -> np.ndarray:
-    """A (1, W) array as the (n, W) of every wave."""
-    return np.broadcast_to(m, wave_shape())
+    """A (1, lanes per wave) array as the (n, lanes per wave) of every wave."""
+    return np.broadcast_to(m, lane_shape())
 
 
 def _masks(mask: object, what: str) -> np.ndarray:
@@ -106,7 +117,7 @@ def _check_named(m: np.ndarray, calling: np.ndarray, threads: np.ndarray, what: 
 def _shfl_sync(kind: str, mask: object, var: object, operand: object, width: object):
     what = f"__shfl{kind}_sync"
     m = _masks(mask, what)
-    source = shfl_index(kind, operand, width) % wave_shape()[1]  # (1, W) where uniform
+    source = shfl_index(kind, operand, width) % wave_size()  # (1, W) where uniform
     bad = active_lanes() & (((m >> source.astype(np.uint64)) & np.uint64(1)) == 0)
     if bad.any():
         wave, lane = np.argwhere(bad)[0]
@@ -154,14 +165,25 @@ def __ballot_sync(mask: object, predicate: object):  # noqa: N807
     return __ballot(predicate) & Lanes(_every_wave(m).reshape(-1))
 
 
+def _vote_masks(mask: object, what: str) -> np.ndarray:
+    """`_named` of the checked masks of a vote over the lanes a mask names. Those past a
+    narrow batch's threads hold predicates too (every lane of a wave computes): a mask
+    naming them is read with whole waves."""
+    m = _masks(mask, what)
+    width = lane_shape()[1]
+    if width < wave_size() and (m >> np.uint64(width)).any():
+        raise NeedsFullWidth
+    return _named(_every_wave(m))
+
+
 def __any_sync(mask: object, predicate: object):  # noqa: N807
     """CUDA __any_sync: 1 if the predicate holds in some lane of `mask`."""
-    return _over_mask(_named(_every_wave(_masks(mask, "__any_sync"))), predicate, np.any)
+    return _over_mask(_vote_masks(mask, "__any_sync"), predicate, np.any)
 
 
 def __all_sync(mask: object, predicate: object):  # noqa: N807
     """CUDA __all_sync: 1 if the predicate holds in every lane of `mask`."""
-    return _over_mask(_named(_every_wave(_masks(mask, "__all_sync"))), predicate, np.all)
+    return _over_mask(_vote_masks(mask, "__all_sync"), predicate, np.all)
 
 
 SYNC_FUNCTIONS = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",

@@ -281,6 +281,7 @@ def check_whole_waves(what: str) -> None:
     ctx = current_context_or_none()
     if ctx is None or ctx.live is None:
         return
+    ctx.whole_waves()  # (a narrow batch holds the threads' lanes only)
     off = ~ctx.live.reshape(ctx.n_waves, ctx.wave_size)
     partial = off.any(axis=1)
     if not partial.any():

@@ -17,9 +17,13 @@ _cache: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
 
 def lanes_now(wave_size: int) -> int:
-    """Length of a per-lane value here: all lanes of the running batch (one wave outside)."""
+    """Length of a per-lane value here: all lanes of the running batch (one wave outside);
+    fragments hold whole waves (a narrow batch reruns with them)."""
     ctx = current_context_or_none()
-    return ctx.lanes if ctx is not None else wave_size
+    if ctx is None:
+        return wave_size
+    ctx.whole_waves()
+    return ctx.lanes
 
 
 def _cached(kind: str, key_array: np.ndarray, n: int, build) -> np.ndarray:

@@ -253,7 +253,7 @@ def _addresses(name: str, address: Pointer, ctx: WaveContext, k: int) -> np.ndar
         lane = int(np.argmax(odd))
         raise AtomicError(
             f"{name} of a packed pair needs a 4-byte aligned address (an even "
-            f"{_type_name(address.dtype)} offset); lane {lane % ctx.wave_size} has offset "
+            f"{_type_name(address.dtype)} offset); lane {lane % ctx.width} has offset "
             f"{int(base[lane])} in buffer '{address.buffer.name}'{where_text()}"
         )
     return np.stack((base, base + 1))
@@ -285,7 +285,7 @@ def _atomic(name: str, address: object, value: object,
     lane = src % lanes
     order = np.lexsort((lane * k + src // lanes, flat))  # by address, then lane, then half
     run = _Runs(flat[order])
-    waves = lane[order] // ctx.wave_size
+    waves = lane[order] // ctx.width
     if ctx.batched:
         _check_batch_order(ctx, buffer, dtype.itemsize, run, waves, lds)
     if ctx.journal is not None and not lds:

@@ -58,6 +58,7 @@ from .spread_cost import Memo
 from .state import (
     BatchSplit,
     NeedsBlockOrder,
+    NeedsFullWidth,
     NeedsPerWave,
     WaveContext,
     note_where,
@@ -108,6 +109,11 @@ class Grid:
             return None
         return (np.arange(self.waves_per_block * width) < threads).reshape(-1, width)
 
+    def narrow_width(self) -> int:
+        """The threads of a block narrower than a wave (0 for blocks of whole waves)."""
+        threads = self.block_dim.x * self.block_dim.y * self.block_dim.z
+        return threads if threads < self.arch.wave_size else 0
+
 
 def run(grid: Grid, per_wave: str = "") -> None:
     """Run every block of the launch on the selected engine (per wave, blocks in order, when
@@ -149,6 +155,7 @@ class _Launch:
         width = grid.arch.wave_size
         self.tid = [t.reshape(grid.waves_per_block, width) for t in grid.thread_indices()]
         self.live = grid.live_lanes()
+        self.narrow = grid.narrow_width()  # 0 once a batch needed whole waves
 
     def run_blocks(self, start: int, stop: int) -> None:
         """Blocks [start, stop) in block order, on the launch's engine."""
@@ -244,6 +251,13 @@ class _Launch:
             return
         except NeedsPerWave as err:
             journal.undo()
+            if isinstance(err, NeedsFullWidth) and contexts[0].narrow:
+                self.narrow = 0  # whole waves for the rest of the launch
+                self._note("whole waves", blocks, blocks, err,
+                           str(err) or "an operation that sees every lane of a wave, in "
+                           "blocks narrower than a wave")
+                self.batch(blocks, parent, groups)
+                return
             self._note("per wave", blocks, blocks, err,
                        str(err) or "a construct only per-wave execution defines "
                        "(current_wave(), lanes by position or reduced, divergence inside a "
@@ -296,8 +310,15 @@ class _Launch:
                  journal: Journal) -> WaveContext:
         """The batch's context for waves `group` of every block of `blocks`."""
         grid, k, n = self.grid, blocks.size, group.size
-        width = grid.arch.wave_size
-        tx, ty, tz = (Lanes(np.tile(t[group].reshape(-1), k)) for t in self.tid)
+        # blocks narrower than a wave: per-lane values hold the threads' lanes only (a batch
+        # of one wave keeps whole waves: there a per-lane value would pass for the wave's)
+        narrow = self.narrow if k > 1 else 0
+        width = narrow or grid.arch.wave_size
+        tx, ty, tz = (Lanes(np.tile(t[group, :width].reshape(-1), k)) for t in self.tid)
+        # (a narrow batch's lanes are all threads, but its EXEC is a mask all the same, as
+        # the partial waves' it stands for: operations take the same masked paths)
+        live = (np.ones(k * n * width, bool) if narrow else None if self.live is None
+                else np.tile(self.live[group].reshape(-1), k))
         return WaveContext(
             arch=grid.arch,
             kernel_name=grid.kernel_name,
@@ -315,8 +336,8 @@ class _Launch:
             batched=True,
             journal=journal,
             checks=grid.checks,
-            **self._exec(np.tile(self.live[group].reshape(-1), k) if self.live is not None
-                         else None),
+            narrow=narrow,
+            **(dict(live=live, masks=[live]) if narrow else self._exec(live)),
         )
 
     @staticmethod

@@ -32,7 +32,7 @@ from ..arch import crosslane as patterns
 from ..arch import targets_with
 from ..errors import CrossLaneError, UnsupportedInstructionError
 from .lanes import Lanes, batch_data
-from .state import current_context_or_none
+from .state import NeedsFullWidth, current_context_or_none
 from .target import current_arch
 from .vectors import VectorRegs
 
@@ -46,37 +46,70 @@ class WaveView:
 
 
 def wave_shape() -> tuple[int, int]:
-    """(waves, lanes per wave) of the running kernel, or (1, W of the current target)."""
+    """(waves, W) of the running kernel, or (1, W of the current target), for operations
+    that see every lane of a wave (a narrow batch reruns with whole waves)."""
     ctx = current_context_or_none()
     if ctx is None:
         return 1, current_arch().wave_size
+    ctx.whole_waves()
     return ctx.n_waves, ctx.wave_size
 
 
+def lane_shape() -> tuple[int, int]:
+    """(waves, lanes per wave) of per-lane values: a narrow batch holds only its blocks'
+    threads (`WaveContext.width`). Operations using it treat the lanes past them as the
+    inactive lanes they are (`bpermute`) or never reach them."""
+    ctx = current_context_or_none()
+    if ctx is None:
+        return 1, current_arch().wave_size
+    return ctx.n_waves, ctx.width
+
+
+def wave_size() -> int:
+    """The running target's wave size (W: lane numbers wrap modulo it)."""
+    return current_arch().wave_size
+
+
 def exec_mask() -> np.ndarray | None:
-    """(n, W) exec mask of the enclosing `where(...)` blocks, or None when every lane is on."""
+    """(n, lanes per wave) exec mask of the enclosing `where(...)` blocks, or None when every
+    lane is on."""
     ctx = current_context_or_none()
     mask = ctx.active_mask() if ctx is not None else None
-    return None if mask is None else np.asarray(mask, bool).reshape(wave_shape())
+    if mask is None or (ctx.narrow and mask is ctx.live):  # (a narrow batch's: all on)
+        return None
+    return np.asarray(mask, bool).reshape(lane_shape())
 
 
 def active_lanes() -> np.ndarray:
-    """(n, W) exec mask, all True outside `where(...)`."""
+    """(n, lanes per wave) exec mask, all True outside `where(...)`."""
     mask = exec_mask()
-    return np.ones(wave_shape(), bool) if mask is None else mask
+    return np.ones(lane_shape(), bool) if mask is None else mask
 
 
 def thread_lanes() -> np.ndarray:
-    """(n, W): lanes that are threads of their block (all but a partial wave's last ones)."""
+    """(n, lanes per wave): lanes that are threads of their block (all but a partial wave's
+    last ones)."""
     ctx = current_context_or_none()
     if ctx is None or ctx.live is None:
-        return np.ones(wave_shape(), bool)
-    return ctx.live.reshape(wave_shape())
+        return np.ones(lane_shape(), bool)
+    return ctx.live.reshape(lane_shape())
+
+
+def _plain_lane_data(value: object) -> None:
+    """A narrow batch meeting a plain array as lane data (not `Lanes`, not a scalar): its
+    length may pass for the batch's lanes, so it reruns with whole waves, where it is read
+    as per-wave code reads it."""
+    ctx = current_context_or_none()
+    if (ctx is not None and ctx.narrow and not isinstance(value, (Lanes, VectorRegs))
+            and np.ndim(batch_data(value))):
+        raise NeedsFullWidth
 
 
 def view(value: object, what: str) -> WaveView:
-    """`value` as (..., n, W); see the module docstring for the kinds accepted."""
-    n, w = wave_shape()
+    """`value` as (..., n, lanes per wave); see the module docstring for the kinds
+    accepted."""
+    _plain_lane_data(value)
+    n, w = lane_shape()
     lanes = n * w
     if isinstance(value, VectorRegs):
         regs = batch_data(value)
@@ -112,7 +145,8 @@ def view(value: object, what: str) -> WaveView:
 def per_wave_int(value: object, what: str) -> np.ndarray:
     """A per-lane integer operand as int64 (n, W), or (1, W) when it is the same in every
     wave (a scalar or one wave's values), so index maps stay one wave long."""
-    n, w = wave_shape()
+    _plain_lane_data(value)
+    n, w = lane_shape()
     a = np.asarray(batch_data(value))
     if a.dtype.kind not in "iub":
         raise CrossLaneError(f"{what} must be an integer, got dtype {a.dtype}")
@@ -206,9 +240,21 @@ def ds_bpermute(index: object, src: object) -> Any:
 
 def bpermute(index: object, src: object, what: str) -> Any:
     """`ds_bpermute` on behalf of `what` (the function the kernel called, for messages)."""
+    return read_lanes((per_wave_int(index, f"{what} index") >> 2) % wave_size(), src, what)
+
+
+def read_lanes(lane: np.ndarray, src: object, what: str) -> Any:
+    """`src` of lane `lane` (n, W) or (1, W) (each 0..W-1) with ds_bpermute's exec rules."""
     v = view(src, f"{what} src")
-    lane = (per_wave_int(index, f"{what} index") >> 2) % wave_shape()[1]
+    width = lane_shape()[1]
+    past = lane >= width if width < wave_size() else None  # a narrow batch: no such lanes
+    if past is not None and past.any():
+        lane = np.where(past, 0, lane)
+    else:
+        past = None
     out = _exec(gather(v.data, lane), lane, v.data, exec_mask())
+    if past is not None:  # lanes past a narrow block's threads are inactive: read as 0
+        out = np.where(past & active_lanes(), 0, out)
     return v.rebuild(out.astype(v.data.dtype, copy=False))
 
 

@@ -44,6 +44,7 @@ from ..errors import LaneTypeError, LaneValueError
 from .errors import DivergenceError
 from .state import (
     BatchSplit,
+    NeedsFullWidth,
     NeedsPerWave,
     WaveContext,
     current_context,
@@ -98,7 +99,9 @@ class Lanes(NDArrayOperatorsMixin):
                         break
                     plain.append(x._data)
                 elif issubclass(type(x), _PLAIN):  # the real type: a Uniform answers
-                    plain.append(x)                  # isinstance as its scalars do
+                    if type(x) is np.ndarray and x.ndim:  # isinstance as its scalars do
+                        _plain_array_met()
+                    plain.append(x)
                 else:
                     break
             else:
@@ -108,10 +111,12 @@ class Lanes(NDArrayOperatorsMixin):
                     taint_running_batch()
                     raise
                 return _wrap(result, axis, self._lane_count())
+        _check_plain_arrays((*inputs, *kwargs.get("out", ())))
         with _batch_errors_taint() as batch:
             return _ufunc(ufunc, method, inputs, kwargs, batch)
 
     def __array_function__(self, func, types, args, kwargs):
+        _check_plain_arrays((*args, *kwargs.values()))
         with _batch_errors_taint() as batch:
             return _function(func, args, kwargs, batch)
 
@@ -253,7 +258,7 @@ class Lanes(NDArrayOperatorsMixin):
         ctx = current_context_or_none()
         spans = ctx is not None and _spans(self, ctx)
         whole = ctx is not None and self._lane_count() == ctx.lanes
-        live = ctx.live if whole and ctx is not None else None
+        live = ctx.live if whole and ctx is not None and not ctx.narrow else None
         data = self._data if live is None else np.compress(live, self._data, self.lane_axis)
         values = data.reshape(-1)
         if values.size == 0:
@@ -264,10 +269,10 @@ class Lanes(NDArrayOperatorsMixin):
             return first
         if spans and ctx is not None:
             per_wave = np.moveaxis(self._data, self.lane_axis, -1).reshape(
-                -1, ctx.n_waves, ctx.wave_size)
+                -1, ctx.n_waves, ctx.width)
             same = per_wave == per_wave[:1, :, :1]
             if live is not None:
-                same |= ~live.reshape(ctx.n_waves, ctx.wave_size)
+                same |= ~live.reshape(ctx.n_waves, ctx.width)
             if same.all():
                 raise BatchSplit(per_wave[0, :, 0].copy())
             raise NeedsPerWave  # divergence inside a wave: the per-wave rerun reports it
@@ -322,6 +327,23 @@ def _spread(values: tuple, context: tuple, axis: int | None = None) -> tuple:
 
 
 # --- the batch guard ------------------------------------------------------------------------
+
+def _plain_array_met() -> None:
+    """A plain array meets per-lane values: in a narrow batch (`WaveContext.narrow`) its
+    length may pass for the batch's lanes where per-wave code reads it as one wave's (or
+    fails), so the batch reruns with whole waves."""
+    ctx = current_context_or_none()
+    if ctx is not None and ctx.narrow:
+        raise NeedsFullWidth
+
+
+def _check_plain_arrays(values) -> None:
+    """`_plain_array_met` for any plain array among `values` (or in their lists/tuples)."""
+    for v in values:
+        if (type(v) is np.ndarray and v.ndim) or (
+                isinstance(v, (list, tuple)) and any(type(x) is np.ndarray for x in v)):
+            _plain_array_met()
+
 
 def _spans(x: object, ctx: WaveContext | None = None) -> bool:
     """Whether `x` is a per-lane value of a running batch of several waves."""
@@ -381,6 +403,7 @@ def lane_wise_call(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
     layout = next((x for x in layouts if x is not None), None)
     if layout is None:
         return fn(*args, **kwargs)
+    _check_plain_arrays((*args, *kwargs.values()))
     plain = [x if at is None else batch_data(x)
              for x, at in zip((*args, *kwargs.values()), layouts, strict=True)]
     result = fn(*plain[:len(args)], **dict(zip(kwargs, plain[len(args):], strict=True)))
@@ -781,10 +804,13 @@ def _advanced_plan(x: Lanes, index, expanded, lane: int, lanes: int,
 
 
 def _wave_gather(idx: np.ndarray, ctx: WaveContext) -> np.ndarray:
-    """Per-lane lane numbers (each wave's own, -W..W-1) as positions in the batch."""
-    width = ctx.wave_size
-    if idx.size and (idx.min() < -width or idx.max() >= width):
-        raise NeedsPerWave  # the per-wave engine reports the IndexError
+    """Per-lane lane numbers (each wave's own, -W..W-1) as positions in the batch; a narrow
+    batch holds lanes 0..width-1 only, so another lane number needs whole waves."""
+    width, lo = ctx.width, -ctx.wave_size
+    if ctx.narrow:
+        lo = 0
+    if idx.size and (idx.min() < lo or idx.max() >= width):
+        raise NeedsFullWidth if ctx.narrow else NeedsPerWave  # (per wave: an IndexError)
     return idx % width + ctx.lane_bases()
 
 
@@ -808,7 +834,10 @@ def describe_lanes(values: np.ndarray) -> str:
 
 def per_lane(value: object, ctx: WaveContext) -> np.ndarray:
     """`value` with its leading lane axis spanning the running waves: one wave's worth of
-    per-lane data (W, ...) is the same in every wave of a batch."""
+    per-lane data (W, ...) is the same in every wave of a batch (a narrow batch reads such
+    plain arrays with whole waves)."""
+    if ctx.narrow and not isinstance(value, Lanes) and np.ndim(batch_data(value)):
+        raise NeedsFullWidth
     value = np.asarray(batch_data(value))
     if ctx.n_waves > 1 and value.ndim and value.shape[0] == ctx.wave_size:
         return np.tile(value, (ctx.n_waves,) + (1,) * (value.ndim - 1))
@@ -878,6 +907,8 @@ def where(cond: object) -> Iterator[None]:
         45.0
     """
     ctx = current_context("where()")
+    if ctx.narrow and type(cond) is np.ndarray and cond.ndim:
+        _plain_array_met()
     mask = np.broadcast_to(np.asarray(batch_data(_as_bool(cond)), dtype=bool), (ctx.lanes,))
     outer = ctx.active_mask()
     ctx.masks.append(mask if outer is None else mask & outer)

@@ -385,7 +385,7 @@ class Pointer:
             addr, borrowed = np.full(ctx.lanes, addr, np.int64), False  # ctx is set here
         values = self._read(self._lane_addresses(addr, ctx), None, "read", borrowed=borrowed)
         if one_per_wave and ctx is not None and ctx.active_mask() is None:
-            return uniform(list(values[::ctx.wave_size]))
+            return uniform(list(values[::ctx.width]))
         return Lanes(values)
 
     def __setitem__(self, i: int | Lanes, value: object) -> None:
@@ -578,6 +578,8 @@ class Pointer:
         unless `span` proves the access inside."""
         ctx = current_context_or_none()
         active = ctx.active_mask() if ctx is not None else None
+        if active is not None and ctx.narrow and active is ctx.live:  # type: ignore[union-attr]
+            active = None  # a narrow batch's EXEC: all its lanes are threads
         if active is not None and addr.ndim:
             mask = active if mask is None else mask & active
             if mask.shape != addr.shape:  # (else kept: `_live_prefix` knows it by identity)
@@ -600,7 +602,7 @@ class Pointer:
         the LDS of a running batch, so ctx is set)."""
         stride = self.buffer.segment_bytes // self.dtype.itemsize
         return np.repeat(ctx.block_slots * stride,  # type: ignore[union-attr]
-                         ctx.wave_size)  # type: ignore[union-attr]
+                         ctx.width)  # type: ignore[union-attr]
 
     def _read(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
               span: tuple[int, int] | None = None, placed: bool = False,

@@ -99,7 +99,7 @@ class Access:
             lane = "every lane"
         else:
             at = pos if self.src is None else int(self.src[pos])
-            lane = f"lane {at % addr.shape[-1] % ctx.wave_size}"
+            lane = f"lane {at % addr.shape[-1] % ctx.width}"
         segment = self.buffer.segment_bytes // self.dtype.itemsize
         return lane, int(self.flat[pos]) % segment
 

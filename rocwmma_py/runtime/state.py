@@ -47,6 +47,14 @@ class NeedsPerWave(BaseException):  # noqa: N818 - a control-flow signal, not an
         taint_running_batch()
 
 
+class NeedsFullWidth(NeedsPerWave):
+    """A batch that runs blocks narrower than a wave at their threads' width (per-lane values
+    hold only those lanes, `WaveContext.narrow`) met an operation that sees whole waves
+    (cross-lane reads past the threads, fragments, matrix builtins, plain arrays of lane
+    data): rerun the batch with whole waves. Everything that handles NeedsPerWave reruns
+    it correctly as well (wave by wave)."""
+
+
 class NeedsBlockOrder(BaseException):  # noqa: N818 - a control-flow signal, not an error
     """An order-sensitive operation (an atomic) of a batch that split ran out of block order:
     undo the whole top-level batch and rerun its blocks wave by wave, in order."""
@@ -80,13 +88,27 @@ class WaveContext:
     checks: Any = None  # checks.Checks of the launch (None: all off)
     global_races: Any = None  # races.GlobalRaces of a launch under racecheck
     taint: BatchSplit | str | None = None  # see taint_running_batch
+    # lanes per wave in per-lane values when a batch runs blocks narrower than a wave with
+    # only their threads' lanes (0: whole waves), see `width` and `NeedsFullWidth`
+    narrow: int = 0
     _position_waves: dict = field(default_factory=dict, repr=False)
     _lane_bases: np.ndarray | None = field(default=None, repr=False)
     _live_prefix: int | None = field(default=None, repr=False)
 
     @property
     def wave_size(self) -> int:
+        """The target's wave size: what the kernel sees (warpSize, lane masks, shuffles)."""
         return self.arch.wave_size
+
+    @property
+    def width(self) -> int:
+        """Lanes per wave in a per-lane value: the wave size, or a narrow batch's threads."""
+        return self.narrow or self.arch.wave_size
+
+    def whole_waves(self) -> None:
+        """Raise NeedsFullWidth in a narrow batch: the caller needs every lane of a wave."""
+        if self.narrow:
+            raise NeedsFullWidth
 
     @property
     def n_waves(self) -> int:
@@ -95,7 +117,7 @@ class WaveContext:
     @property
     def lanes(self) -> int:
         """Length of a per-lane value: all lanes of all running waves."""
-        return self.wave_ids.size * self.arch.wave_size
+        return self.wave_ids.size * self.width
 
     @property
     def wave_index(self) -> int:
@@ -117,7 +139,7 @@ class WaveContext:
         """Wave (within its block) of every position of a lanes-last array, flattened."""
         waves = self._position_waves.get(shape)
         if waves is None:
-            per_lane = np.repeat(self.wave_ids, self.wave_size)
+            per_lane = np.repeat(self.wave_ids, self.width)
             waves = np.broadcast_to(per_lane, shape).reshape(-1)
             self._position_waves[shape] = waves
         return waves
@@ -125,7 +147,7 @@ class WaveContext:
     def lane_bases(self) -> np.ndarray:
         """Position of each lane's wave in a per-lane value: lane l of wave w -> w * W."""
         if self._lane_bases is None:
-            width = self.wave_size
+            width = self.width
             self._lane_bases = np.repeat(np.arange(self.n_waves) * width, width)
         return self._lane_bases
 

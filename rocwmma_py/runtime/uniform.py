@@ -170,7 +170,7 @@ class Uniform:
         """Each wave's scalar spread over its lanes, typed as numpy types it against the
         other operands `others` of a per-lane operation (the hook Lanes calls)."""
         return np.repeat(self._wave_values(others), current_context("a per-wave scalar")
-                         .wave_size)
+                         .width)
 
     def _wave_values(self, others: tuple) -> np.ndarray:
         """Each wave's scalar, typed as in `__lane_values__`."""
@@ -437,7 +437,7 @@ def _by_wave(ufunc: np.ufunc, a: object, b: object, lanes: Lanes) -> Lanes | Non
         return None
     scalar = cast(Uniform, a if isinstance(a, Uniform) else b)
     per_wave = scalar._wave_values((a, b))[:, None]
-    rows = data.reshape(ctx.n_waves, ctx.wave_size)
+    rows = data.reshape(ctx.n_waves, ctx.width)
     try:
         result = ufunc(per_wave, rows) if scalar is a else ufunc(rows, per_wave)
     except Exception:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import CrossLaneError
-from .lane_ops import active_lanes, bpermute, per_wave_int, view, wave_shape
+from .lane_ops import active_lanes, lane_shape, per_wave_int, read_lanes, view, wave_size
 from .lanes import Lanes, batch_data
 
 _WRAP = 1 << 32
@@ -35,7 +35,7 @@ def _i32(x: np.ndarray) -> np.ndarray:
 
 
 def _width(width: Any) -> int:
-    wave = wave_shape()[1]
+    wave = wave_size()
     if width is None:
         return wave
     try:
@@ -50,8 +50,8 @@ def _width(width: Any) -> int:
 
 
 def _self() -> np.ndarray:
-    """(1, W) lane ids: index maps of uniform operands stay one wave long."""
-    return np.arange(wave_shape()[1], dtype=np.int64)[None, :]
+    """(1, lanes per wave) lane ids: index maps of uniform operands stay one wave long."""
+    return np.arange(lane_shape()[1], dtype=np.int64)[None, :]
 
 
 def shfl_index(kind: str, operand: object, width: object = None) -> np.ndarray:
@@ -77,7 +77,7 @@ def shuffle(var: object, index: np.ndarray, what: str) -> object:
     """`var` of lane `index` (ds_bpermute of index << 2, so the lane is index mod W), for
     the function `what`. Any element type moves whole: a __half2 pair, a double or a long
     long is what HIP's overloads move with one or two ds_bpermute per lane."""
-    return bpermute(_i32(index << 2).reshape(-1), var, what)
+    return read_lanes((_i32(index << 2) >> 2) % wave_size(), var, what)
 
 
 def __shfl(var: object, src_lane: object, width: object = None) -> Any:  # noqa: N807
@@ -170,8 +170,7 @@ def _votes(predicate: object) -> np.ndarray:
 
 
 def _per_lane(per_wave: Any) -> Lanes:
-    n, w = wave_shape()
-    return Lanes(np.repeat(per_wave, w))
+    return Lanes(np.repeat(per_wave, lane_shape()[1]))
 
 
 def __ballot(predicate: object) -> Lanes:  # noqa: N807
@@ -194,7 +193,7 @@ def __ballot(predicate: object) -> Lanes:  # noqa: N807
         >>> hex(int(out[0]))
         '0xaaaaaaaaaaaaaaaa'
     """
-    bits = _votes(predicate).astype(np.uint64) << np.arange(wave_shape()[1], dtype=np.uint64)
+    bits = _votes(predicate).astype(np.uint64) << np.arange(lane_shape()[1], dtype=np.uint64)
     return _per_lane(np.bitwise_or.reduce(bits, axis=-1))
 
 
