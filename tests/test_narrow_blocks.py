@@ -20,6 +20,7 @@ import pytest
 
 from rocwmma_py import (
     CrossLaneError,
+    DivergenceError,
     FragmentError,
     __activemask,
     __all,
@@ -200,14 +201,14 @@ def _values(dtype, count: int, seed: int = 0) -> np.ndarray:
     return rng.standard_normal(count).astype(dtype)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.float64], ids=lambda d: d.__name__)
 @pytest.mark.parametrize("operand", ["lane", "uniform", "block"])
 @pytest.mark.parametrize("kind", list(SHUFFLES), ids=lambda k: f"shfl{k}")
 @pytest.mark.parametrize("full_width", [False, True], ids=["width=n", "width=warpSize"])
 @pytest.mark.parametrize(("arch", "n"), NARROW, ids=NARROW_IDS)
-def test_shuffles(arch, n, full_width, kind, operand):
+def test_shuffles(arch, n, full_width, kind, operand, dtype):
     """width = the block's threads keeps every read inside them; the default width
     (warpSize) lets lanes read past them, where no thread is (0)."""
-    dtype = {"": np.float32, "_up": np.int32, "_down": np.float64, "_xor": np.float32}[kind]
     grid = 7
     x = _values(dtype, grid * n, seed=n)
     width = None if full_width else n
@@ -399,6 +400,10 @@ LANE_EXPRESSIONS = {
     "len(v)": lambda v, n: len(v),
     "v.shape": lambda v, n: v.shape[0] * 2,
     "scratch": lambda v, n: _scratch(v),
+    "v.sum()": lambda v, n: v.sum(),  # over a wave's lanes, on the per-wave engine
+    "np.max(v)": lambda v, n: np.max(v) + lane_id(),
+    "branch-lane<n": lambda v, n: 1 if lane_id() < n else 0,  # only threads decide
+    "branch-diverges": lambda v, n: 1 if v > 15 else 0,
 }
 
 
@@ -420,7 +425,7 @@ def _lane_reference(name, n, wave, grid):
         "v[lane^1]": (t ^ 1) * 10 + b, "v[(lane+1)%32]": np.where(
             (t + 1) % 32 < n, (t + 1) % 32 * 10 + b, -1),
         "table-W+v": t + v, "table-W[lane]": 3 * t, "len(v)": np.full_like(t, wave),
-        "v.shape": np.full_like(t, 2 * wave),
+        "v.shape": np.full_like(t, 2 * wave), "branch-lane<n": np.ones_like(t),
     }.get(name)
 
 
@@ -437,8 +442,10 @@ def _lane_kernel(name: str):
 
 # a wave's lanes index past an n-entry table or a wave-long value; n entries do not
 # broadcast against a wave's lanes
-LANE_ERRORS = {"v[lane+W]": IndexError, "table-n[lane]": IndexError, "table-n+v": ValueError}
-PER_WAVE_ONLY = {"table-W+v", "table-W[lane]", "len(v)", "v.shape", "scratch"}
+LANE_ERRORS = {"v[lane+W]": IndexError, "table-n[lane]": IndexError, "table-n+v": ValueError,
+               "branch-diverges": DivergenceError}
+PER_WAVE_ONLY = {"table-W+v", "table-W[lane]", "len(v)", "v.shape", "scratch", "v.sum()",
+                 "np.max(v)"}
 
 
 @pytest.mark.parametrize("name", list(LANE_EXPRESSIONS))
