@@ -39,8 +39,6 @@ from rocwmma_py import (
 from rocwmma_py import accumulator as acc
 from rocwmma_py.amdgcn import readfirstlane
 from rocwmma_py.cuda import __ballot_sync, __shfl_down_sync
-from rocwmma_py.runtime.state import current_context_or_none
-from rocwmma_py.settings import use_batch_lanes
 from rocwmma_py.runtime import (
     __activemask,
     __ballot,
@@ -51,6 +49,8 @@ from rocwmma_py.runtime import (
     last_launch_stats,
     shared_array,
 )
+from rocwmma_py.runtime.state import current_context_or_none
+from rocwmma_py.settings import use_batch_lanes
 
 ENGINES = ["batch", "wave"]
 ARCHS = {"gfx942": 64, "gfx1100": 32}

@@ -337,14 +337,15 @@ class _Launch:
             journal=journal,
             checks=grid.checks,
             narrow=narrow,
-            **(dict(live=live, masks=[live]) if narrow else self._exec(live)),
+            **self._exec(live, narrow > 0),
         )
 
     @staticmethod
-    def _exec(live: np.ndarray | None) -> dict:
+    def _exec(live: np.ndarray | None, narrow: bool = False) -> dict:
         """The context fields of lanes `live`: a partial wave starts with its other lanes off
-        in EXEC (the first `where` mask), so every masked operation skips them."""
-        if live is None or live.all():
+        in EXEC (the first `where` mask), so every masked operation skips them (a narrow
+        batch's EXEC, all on, stands for them)."""
+        if live is None or (live.all() and not narrow):
             return {}
         return dict(live=live, masks=[live])
 

@@ -74,7 +74,9 @@ def exec_mask() -> np.ndarray | None:
     """(n, lanes per wave) exec mask of the enclosing `where(...)` blocks, or None when every
     lane is on."""
     ctx = current_context_or_none()
-    mask = ctx.active_mask() if ctx is not None else None
+    if ctx is None:
+        return None
+    mask = ctx.active_mask()
     if mask is None or (ctx.narrow and mask is ctx.live):  # (a narrow batch's: all on)
         return None
     return np.asarray(mask, bool).reshape(lane_shape())
