@@ -18,6 +18,14 @@ an exception must be the same (type and message) on every engine, and so must th
 left behind. At most one escape that may raise is used, as the last slot, so that most
 kernels run to the end.
 
+About 30 % of kernels (`is_narrow(seed)`, drawn apart from the rest, so that the other
+seeds' kernels are the whole-wave kernels they always were) launch one-wave blocks narrower
+than the wave: (t, 1) with t half a wave (the CUDA warp on wave64), a quarter, or an odd
+size, or a 2-D (tx, ty) of `NARROW_2D`; the lanes past the block's threads are off in EXEC
+from the start. Per-lane values still have the wave's W lanes, and what the lanes past the
+threads hold leaks out through every escape: it must be the same on every engine. Memory
+is indexed by thread (`gid` < T, the launch's real thread count).
+
 `run_case(case, mode)` executes the source in a fresh module namespace and launches it:
 mode "wave" (the reference), "batch", or "workers" (batched, `use_workers(2)`, with the
 worker module's size thresholds lowered so that these small grids really are spread).
@@ -37,6 +45,30 @@ from dataclasses import dataclass, field
 import numpy as np
 
 ARCHS = {"gfx942": 64, "gfx1100": 32, "gfx1201": 32}
+
+NARROW_CHANCE = 0.3
+NARROW_2D = [(8, 2), (16, 2), (4, 4), (7, 3), (5, 5), (15, 2), (16, 3), (20, 3)]
+_NARROW_STREAM = 0x6E61  # the narrow draws' own stream: [seed, this] seeds it
+
+
+def is_narrow(seed: int) -> bool:
+    """Whether kernel `seed` launches blocks narrower than a wave (without generating it)."""
+    return _narrow_block(seed, 64) is not None
+
+
+def _narrow_block(seed: int, w: int) -> tuple[int, int] | None:
+    """A one-wave block of fewer than `w` threads for about NARROW_CHANCE of the seeds:
+    (t, 1) with t half a wave (twice as likely: the CUDA warp on wave64), a quarter, or
+    1, 7, 20, w - 1; or a 2-D (tx, ty) of NARROW_2D with tx * ty < w."""
+    rng = np.random.default_rng([seed, _NARROW_STREAM])
+    if not rng.random() < NARROW_CHANCE:
+        return None
+    if rng.random() < 0.35:
+        shapes = [s for s in NARROW_2D if s[0] * s[1] < w]
+        return shapes[int(rng.integers(len(shapes)))]
+    sizes = [w // 2, w // 2, w // 4, 1, 7, 20, w - 1]
+    return int(sizes[int(rng.integers(len(sizes)))]), 1
+
 
 # --- the module every kernel is compiled into ----------------------------------------------
 
@@ -949,17 +981,27 @@ class Case:
         return self.grid[0] * self.grid[1]
 
     @property
+    def block_threads(self) -> int:
+        return self.block[0] * self.block[1]
+
+    @property
+    def narrow(self) -> bool:
+        """One partial wave per block: fewer threads than the wave size."""
+        return self.block_threads < self.wave
+
+    @property
     def waves_per_block(self) -> int:
-        return self.block[0] * self.block[1] // self.wave
+        return -(-self.block_threads // self.wave)
 
     @property
     def threads(self) -> int:
-        return self.blocks * self.block[0] * self.block[1]
+        return self.blocks * self.block_threads
 
     def launch_text(self) -> str:
+        waves = (f"1 wave of {self.wave} with {self.block_threads} threads" if self.narrow
+                 else f"{self.waves_per_block} waves of {self.wave}")
         return (f"fuzz[{self.grid}, {self.block}, 0, {self.arch!r}] ({self.blocks} blocks x "
-                f"{self.waves_per_block} waves of {self.wave}; batch lanes "
-                f"{self.batch_lanes or 'default'})")
+                f"{waves}; batch lanes {self.batch_lanes or 'default'})")
 
 
 class _Gen:
@@ -969,8 +1011,10 @@ class _Gen:
         self.W = ARCHS[arch]
         self.grid, self.block = grid, block
         self.G = grid[0] * grid[1]
-        self.T = self.G * block[0] * block[1]
-        self.wpb = block[0] * block[1] // self.W
+        self.bs = block[0] * block[1]  # threads of a block: T counts threads, not lanes
+        self.T = self.G * self.bs
+        self.wpb = -(-self.bs // self.W)
+        self.narrow = self.bs < self.W
         self.lines: list[str] = []
         self.n = 0
         self.sites = 0  # atomic counters used
@@ -992,12 +1036,17 @@ class _Gen:
 
     # sources
     def src_lanes(self) -> Val:
-        expr, num = self.pick([("threadIdx.x", "i"), ("lane", "i"), ("gid", "i"),
-                               ("lane_id() * 2 - 7", "i"), ("__lane_id()", "i"),
-                               ("threadIdx.x % 5 - 2", "i")])
+        options = [("threadIdx.x", "i", False), ("lane", "i", False), ("gid", "i", False),
+                   ("lane_id() * 2 - 7", "i", False), ("__lane_id()", "i", False),
+                   ("threadIdx.x % 5 - 2", "i", False)]
+        if self.narrow:  # tid is the lane in every thread, not in the lanes past them
+            options += [("tid - lane", "i", True), ("(tid - lane) * 3 + bid", "i", True),
+                        ("np.where(lane < blockDim.x * blockDim.y, gid, -1)", "i", False),
+                        ("(lane >= blockDim.x * blockDim.y) + 0", "i", True)]
+        expr, num, uniform = self.pick(options)
         v = self.fresh()
         self.emit(f"{v} = {expr}")
-        return Val(v, "L", num)
+        return Val(v, "L", num, uniform=uniform)
 
     def src_loads(self) -> Val:
         expr, num = self.pick([("src[gid]", "f"), ("isrc[gid]", "i"), ("hsrc[gid]", "h"),
@@ -1059,7 +1108,11 @@ class _Gen:
             ("__popcll(__ballot(isrc[gid] > 0))", "i", True),
             ("amdgcn.readfirstlane(isrc[gid])", "i", True),
             ("__activemask()", "u", True),
-        ])
+        ] + ([  # lanes past the threads as sources: 0 (DS_BPERMUTE), read anyway (readlane)
+            (f"__shfl(src[gid], {self.bs})", "f", True),
+            (f"__shfl_down(src[gid], {max(1, self.bs // 2)})", "f", False),
+            (f"amdgcn.readlane(isrc[gid], {self.W - 1})", "i", True),
+        ] if self.narrow else []))
         self.emit(f"{v} = {expr}")
         return Val(v, "L", num, uniform=uniform)
 
@@ -1114,7 +1167,7 @@ class _Gen:
 
     def src_uniform(self) -> Val:
         v = self.fresh()
-        if self.chance(0.5) or self.block[1] == 1:
+        if self.chance(0.5) or self.block[1] == 1 or self.narrow:  # threadIdx.y: wave rows
             expr, num, kind = self.pick([
                 (f"threadIdx.x // {self.W}", "i", "L"), ("lane * 0 + bid", "i", "L"),
                 ("src[bid]", "f", "S"), ("isrc[bid % 7]", "i", "S"),
@@ -1126,9 +1179,10 @@ class _Gen:
 
     def src_lds(self) -> Val:
         s, v = self.fresh("s"), self.fresh()
-        bs = self.block[0] * self.block[1]
+        bs = self.bs
+        shift = bs // 2 + 1 if self.narrow else self.W  # another thread: of the wave, or not
         self.emit(f"{s} = shared_array(np.float32, {bs})", f"{s}[tid] = src[gid]",
-                  "synchronize_workgroup()", f"{v} = {s}[(tid + {self.W}) % {bs}]",
+                  "synchronize_workgroup()", f"{v} = {s}[(tid + {shift}) % {bs}]",
                   "synchronize_workgroup()")
         return Val(v, "L", "f")
 
@@ -1199,8 +1253,11 @@ def generate(seed: int) -> Case:
         grid = (blocks // gy, gy)
     else:
         grid = (blocks, 1)
-    batch_lanes = None if rng.random() < 0.7 else 2 * block[0] * block[1]
+    narrow = _narrow_block(seed, w)
+    if narrow is not None:
+        block = narrow
     g = _Gen(rng, arch, grid, block)
+    batch_lanes = None if rng.random() < 0.7 else 2 * g.wpb * w  # lanes: a block has waves
     g.emit(f"T, G, W = {g.T}, {g.G}, {w}",
            "lane = lane_id()",
            "tid = threadIdx.y * blockDim.x + threadIdx.x" if block[1] > 1 else
@@ -1241,8 +1298,8 @@ def generate(seed: int) -> Case:
     isrc = rng.integers(-20, 21, t + 8).astype(np.int32)
     if rng.random() < 0.15:  # special values in a few lanes
         specials = np.array([np.nan, np.inf, -np.inf, -0.0, 1e30, 65504.0, 1e-40], np.float32)
-        where = rng.choice(t, size=4, replace=False)
-        src[where] = rng.choice(specials, size=4)
+        where = rng.choice(t, size=min(4, t), replace=False)  # 1-thread blocks: T >= 3
+        src[where] = rng.choice(specials, size=where.size)
         isrc[where[:2]] = rng.choice(np.array([2**31 - 1, -2**31, 0], np.int64), 2)
     with np.errstate(over="ignore"):
         hsrc = src.astype(np.float16)

@@ -9,9 +9,11 @@ message). Every kernel runs on the per-wave engine (the reference), on the batch
 and batched over two worker processes (`use_workers(2)`, the worker thresholds lowered so
 that these small grids really are spread).
 
-* random kernels (tests/escape_fuzz.py): a fixed set by default; `-m extended` runs 5,000
-  new ones spread over the cores (`-n auto`), from $ESCAPE_SEED if set, else a seed of the
-  run (printed with every failure; `python tests/escape_fuzz.py SEED` replays one);
+* random kernels (tests/escape_fuzz.py): a fixed set by default, whole-wave blocks and,
+  apart, blocks narrower than a wave (one partial wave: half a wave, a quarter, odd sizes,
+  2-D); `-m extended` runs 5,000 new ones of both kinds spread over the cores (`-n auto`),
+  from $ESCAPE_SEED if set, else a seed of the run (printed with every failure;
+  `python tests/escape_fuzz.py SEED` replays one);
 * one regression group per class of escape: per-lane scratch arrays, packed half2 pairs,
   numpy scalars and formatting of blockIdx, atomics followed by branches between the waves
   of a block, and Python state reached outside the kernel's arguments.
@@ -37,7 +39,7 @@ import zlib  # noqa: F401 - used by expressions evaluated inside kernels
 import ml_dtypes  # noqa: F401 - used by expressions evaluated inside kernels
 import numpy as np
 import pytest
-from escape_fuzz import check, generate, spread_small_grids
+from escape_fuzz import check, generate, is_narrow, spread_small_grids
 
 from rocwmma_py import accumulator, fill_fragment, float32, fragment, kernel
 from rocwmma_py.runtime import (
@@ -84,7 +86,25 @@ WAVES = {"gfx942": 64, "gfx1100": 32, "gfx1201": 32}
 # --- (a) and (b): random kernels ---------------------------------------------------------------
 
 DEFAULT_KERNELS, DEFAULT_CHUNKS = 240, 8
+NARROW_KERNELS, NARROW_CHUNKS = 120, 4
 EXTENDED_KERNELS, EXTENDED_CHUNKS = 5000, 50
+
+# Narrow-block kernels on which the batched engine (or workers) and the per-wave engine
+# disagree on the current code: engine bugs, tracked by an xfail(strict) test below and
+# left out of NARROW_SEEDS. Empty: none of the 6,117 narrow kernels of seeds 0 .. 19999
+# disagrees (checked on main at fdd8c0d).
+KNOWN_NARROW_FAILURES: tuple[int, ...] = ()
+
+
+def _first_seeds(count: int, narrow: bool) -> tuple[int, ...]:
+    """The first `count` seeds from 0 whose kernels launch narrow (or whole-wave) blocks."""
+    seeds = (s for s in itertools.count()
+             if is_narrow(s) == narrow and s not in KNOWN_NARROW_FAILURES)
+    return tuple(itertools.islice(seeds, count))
+
+
+WHOLE_WAVE_SEEDS = _first_seeds(DEFAULT_KERNELS, narrow=False)
+NARROW_SEEDS = _first_seeds(NARROW_KERNELS, narrow=True)
 
 
 def _check_seeds(seeds, header: str = "") -> None:
@@ -100,8 +120,20 @@ def _check_seeds(seeds, header: str = "") -> None:
 
 @pytest.mark.parametrize("chunk", range(DEFAULT_CHUNKS))
 def test_random_escapes_agree(chunk):
-    per = DEFAULT_KERNELS // DEFAULT_CHUNKS
-    _check_seeds(range(chunk * per, (chunk + 1) * per))
+    _check_seeds(WHOLE_WAVE_SEEDS[chunk::DEFAULT_CHUNKS])
+
+
+@pytest.mark.parametrize("chunk", range(NARROW_CHUNKS))
+def test_random_escapes_agree_in_narrow_blocks(chunk):
+    """Blocks of fewer threads than the wave: what the lanes past the threads hold leaks
+    out through every escape, and must be the same on every engine."""
+    _check_seeds(NARROW_SEEDS[chunk::NARROW_CHUNKS], "narrow blocks: ")
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug on narrow blocks: KNOWN_NARROW_FAILURES")
+@pytest.mark.parametrize("seed", KNOWN_NARROW_FAILURES)
+def test_known_narrow_failures(seed):
+    assert check(seed) == ""
 
 
 @functools.cache
@@ -134,9 +166,28 @@ def test_generator_is_deterministic_and_varied():
     assert {c.arch for c in cases} == set(WAVES)
     assert {c.waves_per_block for c in cases} == {1, 2, 3, 4}
     assert all(3 <= c.blocks <= 9 for c in cases)
+    assert 0 < sum(c.narrow for c in cases) < 30
+    assert all(c.narrow == is_narrow(c.seed) for c in cases)
     text = "\n".join(c.source for c in cases)
     for construct in ("np.asarray(", "len(", ".shape", "int(", "str(", "isinstance(",
                       "atomicAdd(", "__hadd2(", ".regs", ".x", "blockIdx.x"):
+        assert construct in text
+
+
+def test_narrow_seeds_cover_every_wave_and_shape():
+    cases = [generate(seed) for seed in NARROW_SEEDS]
+    assert all(c.narrow and c.waves_per_block == 1 and 3 <= c.blocks <= 9 for c in cases)
+    assert not any(is_narrow(seed) for seed in WHOLE_WAVE_SEEDS)
+    for arch, w in WAVES.items():
+        mine = [c for c in cases if c.arch == arch]
+        assert len(mine) >= 20, arch
+        sizes = {c.block[0] for c in mine if c.block[1] == 1}
+        assert {w // 2, w // 4, 1, 7, 20, w - 1} <= sizes, (arch, sizes)
+        assert any(c.block[1] > 1 for c in mine), arch
+    assert any(c.batch_lanes for c in cases) and any(c.grid[1] > 1 for c in cases)
+    text = "\n".join(c.source for c in cases)
+    for construct in ("tid - lane", "blockDim.x * blockDim.y", "amdgcn.readlane(",
+                      "shared_array(", "np.asarray(", "len(", "int("):
         assert construct in text
 
 
