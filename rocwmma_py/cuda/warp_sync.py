@@ -130,10 +130,12 @@ def _shfl_sync(kind: str, mask: object, var: object, operand: object, width: obj
 
 
 def _over_mask(named: np.ndarray, predicate: object, reduce) -> Lanes:
-    """Per lane: `reduce` of the predicate over the lanes its mask names."""
+    """Per lane: `reduce` of the predicate over the threads its mask names (CUDA: "all
+    non-exited threads named in mask"; lanes past a partial wave's threads are none)."""
     p = view(predicate, "predicate").data
     if p.ndim != 2:
         raise CrossLaneError(f"a vote takes one predicate per lane, got shape {p.shape[:-2]}")
+    named = named & thread_lanes()[:, None, :]
     hold = (p != 0)[:, None, :]
     votes = reduce(hold | ~named, axis=-1) if reduce is np.all else reduce(hold & named, axis=-1)
     return Lanes(votes.astype(np.int32).reshape(-1))
@@ -165,25 +167,14 @@ def __ballot_sync(mask: object, predicate: object):  # noqa: N807
     return __ballot(predicate) & Lanes(_every_wave(m).reshape(-1))
 
 
-def _vote_masks(mask: object, what: str) -> np.ndarray:
-    """`_named` of the checked masks of a vote over the lanes a mask names. Those past a
-    narrow batch's threads hold predicates too (every lane of a wave computes): a mask
-    naming them is read with whole waves."""
-    m = _masks(mask, what)
-    width = lane_shape()[1]
-    if width < wave_size() and (m >> np.uint64(width)).any():
-        raise NeedsFullWidth
-    return _named(_every_wave(m))
-
-
 def __any_sync(mask: object, predicate: object):  # noqa: N807
-    """CUDA __any_sync: 1 if the predicate holds in some lane of `mask`."""
-    return _over_mask(_vote_masks(mask, "__any_sync"), predicate, np.any)
+    """CUDA __any_sync: 1 if the predicate holds in some thread of `mask`."""
+    return _over_mask(_named(_every_wave(_masks(mask, "__any_sync"))), predicate, np.any)
 
 
 def __all_sync(mask: object, predicate: object):  # noqa: N807
-    """CUDA __all_sync: 1 if the predicate holds in every lane of `mask`."""
-    return _over_mask(_vote_masks(mask, "__all_sync"), predicate, np.all)
+    """CUDA __all_sync: 1 if the predicate holds in every thread of `mask`."""
+    return _over_mask(_named(_every_wave(_masks(mask, "__all_sync"))), predicate, np.all)
 
 
 SYNC_FUNCTIONS = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
