@@ -377,6 +377,26 @@ def _whole(fn: Callable[..., Any], operands: tuple) -> Any:
     return int(result[0]) if bounds[0] == bounds[1] else Uniform._of_ints(result, bounds)
 
 
+def _with_int(fn: Callable[..., Any], a: object, b: object) -> Any:
+    """`_whole` for the index arithmetic of kernels, a Uniform of ints and a Python int
+    with + - * (`row * ncols + col`), in fewer steps: the int's corners bound the results
+    and are attained. None where `_whole` decides."""
+    ufunc = _AFFINE.get(fn)
+    u, k = (a, b) if type(b) is int else (b, a)
+    if ufunc is None or not _I64_MIN <= k <= _I64_MAX or (array := u._int64()) is None:
+        return None
+    low, high = u._bounds()
+    ends = (fn(low, k), fn(high, k)) if u is a else (fn(k, low), fn(k, high))
+    bounds = min(ends), max(ends)
+    if bounds[0] < _I64_MIN or bounds[1] > _I64_MAX:
+        return None
+    result = ufunc(array, k) if u is a else ufunc(k, array)
+    return int(result[0]) if bounds[0] == bounds[1] else Uniform._of_ints(result, bounds)
+
+
+_AFFINE = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply}
+
+
 def _with_lanes(values: tuple) -> tuple:
     """The Uniforms among `values` (nested too) spread over the lanes."""
     return tuple(Lanes(x.__lane_values__(values)) if isinstance(x, Uniform)
@@ -402,14 +422,18 @@ def _binary(fn: Callable[[Any, Any], Any], a: object, b: object) -> Any:
     """An operator: whole-array on ints where exact (`_whole`), per lane with per-lane
     values, per wave with scalars (and plain numpy arrays, whose results split),
     NotImplemented for other objects (a Pointer's reflected operator runs, as for an int)."""
-    whole = _whole(fn, (a, b))
-    if whole is not None:
-        return whole
     other = b if isinstance(a, Uniform) else a
-    if type(other) is Lanes and (ufunc := _BY_WAVE.get(fn)) is not None:
-        result = _by_wave(ufunc, a, b, other)
-        if result is not None:
-            return result
+    if type(other) is Lanes:
+        if (ufunc := _BY_WAVE.get(fn)) is not None:
+            result = _by_wave(ufunc, a, b, other)
+            if result is not None:
+                return result
+    else:
+        whole = _with_int(fn, a, b) if type(other) is int else None
+        if whole is None:
+            whole = _whole(fn, (a, b))
+        if whole is not None:
+            return whole
     if is_per_lane(other):
         x, y = _with_lanes((a, b))
         return fn(x, y)
