@@ -573,3 +573,26 @@ def test_bessel_and_gamma_in_kernels_per_lane(engine):
     assert np.array_equal(bessel, want)
     assert np.array_equal(gamma, D.lgammaf(a) + D.tgammaf(D.fabsf(a) + 0.25))
     assert np.array_equal(norms, D.normf(3, (a, D.j1f(a), n)))
+
+
+@pytest.mark.parametrize("name", ["fminf", "fmaxf", "fmin", "fmax"])
+def test_fmin_fmax_order_every_pair_of_specials_with_minus_zero_below_plus_zero(name):
+    """IEEE minNum/maxNum with -0 < +0, each operand pair of zeros, signed ones, infinities
+    and NaN at once (arrays: the ties are resolved element by element)."""
+    values = [0.0, -0.0, 1.0, -1.0, INF, -INF, NAN, 1e-45, -3.5]
+    a, b = (np.array(v, np.float32 if name.endswith("f") else np.float64)
+            for v in zip(*[(x, y) for x in values for y in values]))
+
+    def reference(x: float, y: float) -> float:
+        if math.isnan(x) or math.isnan(y):
+            return y if math.isnan(x) else x
+        key = (lambda v: (v, not math.copysign(1.0, v) < 0))  # -0 below +0
+        pick = min if name.startswith("fmin") else max
+        return pick((x, y), key=key)
+
+    got = getattr(D, name)(a, b)
+    assert got.dtype == a.dtype
+    for x, y, r in zip(a.tolist(), b.tolist(), got.tolist(), strict=True):
+        want = reference(x, y)
+        assert (math.isnan(r) and math.isnan(want)) or (
+            r == want and math.copysign(1.0, r) == math.copysign(1.0, want)), (name, x, y, r)

@@ -83,14 +83,20 @@ def _with_exponent(x: np.ndarray, multiple: int) -> tuple[np.ndarray, np.ndarray
 # --- exactly specified functions ------------------------------------------------------------
 
 def _fmin(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IEEE minNum with -0 < +0: a NaN operand gives the other one."""
-    smaller = (a < b) | ((a == b) & np.signbit(a)) | np.isnan(b)
-    return np.where(smaller, a, b)
+    """IEEE minNum with -0 < +0: a NaN operand gives the other one (numpy's fmin; it may
+    pick either zero of a tie of +0 and -0, decided here)."""
+    return _zero_ties(np.fmin(a, b), a, b, np.signbit(a))
 
 
 def _fmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    bigger = (a > b) | ((a == b) & ~np.signbit(a)) | np.isnan(b)
-    return np.where(bigger, a, b)
+    """IEEE maxNum with -0 < +0 (see `_fmin`)."""
+    return _zero_ties(np.fmax(a, b), a, b, ~np.signbit(a))
+
+
+def _zero_ties(r: np.ndarray, a: np.ndarray, b: np.ndarray, pick_a: np.ndarray) -> np.ndarray:
+    """r with its ties of two zeros resolved: a where `pick_a`, else b."""
+    ties = (r == 0) & (a == b)
+    return np.where(ties & pick_a, a, np.where(ties, b, r)) if ties.any() else r
 
 
 def _round(x: np.ndarray) -> np.ndarray:
@@ -950,10 +956,14 @@ def _result(value: np.ndarray, kind: str, dtype: np.dtype, scalar: bool) -> Any:
     return out[()] if scalar else out
 
 
+# computed in the form's own type: nextafter steps in it, fmin/fmax return an operand
+_NATIVE = ("nextafter", "fmin", "fmax")
+
+
 def _form(row: MathFunction, dtype: np.dtype, name: str,
           output: int | None) -> Callable[..., Any]:
     """The C function `name` (or, with `output`, that output of a multi-output one)."""
-    native = row.name == "nextafter"  # steps in the form's own type
+    native = row.name in _NATIVE
 
     def fn(*xs: Any) -> Any:
         if len(xs) != row.arity:
