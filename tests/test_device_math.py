@@ -580,15 +580,15 @@ def test_fmin_fmax_order_every_pair_of_specials_with_minus_zero_below_plus_zero(
     """IEEE minNum/maxNum with -0 < +0, each operand pair of zeros, signed ones, infinities
     and NaN at once (arrays: the ties are resolved element by element)."""
     values = [0.0, -0.0, 1.0, -1.0, INF, -INF, NAN, 1e-45, -3.5]
-    a, b = (np.array(v, np.float32 if name.endswith("f") else np.float64)
-            for v in zip(*[(x, y) for x in values for y in values]))
+    dtype = np.float32 if name.endswith("f") else np.float64
+    a = np.repeat(np.array(values, dtype), len(values))
+    b = np.tile(np.array(values, dtype), len(values))
 
     def reference(x: float, y: float) -> float:
         if math.isnan(x) or math.isnan(y):
             return y if math.isnan(x) else x
-        key = (lambda v: (v, not math.copysign(1.0, v) < 0))  # -0 below +0
         pick = min if name.startswith("fmin") else max
-        return pick((x, y), key=key)
+        return pick((x, y), key=lambda v: (v, math.copysign(1.0, v) > 0))  # -0 below +0
 
     got = getattr(D, name)(a, b)
     assert got.dtype == a.dtype

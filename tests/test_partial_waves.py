@@ -37,7 +37,7 @@ from rocwmma_py import (
     where,
 )
 from rocwmma_py import accumulator as acc
-from rocwmma_py.amdgcn import readfirstlane
+from rocwmma_py.amdgcn import readfirstlane, readlane
 from rocwmma_py.cuda import __ballot_sync, __shfl_down_sync
 from rocwmma_py.runtime import (
     __activemask,
@@ -50,7 +50,7 @@ from rocwmma_py.runtime import (
     shared_array,
 )
 from rocwmma_py.runtime.state import current_context_or_none
-from rocwmma_py.settings import use_batch_lanes
+from rocwmma_py.settings import use_batch_lanes, use_workers
 
 ENGINES = ["batch", "wave"]
 ARCHS = {"gfx942": 64, "gfx1100": 32}
@@ -335,3 +335,33 @@ def test_a_thread_of_a_narrow_block_reading_past_the_end_is_named(arch, engine):
     x = np.zeros(4 * 20, np.float32)
     with use_engine(engine), pytest.raises(OutOfBoundsError, match=r"offset 80 by lane 19"):
         _one_past[4, 20, 0, arch](x, np.zeros_like(x))
+
+
+@kernel
+def _copy_then_readlane(x, out, late):
+    """Copies x; from block `late` on, also reads lane 40 (past a 32-thread block's
+    threads on wave64): only whole waves define that."""
+    t = blockIdx.x * blockDim.x + threadIdx.x
+    v = x[t]
+    if blockIdx.x >= late:
+        v = v + readlane(v, 40)
+    out[t] = v
+
+
+def test_narrow_batches_take_batch_lanes_of_threads_and_whole_waves_after(monkeypatch):
+    """Batches of 32-thread blocks on wave64 hold ROCWMMA_PY_BATCH_LANES lanes of threads
+    (twice the blocks of whole-wave batches); after an operation that needs whole waves,
+    the batch reruns with them and the launch's later batches hold as many lanes."""
+    from rocwmma_py.runtime import engine
+    sizes: list[int] = []
+    top = engine._Launch.top_batch
+    monkeypatch.setattr(engine._Launch, "top_batch",
+                        lambda self, blocks: sizes.append(blocks.size) or top(self, blocks))
+    grid, n = 40, 32
+    x = np.arange(grid * n, dtype=np.float32)
+    out = np.zeros_like(x)
+    with use_batch_lanes(8 * 32), use_workers(1):  # 8 narrow blocks, or 4 of whole waves
+        stats = _run(_copy_then_readlane, grid, n, "gfx942", "batch", x, out, 16)
+    assert sizes == [8, 8, 8, 4, 4, 4, 4], sizes  # blocks 16-23 met the readlane
+    assert [(f.kind, f.block) for f in stats.fallbacks] == [("whole waves", 16)]
+    np.testing.assert_array_equal(out, x)  # lane 40 runs no load: it holds 0

@@ -149,13 +149,14 @@ class _Launch:
         self.stats = stats
         self.progress = progress
         self.budget = batch_bytes()
-        self.per_batch = max(1, batch_lanes() // (grid.waves_per_block * grid.arch.wave_size))
+        self.narrow = grid.narrow_width()  # 0 once a batch needed whole waves
+        lanes = grid.waves_per_block * (self.narrow or grid.arch.wave_size)  # per block
+        self.per_batch = max(1, batch_lanes() // lanes)
         self.groups: list[np.ndarray] = [np.arange(grid.waves_per_block)]
         self.races = GlobalRaces() if grid.checks.racecheck else None
         width = grid.arch.wave_size
         self.tid = [t.reshape(grid.waves_per_block, width) for t in grid.thread_indices()]
         self.live = grid.live_lanes()
-        self.narrow = grid.narrow_width()  # 0 once a batch needed whole waves
 
     def run_blocks(self, start: int, stop: int) -> None:
         """Blocks [start, stop) in block order, on the launch's engine."""
@@ -252,7 +253,9 @@ class _Launch:
         except NeedsPerWave as err:
             journal.undo()
             if isinstance(err, NeedsFullWidth) and contexts[0].narrow:
-                self.narrow = 0  # whole waves for the rest of the launch
+                # whole waves for the rest of the launch, in batches of as many lanes
+                self.per_batch = max(1, self.per_batch * self.narrow // grid.arch.wave_size)
+                self.narrow = 0
                 self._note("whole waves", blocks, blocks, err,
                            str(err) or "an operation that sees every lane of a wave, in "
                            "blocks narrower than a wave")

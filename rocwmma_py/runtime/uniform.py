@@ -382,7 +382,7 @@ def _with_int(fn: Callable[..., Any], a: object, b: object) -> Any:
     with + - * (`row * ncols + col`), in fewer steps: the int's corners bound the results
     and are attained. None where `_whole` decides."""
     ufunc = _AFFINE.get(fn)
-    u, k = (a, b) if type(b) is int else (b, a)
+    u, k = (cast(Uniform, a), b) if type(b) is int else (cast(Uniform, b), cast(int, a))
     if ufunc is None or not _I64_MIN <= k <= _I64_MAX or (array := u._int64()) is None:
         return None
     low, high = u._bounds()
