@@ -89,17 +89,10 @@ DEFAULT_KERNELS, DEFAULT_CHUNKS = 240, 8
 NARROW_KERNELS, NARROW_CHUNKS = 120, 4
 EXTENDED_KERNELS, EXTENDED_CHUNKS = 5000, 50
 
-# Narrow-block kernels on which the batched engine (or workers) and the per-wave engine
-# disagree on the current code: engine bugs, tracked by an xfail(strict) test below and
-# left out of NARROW_SEEDS. Empty: none of the 6,117 narrow kernels of seeds 0 .. 19999
-# disagrees (checked on main at fdd8c0d).
-KNOWN_NARROW_FAILURES: tuple[int, ...] = ()
-
-
 def _first_seeds(count: int, narrow: bool) -> tuple[int, ...]:
     """The first `count` seeds from 0 whose kernels launch narrow (or whole-wave) blocks."""
     seeds = (s for s in itertools.count()
-             if is_narrow(s) == narrow and s not in KNOWN_NARROW_FAILURES)
+             if is_narrow(s) == narrow)
     return tuple(itertools.islice(seeds, count))
 
 
@@ -128,12 +121,6 @@ def test_random_escapes_agree_in_narrow_blocks(chunk):
     """Blocks of fewer threads than the wave: what the lanes past the threads hold leaks
     out through every escape, and must be the same on every engine."""
     _check_seeds(NARROW_SEEDS[chunk::NARROW_CHUNKS], "narrow blocks: ")
-
-
-@pytest.mark.xfail(strict=True, reason="engine bug on narrow blocks: KNOWN_NARROW_FAILURES")
-@pytest.mark.parametrize("seed", KNOWN_NARROW_FAILURES)
-def test_known_narrow_failures(seed):
-    assert check(seed) == ""
 
 
 @functools.cache
