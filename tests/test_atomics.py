@@ -541,7 +541,8 @@ def test_two_calls_on_one_address_run_wave_by_wave(blocks, waves):
 def test_lds_calls_between_barriers(barrier):
     """Two LDS atomics per wave on one element: with a barrier between them the batch keeps
     (call 1 of every wave, then call 2); without, the per-wave order is wave 0's two calls
-    first, which the batch reruns wave by wave to get."""
+    first, which the batch gets by rerunning as wave groups (one wave of every block each,
+    in turns between barriers), its blocks still batched."""
     @kernel
     def rounds(vals, olds, final):
         s = shared_array(np.uint32, 1)
@@ -576,8 +577,53 @@ def test_lds_calls_between_barriers(barrier):
                            [vals, np.zeros(vals.size, np.uint32), np.zeros(BLOCKS, np.uint32)])
     for engine, (out, _) in outs.items():
         assert same_bits(out[1], expect) and out[2].tolist() == finals, engine
-    per_wave = outs["batch"][1].per_wave_blocks
-    assert per_wave == (0 if barrier else BLOCKS)
+    stats = outs["batch"][1]
+    assert stats.per_wave_blocks == 0
+    assert stats.wave_groups == (1 if barrier else WAVES)
+    assert [f.kind for f in stats.fallbacks] == ([] if barrier else ["wave groups"])
+
+
+@pytest.mark.parametrize("reads", ["none", "olds", "same epoch"])
+def test_lds_histogram_loops_run_batched_in_wave_order(reads):
+    """A block histogram in LDS (NVIDIA histogram256's shape): every wave adds to shared bins
+    in a loop with no barrier between its calls, so the per-wave order is each wave's whole
+    loop in turn. The batch reruns as wave groups (blocks still batched) and matches the
+    per-wave engine bit for bit, the old values the atomics return and a plain read of the
+    bins in the same epoch included; the bins also match numpy's bincount."""
+    bins, rounds, waves, blocks = 16, 5, 4, 6
+
+    @kernel
+    def histogram(data, out, olds, seen):
+        s = shared_array(np.uint32, bins)
+        t = threadIdx.x
+        with where(t < bins):
+            s[t] = 0
+        synchronize_workgroup()
+        base = blockIdx.x * rounds * blockDim.x
+        for k in range(rounds):
+            i = base + k * blockDim.x + t
+            old = rocwmma_py.atomicAdd(s + data[i] % bins, 1)
+            if reads == "olds":
+                olds[i] = old
+        if reads == "same epoch":  # each wave sees the bins as the waves before it left them
+            seen[blockIdx.x * blockDim.x + t] = s[t % bins]
+        synchronize_workgroup()
+        with where(t < bins):
+            out[blockIdx.x * bins + t] = s[t]
+
+    threads = waves * 64
+    data = np.random.default_rng(11).integers(0, 1 << 20, blocks * rounds * threads)
+    data = data.astype(np.uint32)
+    buffers = [data, np.zeros(blocks * bins, np.uint32), np.zeros(data.size, np.uint32),
+               np.zeros(blocks * threads, np.uint32)]
+    outs = on_both_engines(histogram[blocks, threads, 0, "gfx942"], buffers)
+    (wave_out, _), (batch_out, stats) = outs["wave"], outs["batch"]
+    for want, got in zip(wave_out[1:], batch_out[1:], strict=True):
+        np.testing.assert_array_equal(got, want)
+    counts = np.stack([np.bincount(d % bins, minlength=bins)
+                       for d in data.reshape(blocks, -1)]).reshape(-1)
+    np.testing.assert_array_equal(batch_out[1], counts)
+    assert stats.per_wave_blocks == 0 and stats.wave_groups == waves, stats.fallbacks
 
 
 # --- f16 / bf16 add and packed pairs ---------------------------------------------------------

@@ -48,6 +48,7 @@ from .memory import Buffer, Pointer
 from .races import split_units
 from .state import (
     AtomicHits,
+    BatchSplit,
     NeedsBlockOrder,
     NeedsPerWave,
     WaveContext,
@@ -419,7 +420,13 @@ def _check_batch_order(ctx: WaveContext, buffer: Buffer, itemsize: int, run: _Ru
     before = rec.marks[run.addresses]
     late = np.flatnonzero(before > first)
     if late.size:
-        raise NeedsPerWave(_order_cause(buffer, lds, int(before[late[0]]), int(first[late[0]])))
+        cause = _order_cause(buffer, lds, int(before[late[0]]), int(first[late[0]]))
+        if lds and ctx.n_waves > int(ctx.block_slots[-1]) + 1:
+            # several waves of each block: rerun them as wave groups, one wave of every
+            # block each, in turns between barriers (each block's waves then apply their
+            # LDS atomics in the per-wave order, and blocks stay batched)
+            raise BatchSplit(ctx.wave_ids.copy(), f"{cause}: LDS atomics in wave order")
+        raise NeedsPerWave(cause)
     rec.marks[run.addresses] = last
 
 

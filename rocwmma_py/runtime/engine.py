@@ -289,7 +289,7 @@ class _Launch:
             which = which.reshape(-1)
             parts = [group[which == part] for part in np.argsort(first)]
             where = blocks[np.flatnonzero(disagree)[:1]]
-            self._note("wave groups", where, blocks, split,
+            self._note("wave groups", where, blocks, split, split.cause or
                        "a Python branch, loop bound or index differing between waves of a block")
             self.batch(blocks, parent, groups[:slot] + parts + groups[slot + 1:])
             return

@@ -28,13 +28,15 @@ PER_WAVE = "per wave"  # WaveContext.taint of a batch that must rerun wave by wa
 class BatchSplit(BaseException):  # noqa: N818 - a control-flow signal, not an error
     """A Python branch/loop bound of a batch has different values in different waves.
 
-    `values[w]` is the (wave-uniform) value wave w saw. A BaseException, so kernel code's
-    `except Exception:` cannot swallow it.
+    `values[w]` is the (wave-uniform) value wave w saw; `cause` says why, where it is not a
+    Python branch (LDS atomics that need their block's waves in turns). A BaseException, so
+    kernel code's `except Exception:` cannot swallow it.
     """
 
-    def __init__(self, values: np.ndarray) -> None:
+    def __init__(self, values: np.ndarray, cause: str = "") -> None:
         super().__init__("batch split")
         self.values = values
+        self.cause = cause
         taint_running_batch(split=self)
 
 
@@ -169,7 +171,7 @@ class WaveContext:
         where its waves would not all have done the same: raise the signal that reruns it
         (split by the values of a swallowed split, else wave by wave)."""
         if isinstance(self.taint, BatchSplit):
-            raise BatchSplit(self.taint.values)
+            raise BatchSplit(self.taint.values, self.taint.cause)
         if self.taint is not None:
             raise NeedsPerWave
 
