@@ -9,9 +9,11 @@ model; the emulator's distance above it is what checks, certification and bookke
   float64 sum rounds like the exact one is left out, so this floor is below any exact model.
 - GEMM, silicon model (CDNA3 fused dot, groups of 8 K positions): every product term is
   truncated on its own, so no BLAS: per group three whole-array passes over the products
-  (multiply; scale and truncate to int32 in one ufunc; the group's integer sum), in the
-  emulator's cache-sized chunks, after the same loads as above; the per-output work
-  (exponents, aligning d, rounding, special values) left out.
+  (multiply; scale and truncate to int32 in one ufunc; the group's integer sum) and the few
+  every output needs (its alignment exponent from one small matmul of exponent weights,
+  the scale from its bits, d aligned, floored, added, scaled back and rounded), in the
+  emulator's cache-sized chunks, after the same loads as above; special values, the rare
+  wide-d and subnormal cases and all bookkeeping left out.
 - softmax + rms_norm: the kernels transliterated to numpy with the batch's lanes as array
   elements, one numpy call per kernel operation (index arithmetic, gathers and scatters for
   the memory accesses, the xor shuffles as lane permutations); no bounds checks, journal or
@@ -98,38 +100,66 @@ def exact_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
     return run
 
 
-def _silicon_step(at: np.ndarray, bk: np.ndarray, scratch: dict) -> None:
-    """The three passes every product term of one K step needs in the fused dot, per group
-    of GROUP K positions: its product, its scaled truncation to an integer (one ufunc with an
-    int32 output), the group's integer sum. The per-output work (exponents, alignment of d,
-    rounding) is left out."""
+# 2**(4e) by a float64's sign and exponent field (e clamped at -126), the emulator's table
+_WEIGHTS = np.exp2(4.0 * np.clip((np.arange(4096) & 2047) - 1023, -126, 127))
+
+
+def _silicon_step(at: np.ndarray, bk: np.ndarray, d: np.ndarray, scratch: dict) -> None:
+    """One K step of the fused dot with nothing but the passes it cannot do without, per
+    group of GROUP K positions: every product term's three (its product, its scaled
+    truncation to an integer in one ufunc with an int32 output, the group's integer sum),
+    and every output's few: its alignment exponent E (one small matmul of exponent weights
+    2**(4e), whose bits give E, as the emulator finds it), the scale 2**(24-E) (two integer
+    passes on the bits; the weights are one table look-up per operand), and d aligned,
+    floored, added to the sum, scaled back and rounded to f32 in place (five passes). Left
+    out: special values, the rare wide-d and subnormal cases, and the emulator's
+    bookkeeping."""
     a_k = np.moveaxis(at.astype(np.float32), -1, 0)[..., None]  # (K, T, M, 1)
     b_k = np.moveaxis(bk.astype(np.float32), -2, 0)[:, :, None, :]  # (K, T, 1, N)
+    wa, wb = _WEIGHTS[at.view(np.uint64) >> 52], _WEIGHTS[bk.view(np.uint64) >> 52]
     shape = (GROUP, *np.broadcast_shapes(a_k.shape[1:], b_k.shape[1:]))
     if scratch.get("shape") != shape:
         scratch.update(shape=shape, products=np.empty(shape, np.float32),
                        units=np.empty(shape, np.int32), sums=np.empty(shape[1:], np.int32),
-                       scale=np.full(shape[1:], np.float32(2.0**20)))
+                       weights=np.empty(shape[1:], np.float64),
+                       bits=np.empty(shape[1:], np.int64),
+                       scale32=np.empty(shape[1:], np.float32),
+                       d_units=np.empty(shape[1:], np.float64))
+    weights, bits, d_units = scratch["weights"], scratch["bits"], scratch["d_units"]
     for g0 in range(0, at.shape[-1], GROUP):
+        np.matmul(wa[..., g0:g0 + GROUP], wb[..., g0:g0 + GROUP, :], out=weights)
+        np.right_shift(weights.view(np.int64), 54, out=bits)  # 256 + E
+        np.subtract(1023 + 24 + 256, bits, out=bits)
+        bits <<= 52
+        scale = bits.view(np.float64)  # 2**(24 - E)
+        np.copyto(scratch["scale32"], scale, casting="same_kind")
         np.multiply(a_k[g0:g0 + GROUP], b_k[g0:g0 + GROUP], out=scratch["products"])
-        np.multiply(scratch["products"], scratch["scale"], out=scratch["units"],
+        np.multiply(scratch["products"], scratch["scale32"], out=scratch["units"],
                     casting="unsafe")
         np.add.reduce(scratch["units"], axis=0, out=scratch["sums"])
+        np.multiply(d, scale, out=d_units)
+        np.floor(d_units, out=d_units)
+        d_units += scratch["sums"]
+        d_units /= scale
+        np.copyto(d, d_units, casting="same_kind")
 
 
-def silicon_gemm_floor(g: Gemm) -> Callable[[], None]:
-    """Per K step the batch's loads, then the product passes in chunks of at most 2**18
-    product terms (the emulator's own chunk, near L2 size)."""
+def silicon_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
+    """Per K step the batch's loads, then the fused dot's passes (`_silicon_step`) in
+    chunks of at most 2**18 product terms (the emulator's own chunk, near L2 size)."""
     a, bt = _operands(g)
     a_idx, b_idx = _tile_indices(g)
     per_chunk = max(1, (1 << 18) // (g.tile * g.tile * GROUP))
     scratch: dict = {}
 
     def run() -> None:
+        d = np.zeros((g.tiles, g.tile, g.tile), np.float32)
         for k0 in range(0, g.k, K_STEP):
             at, bk = _loads(g, a, bt, a_idx, b_idx, k0)
             for t0 in range(0, g.tiles, per_chunk):
-                _silicon_step(at[t0:t0 + per_chunk], bk[t0:t0 + per_chunk], scratch)
+                part = slice(t0, t0 + per_chunk)
+                _silicon_step(at[part], bk[part], d[part], scratch)
+        return d
 
     return run
 
@@ -141,9 +171,11 @@ def per_wave_floor(g: Gemm) -> Callable[[], None]:
     scratch: dict = {}
 
     def run() -> None:
+        d = np.zeros((g.tiles, g.tile, g.tile), np.float32)
         for w in range(g.tiles):
             for k0 in range(0, g.k, K_STEP):
-                _silicon_step(*_loads(g, a, bt, a_idx[w:w + 1], b_idx[w:w + 1], k0), scratch)
+                _silicon_step(*_loads(g, a, bt, a_idx[w:w + 1], b_idx[w:w + 1], k0),
+                              d[w:w + 1], scratch)
 
     return run
 

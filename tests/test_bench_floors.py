@@ -23,6 +23,21 @@ def test_exact_floor_tiles_are_the_product(tile, staged):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-3)
 
 
+@pytest.mark.parametrize("tile, staged", [(16, False), (64, True)])
+def test_silicon_floor_accumulates_the_product_through_its_truncated_groups(tile, staged):
+    """The silicon floor's per-output passes are real: its D is A @ B within the fused
+    dot's truncation (24 fraction bits below each group's largest exponent sum, per group
+    and K step)."""
+    g = F.Gemm(128, tile, staged)
+    a, bt = F._operands(g)
+    a64, b64 = a.reshape(128, 128).astype(np.float64), bt.reshape(128, 128).T.astype(np.float64)
+    got = F.silicon_gemm_floor(g)()
+    per_side = 128 // tile
+    got = got.reshape(per_side, per_side, tile, tile).transpose(0, 2, 1, 3).reshape(128, 128)
+    scale = np.abs(a64) @ np.abs(b64)
+    assert np.max(np.abs(got - a64 @ b64) / scale) < 128 * 2.0**-21
+
+
 def test_simt_floors_compute_softmax_and_rms_norm():
     x = np.random.default_rng(1).standard_normal((8, 256)).astype(np.float32)
     soft = F.softmax_floor(x)().reshape(x.shape)
