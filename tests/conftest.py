@@ -6,6 +6,9 @@ reference is the exact model (one exact sum rounded once per instruction, IEEE i
 non-finite inputs) on targets whose default silicon model rounds differently. Unmarked tests
 run under the default ("silicon").
 
+The `spread` fixture lets launches of a few small blocks fork workers (the workers' size
+thresholds are for real work), so tests can compare them with one process.
+
 Hypothesis draws the same examples on every default run (profile "repeatable": CI stays
 green or red for the code, not for the draw); `-m extended` runs, or HYPOTHESIS_PROFILE=
 explore, draw new ones each time to look for counterexamples."""
@@ -16,6 +19,7 @@ import pytest
 from hypothesis import settings
 
 from rocwmma_py import use_numerics
+from rocwmma_py.runtime import workers
 
 settings.register_profile("repeatable", derandomize=True, database=None)
 settings.register_profile("explore", derandomize=False)
@@ -42,3 +46,13 @@ def _numerics(request):
         return
     with use_numerics(*marker.args):
         yield
+
+
+@pytest.fixture
+def spread(monkeypatch):
+    """Spread every launch of two or more blocks over the workers."""
+    monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)
+    monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
+    monkeypatch.setattr(workers, "PAYOFF", float("inf"))
+    monkeypatch.setattr(workers, "UNMEASURED_MIN_BATCHES", 1)
+    monkeypatch.setattr(workers, "PROBE_SHARE_MAX", float("inf"))

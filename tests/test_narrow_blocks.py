@@ -68,7 +68,6 @@ from rocwmma_py.cuda import (
     __syncthreads,
     warpSize,
 )
-from rocwmma_py.runtime import workers
 from rocwmma_py.settings import use_batch_lanes
 
 WAVE = {"gfx942": 64, "gfx1100": 32, "gfx1201": 32}
@@ -78,16 +77,6 @@ NARROW = [("gfx942", 32), ("gfx942", 16), ("gfx942", 8), ("gfx1100", 16), ("gfx1
 NARROW_IDS = [f"{a}-{n}" for a, n in NARROW]
 MODES = ("batch", "tiny")
 WITH_WORKERS = (*MODES, "workers")  # tests using it take the `spread` fixture
-
-
-@pytest.fixture
-def spread(monkeypatch):
-    """Let launches of a few small blocks fork workers (the thresholds are for real work)."""
-    monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)
-    monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
-    monkeypatch.setattr(workers, "PAYOFF", float("inf"))
-    monkeypatch.setattr(workers, "UNMEASURED_MIN_BATCHES", 1)
-    monkeypatch.setattr(workers, "PROBE_SHARE_MAX", float("inf"))
 
 
 def _run(k, grid, block, arch, buffers, scalars, mode):

@@ -62,16 +62,6 @@ FragB = fragment[matrix_b, TILE, TILE, TILE, float16, col_major]
 FragAcc = fragment[accumulator, TILE, TILE, TILE, float32]
 
 
-@pytest.fixture
-def spread(monkeypatch):
-    """Spread every launch of two or more blocks (the thresholds are for real workloads)."""
-    monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)
-    monkeypatch.setattr(workers, "MIN_BLOCKS", 2)
-    monkeypatch.setattr(workers, "PAYOFF", float("inf"))
-    monkeypatch.setattr(workers, "UNMEASURED_MIN_BATCHES", 1)
-    monkeypatch.setattr(workers, "PROBE_SHARE_MAX", float("inf"))
-
-
 def compare(launch, buffers, engine, expect_workers=True):
     """Run `launch(*copies)` with 1 and 2 workers; assert identical memory and errors."""
     runs = {}
