@@ -365,3 +365,32 @@ def test_narrow_batches_take_batch_lanes_of_threads_and_whole_waves_after(monkey
     assert sizes == [8, 8, 8, 4, 4, 4, 4], sizes  # blocks 16-23 met the readlane
     assert [(f.kind, f.block) for f in stats.fallbacks] == [("whole waves", 16)]
     np.testing.assert_array_equal(out, x)  # lane 40 runs no load: it holds 0
+
+
+@kernel
+def _plus_wave_table(out, table_kind):
+    """Adds a table of the wave's length to each thread's id: per wave, entry l goes to
+    lane l (a list, an array, or a `where` condition of that length)."""
+    t = blockIdx.x * blockDim.x + threadIdx.x
+    table = list(range(64)) if table_kind == "list" else np.arange(64)
+    if table_kind == "where":
+        with where(np.arange(64) % 3 == 0):
+            out[t] = threadIdx.x
+    else:
+        out[t] = threadIdx.x + table
+
+
+@pytest.mark.parametrize("table_kind", ["list", "array", "where"])
+def test_plain_data_of_a_wave_length_in_a_narrow_batch_is_per_wave_data(table_kind):
+    """Two 32-thread blocks on wave64 make a narrow batch of 64 lanes: a list or array of
+    64 entries (one wave's, per wave) must not pass for the batch's lanes."""
+    out = {}
+    for engine in ENGINES:
+        out[engine] = np.full(64, -1, np.int64)
+        with use_engine(engine):  # (the batch ends per wave: whole waves cannot add them)
+            _plus_wave_table[2, 32, 0, "gfx942"](out[engine], table_kind)
+    np.testing.assert_array_equal(out["batch"], out["wave"])
+    want = np.tile(np.arange(32) * (1 if table_kind == "where" else 2), 2)
+    if table_kind == "where":
+        want = np.where(np.arange(64) % 32 % 3 == 0, want, -1)
+    np.testing.assert_array_equal(out["wave"], want)

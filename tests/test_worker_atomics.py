@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_workers import ENGINES, compare, serial_fallback, spread  # noqa: F401 - a fixture
+from test_workers import ENGINES, compare, serial_fallback
 
 from rocwmma_py import (
     atomicAdd,

@@ -111,12 +111,12 @@ class Lanes(NDArrayOperatorsMixin):
                     taint_running_batch()
                     raise
                 return _wrap(result, axis, self._lane_count())
-        _check_plain_arrays((*inputs, *kwargs.get("out", ())))
+        _check_plain_arrays((*inputs, *kwargs.get("out", ())), True)
         with _batch_errors_taint() as batch:
             return _ufunc(ufunc, method, inputs, kwargs, batch)
 
     def __array_function__(self, func, types, args, kwargs):
-        _check_plain_arrays((*args, *kwargs.values()))
+        _check_plain_arrays((*args, *kwargs.values()), func in _ELEMENTWISE)
         with _batch_errors_taint() as batch:
             return _function(func, args, kwargs, batch)
 
@@ -337,12 +337,16 @@ def _plain_array_met() -> None:
         raise NeedsFullWidth
 
 
-def _check_plain_arrays(values) -> None:
-    """`_plain_array_met` for any plain array among `values` (or in their lists/tuples)."""
+def _check_plain_arrays(values, sequences: bool) -> None:
+    """`_plain_array_met` for any plain array among `values` or in their lists and tuples;
+    `sequences`: a list or tuple without per-lane values is array data too (an operand)."""
     for v in values:
-        if (type(v) is np.ndarray and v.ndim) or (
-                isinstance(v, (list, tuple)) and any(type(x) is np.ndarray for x in v)):
+        if type(v) is np.ndarray and v.ndim:
             _plain_array_met()
+        elif isinstance(v, (list, tuple)):
+            if sequences and not any(isinstance(x, Lanes) for x in v):
+                _plain_array_met()
+            _check_plain_arrays(v, sequences)
 
 
 def _spans(x: object, ctx: WaveContext | None = None) -> bool:
@@ -403,7 +407,7 @@ def lane_wise_call(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
     layout = next((x for x in layouts if x is not None), None)
     if layout is None:
         return fn(*args, **kwargs)
-    _check_plain_arrays((*args, *kwargs.values()))
+    _check_plain_arrays((*args, *kwargs.values()), True)
     plain = [x if at is None else batch_data(x)
              for x, at in zip((*args, *kwargs.values()), layouts, strict=True)]
     result = fn(*plain[:len(args)], **dict(zip(kwargs, plain[len(args):], strict=True)))
@@ -907,8 +911,8 @@ def where(cond: object) -> Iterator[None]:
         45.0
     """
     ctx = current_context("where()")
-    if ctx.narrow and type(cond) is np.ndarray and cond.ndim:
-        _plain_array_met()
+    if ctx.narrow:
+        _check_plain_arrays((cond,), True)
     mask = np.broadcast_to(np.asarray(batch_data(_as_bool(cond)), dtype=bool), (ctx.lanes,))
     outer = ctx.active_mask()
     ctx.masks.append(mask if outer is None else mask & outer)

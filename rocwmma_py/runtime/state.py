@@ -159,7 +159,7 @@ class WaveContext:
         if self._live_prefix is None:
             p = 0
             if self.live is not None:
-                rows = self.live.reshape(self.n_waves, self.wave_size)
+                rows = self.live.reshape(self.n_waves, self.width)
                 first = int(np.argmin(rows[0]))  # the first wave's first off lane
                 if rows[:, :first].all() and not rows[:, first:].any():
                     p = first
