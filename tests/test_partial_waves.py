@@ -394,3 +394,30 @@ def test_plain_data_of_a_wave_length_in_a_narrow_batch_is_per_wave_data(table_ki
     if table_kind == "where":
         want = np.where(np.arange(64) % 32 % 3 == 0, want, -1)
     np.testing.assert_array_equal(out["wave"], want)
+
+
+@kernel
+def _wave_table_memory(x, out, how):
+    """Per-lane memory through plain arrays of the wave's length (per wave, entry l is lane
+    l's): an index, a stored value, a vector store's registers."""
+    t = blockIdx.x * blockDim.x + threadIdx.x
+    table = np.arange(64)
+    if how == "index":
+        out[t] = x[table]
+    elif how == "value":
+        (out + blockIdx.x * blockDim.x)[threadIdx.x] = table
+    else:
+        (out + 2 * t).store(np.stack([table, table + 100], axis=1))
+
+
+@pytest.mark.parametrize("how", ["index", "value", "store"])
+def test_plain_arrays_in_memory_operations_of_a_narrow_batch_are_per_wave_data(how):
+    """As above, for the addresses and values of memory operations."""
+    x = np.arange(1000, 1064)
+    out = {}
+    for engine in ENGINES:
+        out[engine] = np.full(128, -1, np.int64)
+        with use_engine(engine):
+            _wave_table_memory[2, 32, 0, "gfx942"](x, out[engine], how)
+    np.testing.assert_array_equal(out["batch"], out["wave"])
+    assert (out["wave"] != -1).any()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LaneTypeError
-from ..runtime.lanes import Lanes, batch_data, is_per_lane
+from ..runtime.lanes import Lanes, batch_data, check_plain_data, is_per_lane
 
 _FIELDS = "xyzw"
 
@@ -47,6 +47,8 @@ def _maker(dtype: np.dtype):
         if len(values) != len(fields):
             raise LaneTypeError(f"make_{name} takes {len(fields)} values, got {len(values)}")
         per_lane = any(is_per_lane(v) for v in values)
+        if per_lane:
+            check_plain_data(*values)  # (meeting per-lane values: one wave's, per wave)
         parts = np.broadcast_arrays(*[batch_data(v) if is_per_lane(v) else np.asarray(v)
                                       for v in values])
         out = np.empty(parts[0].shape, dtype)

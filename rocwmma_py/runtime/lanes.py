@@ -132,6 +132,7 @@ class Lanes(NDArrayOperatorsMixin):
             return _wrap(self._data[plain], axis, self._lane_count())
 
     def __setitem__(self, index, value) -> None:
+        check_plain_data(value)
         with _batch_errors_taint() as batch:
             plain, axis = _index_plan(self, index, batch)
             self._data[plain] = _plain(_spread((value,), (self,), axis)[0])
@@ -347,6 +348,12 @@ def _check_plain_arrays(values, sequences: bool) -> None:
             if sequences and not any(isinstance(x, Lanes) for x in v):
                 _plain_array_met()
             _check_plain_arrays(v, sequences)
+
+
+def check_plain_data(*values: object) -> None:
+    """Plain arrays, lists or tuples given where per-lane data goes (memory addresses and
+    values): a narrow batch reruns with whole waves (`_plain_array_met`)."""
+    _check_plain_arrays(values, True)
 
 
 def _spans(x: object, ctx: WaveContext | None = None) -> bool:

@@ -32,7 +32,7 @@ from ..errors import AccessError, PointerTypeError
 from ..types import cxx_type
 from .distinct import first_occurrences
 from .errors import OutOfBoundsError
-from .lanes import Lanes, as_lanes, batch_data
+from .lanes import Lanes, as_lanes, batch_data, check_plain_data
 from .races import EpochClock, EpochLog, RaceTracker
 from .sanitizers import (
     INITCHECK,
@@ -133,6 +133,7 @@ def _as_offset(value: Any, what: str = "pointer arithmetic", copy: bool = False)
     an offset kept; arithmetic on it makes a new one anyway); floats and other shapes are
     refused, and so are ints and uint64 lanes past `OFFSET_LIMIT` (they would overflow or
     wrap in int64 arithmetic)."""
+    check_plain_data(value)  # (a narrow batch reads a plain array with whole waves)
     if isinstance(value, Uniform):  # one offset per wave: each wave's lanes
         value = value.__lane_values__(())
     if isinstance(value, (np.ndarray, Lanes)):
@@ -390,6 +391,7 @@ class Pointer:
 
     def __setitem__(self, i: int | Lanes, value: object) -> None:
         """`p[i] = v`: scatter; v scalar or one value per lane; highest lane wins on clashes."""
+        check_plain_data(value)
         addr, borrowed = self._indexed(i)
         ctx = current_context_or_none()
         if isinstance(addr, Lanes):
@@ -436,6 +438,7 @@ class Pointer:
     def store(self, regs: np.ndarray) -> None:
         """Per-lane vector store of regs (lanes, n): each lane writes its row at its own
         address."""
+        check_plain_data(regs)
         regs = np.asarray(batch_data(regs))
         if regs.ndim != 2:
             raise AccessError(f"store needs registers of shape (W, n), got shape {regs.shape}")
