@@ -389,6 +389,10 @@ def test_plain_data_of_a_wave_length_in_a_narrow_batch_is_per_wave_data(table_ki
         out[engine] = np.full(64, -1, np.int64)
         with use_engine(engine):  # (the batch ends per wave: whole waves cannot add them)
             _plus_wave_table[2, 32, 0, "gfx942"](out[engine], table_kind)
+        if engine == "batch":  # the fallback names the kernel's line, not numpy's dispatch
+            fallback = last_launch_stats().fallbacks[0]
+            assert fallback.kind == "whole waves", fallback
+            assert "test_partial_waves.py:" in fallback.line, fallback.line
     np.testing.assert_array_equal(out["batch"], out["wave"])
     want = np.tile(np.arange(32) * (1 if table_kind == "where" else 2), 2)
     if table_kind == "where":

@@ -37,6 +37,7 @@ more than once; kernels that change other Python state run per wave (`reach.py`)
 from __future__ import annotations
 
 import os
+import sysconfig
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -69,6 +70,10 @@ from .uniform import uniform
 from .workers import run_on_workers
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__))
+_STDLIB_DIR = os.path.abspath(sysconfig.get_paths()["stdlib"])
+_INSTALLED_DIRS = tuple({os.path.abspath(sysconfig.get_paths()[k]) for k in ("purelib",
+                                                                            "platlib")})
 
 
 @dataclass(frozen=True, eq=False)
@@ -414,10 +419,19 @@ def _label(group: np.ndarray) -> str:
 
 
 def _kernel_line(err: BaseException) -> str:
-    """"file:line" of the innermost frame outside rocwmma_py where `err` was raised: the
-    kernel line that caused a fallback."""
+    """"file:line" of the innermost frame outside the libraries (`_in_library`) where `err`
+    was raised: the kernel line that caused a fallback."""
     line = ""
     for frame in traceback.extract_tb(err.__traceback__):
-        if not os.path.abspath(frame.filename).startswith(_PACKAGE_DIR):
+        if not _in_library(os.path.abspath(frame.filename)):
             line = f"{frame.filename}:{frame.lineno}"
     return line
+
+
+def _in_library(path: str) -> bool:
+    """Whether a frame's file is no kernel's: this package's, numpy's dispatch, or the
+    standard library's (contextlib's, for `with where(...)`), but for the packages
+    installed beside it (installed samples and user code)."""
+    if path.startswith((_PACKAGE_DIR, _NUMPY_DIR)):
+        return True
+    return path.startswith(_STDLIB_DIR) and not path.startswith(_INSTALLED_DIRS)
