@@ -202,15 +202,20 @@ def convert(x: Any, t: Any) -> np.ndarray:
             return a.astype(t)  # gives; a signaling NaN converts to a NaN, as IEEE says
     src_float = a.dtype.kind == "f" or _BY_DTYPE.get(a.dtype) in _FLOATS
     if t in _FLOATS:
-        with np.errstate(invalid="ignore"):  # a signaling NaN converts to a NaN
-            w = a.astype(np.float64)  # exact for every supported float and |int| <= 2**53
+        if a.dtype in (np.float32, np.float16) and not np.isnan(a).any():
+            w = a.astype(np.float32, copy=False)  # float32 holds them: one rounding below
+        else:  # (NaNs keep the float64 path's payloads)
+            with np.errstate(invalid="ignore"):  # a signaling NaN converts to a NaN
+                w = a.astype(np.float64)  # exact for every supported float, |int| <= 2**53
         if t in _FP8:
             w = np.clip(w, -max_finite(t), max_finite(t))  # NaN passes through clip
         elif t in _MX:  # no NaN to keep: NaN gives the largest magnitude of its sign, as
             top = max_finite(t)  # HIP's OCP host conversions (amd_hip_ocp_host.hpp) do
             w = np.where(np.isnan(w), np.copysign(top, w), np.clip(w, -top, top))
+        if w.dtype == np.float64:  # (ml_dtypes would round float64 twice, via float32)
+            w = _to_f32_round_to_odd(w)
         with np.errstate(over="ignore"):  # float16/bfloat16 overflow to inf, as IEEE does
-            return _to_f32_round_to_odd(w).astype(t)
+            return w.astype(t)
     if not src_float:
         return a.astype(np.int64).astype(t)  # numpy and ml_dtypes int casts wrap
     info = ml_dtypes.iinfo(t)

@@ -334,3 +334,29 @@ def test_nonfinite_tile_in_a_chunked_batch(monkeypatch):
     got = accumulate(a, b, np.zeros((3, 2, 1)), T.float32)
     assert np.isnan(got[1, 1, 0]) and np.all(got[:, 0, 0] == 1.0)
     assert got[0, 1, 0] == got[2, 1, 0] == 2.0**30  # 2**30 + 2**-30 rounded to f32
+
+
+@pytest.mark.parametrize("target", [T.float16, T.bfloat16, T.float8, T.bfloat8, T.float8_fnuz,
+                                    T.bfloat8_fnuz, T.float6_e2m3, T.float6_e3m2,
+                                    T.float4_e2m1, T.e8m0])
+@pytest.mark.parametrize("source", [np.float32, np.float16])
+def test_convert_from_float32_or_float16_rounds_once_as_from_their_float64_values(source,
+                                                                                  target):
+    """A float32 or float16 source converts to a narrower float in one rounding, with no
+    float64 step: the same bits as converting its exact float64 value (rounded to odd on
+    the way, so once), on random bit patterns, every special value and the halfway points
+    between neighbours of the target."""
+    rng = np.random.default_rng(5)
+    info = np.iinfo(np.uint32 if source is np.float32 else np.uint16)
+    bits = rng.integers(0, info.max, 20000, dtype=np.uint64, endpoint=True).astype(info.dtype)
+    values = [bits.view(source)]
+    grid = T.convert(np.linspace(-600.0, 600.0, 4001), target).astype(np.float64)
+    values.append(((grid[1:] + grid[:-1]) / 2).astype(source))  # ties (where they fit)
+    values.append(np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, 6e-8], source))
+    x = np.concatenate(values)
+    with np.errstate(invalid="ignore"):  # signaling NaNs among the random bits
+        wide = x.astype(np.float64)
+    got, want = T.convert(x, target), T.convert(wide, target)
+    assert got.dtype == want.dtype
+    same = (got.view(np.uint8).reshape(x.size, -1) == want.view(np.uint8).reshape(x.size, -1))
+    assert same.all(), x[~same.all(axis=1)][:5]
