@@ -220,10 +220,13 @@ def test_signals_leave_a_block_order_prefix_many(case, how, interruptible, monke
 
 TRACED = {f.__code__ for f in (engine._Launch.top_batch, engine._Launch.batch,
                                 engine._Launch._split, engine._Launch._shrink,
-                                memory.Pointer._write, workers._Spread._apply)}  # + journal.py
+                                memory.Pointer._write, workers._Spread._apply,
+                                state._switch)}  # + journal.py
+# `state.running` itself is not traced: its switch back begins with a bare `try:` line (a
+# no-op, where CPython never runs a signal handler) and everything after is protected.
 LINE_CASES = ("batch", "small journal", "workers")  # the tiny journal runs the same lines
 UNDO_MACHINERY = ("compact", "_compact", "_swap", "absorb", "_take", "_mask", "_add", "undo",
-                  "_restore", "top_batch", "_apply")
+                  "_restore", "top_batch", "_apply", "_switch")
 
 
 class LineTrap:

@@ -219,31 +219,42 @@ def where_text() -> str:
 @contextmanager
 def running(ctx: WaveContext) -> Iterator[None]:
     """`ctx` is this thread's running wave(s) inside the with-block, the previous one again
-    after it. Switching is idempotent and happens inside the block's try, so an interrupt at
-    any point (a signal handler's exception) leaves the previous wave(s) running. While code
-    that may still be undone runs in any thread (a batch, or waves rerun inside a batch's
-    attempt), the launch's guarded host arrays are read-only."""
+    after it. Switching is idempotent and happens inside the block's try, and a switch back
+    cut short by an interrupt (a signal handler's exception) is done again before the
+    interrupt goes on, so an interrupt at any point leaves the previous wave(s) running.
+    While code that may still be undone runs in any thread (a batch, or waves rerun inside
+    a batch's attempt), the launch's guarded host arrays are read-only."""
     previous = getattr(_local, "wave", None)
     try:
         _switch(ctx)
         yield
     finally:
-        _switch(previous)
+        try:
+            _switch(previous)
+        except BaseException:
+            _switch(previous)
+            raise
 
 
 def _switch(ctx: WaveContext | None) -> None:
-    """Make `ctx` the running wave(s); every step can be repeated, so a switch cut short is
-    finished by the next one."""
+    """Make `ctx` the running wave(s). Every step can be repeated, so a switch cut short is
+    finished by the next one, and no step takes a lock (an interrupt between a lock's
+    acquire and its release would leave it held): each thread sets the guarded arrays from
+    the set of undoable threads and sets them again until that set stayed the same across
+    its writes, so the last thread to change the set leaves them right."""
     _local.wave = ctx
     me = threading.get_ident()
-    with _guard_lock:
-        if ctx is not None and (ctx.batched or ctx.journal is not None):
-            _undoable_threads.add(me)
-        else:
-            _undoable_threads.discard(me)
-        for array, writeable in _guarded:
-            if writeable:
-                array.flags.writeable = not _undoable_threads
+    if ctx is not None and (ctx.batched or ctx.journal is not None):
+        _undoable_threads.add(me)
+    else:
+        _undoable_threads.discard(me)
+    while True:
+        writeable = not _undoable_threads
+        for array, was_writeable in _guarded:
+            if was_writeable:
+                array.flags.writeable = writeable
+        if writeable == (not _undoable_threads):
+            return
 
 
 def running_stale() -> bool:
@@ -254,7 +265,6 @@ def running_stale() -> bool:
 
 
 _guarded: list[tuple[np.ndarray, bool]] = []  # (array, was writeable) of the running launch
-_guard_lock = threading.Lock()
 _undoable_threads: set[int] = set()  # threads whose running wave(s) may still be undone
 
 
