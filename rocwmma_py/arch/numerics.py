@@ -59,12 +59,14 @@ _Q_LIMIT = 500  # |q| of a certified line: keeps _settle's 2**(q + 52) a normal 
 
 
 def decode(values: np.ndarray, t) -> np.ndarray:
-    """Element values as float64 / int64, the exact compute representation."""
+    """Element values as float64 / int64, the exact compute representation, C-contiguous
+    (a B tile read column by column comes out row-major, the layout BLAS multiplies
+    fastest: the cast reorders it for almost nothing, a copy later costs a pass)."""
     if T.is_float(t):
         if T.resolve(t) is T.xfloat32:
             values = T.to_xfloat32(values)  # hardware reads only the 19 xf32 bits
-        return np.asarray(values).astype(np.float64)
-    return np.asarray(values).astype(np.int64)
+        return np.asarray(values).astype(np.float64, order="C")
+    return np.asarray(values).astype(np.int64, order="C")
 
 
 def accumulator_values(values: np.ndarray, t) -> np.ndarray:
@@ -246,9 +248,8 @@ def _quanta(x: np.ndarray, axis: int) -> Lines:
     exponent, 4 significand bits: `_top_words`), a quarter of its bytes, copied once into a
     scratch buffer with K first for short lines (the reductions then run over whole rows
     of lines): there magnitudes order as the values do, and the largest and the smallest
-    nonzero per line come from a maximum and a wrapped minimum (zeros wrap to the top). A
-    subnormal below 2**-1070 has top bits 0 like a zero: where some top bits are 0 and x
-    holds fewer zeros, the lines holding those subnormals are found and made invalid.
+    per line come from a maximum and a minimum. Only lines whose minimum is 0 (a zero, or a
+    subnormal below 2**-1070, whose top bits are 0 too) are read again (`_zero_lines`).
     """
     p = _precision(x)[0]
     words = _top_words(x)
@@ -259,17 +260,9 @@ def _quanta(x: np.ndarray, axis: int) -> Lines:
     bits = scratch(f"top bits {axis}", words.shape, np.uint16)
     np.bitwise_and(words, _MAGNITUDE, out=bits)
     top = np.maximum.reduce(bits, along, initial=0)
-    zeros = bits.size - np.count_nonzero(bits)
-    hidden = None
-    if zeros and bits.size - zeros != np.count_nonzero(x):  # tiny subnormals look like 0
-        values = _to_front(x, axis) if along == 0 else x
-        hidden = np.any((bits == 0) & (values != 0), axis=along)
-    np.subtract(bits, np.uint16(1), out=bits)
     low = np.minimum.reduce(bits, along, initial=0xFFFF)
-    np.add(low, np.uint16(1), out=low)  # arrays wrap silently: 0 for all-zero lines
-    if hidden is not None:
-        top[hidden] |= 1
-        low[hidden] = 1  # exponent field 0: not valid
+    if low.size and not low.all():
+        _zero_lines(x, axis, bits, along, top, low)
     f_min = np.right_shift(low, 4, dtype=np.int64)
     q = f_min - (1022 + p)
     d = np.right_shift(top, 4, dtype=np.int64)
@@ -281,6 +274,23 @@ def _quanta(x: np.ndarray, axis: int) -> Lines:
         q = np.where(valid, q, 0)
     finite = bool(top.size == 0 or int(top.max()) < _INF_TOP)
     return Lines(q, d, valid, finite)
+
+
+def _zero_lines(x: np.ndarray, axis: int, bits: np.ndarray, along: int, top: np.ndarray,
+                low: np.ndarray) -> None:
+    """`_quanta`'s lines whose minimum top bits are 0, in place: a line that mixes zeros with
+    nonzero values gets the smallest nonzero top bits (a minimum with zeros wrapped to the
+    top), and one holding a tiny subnormal (nonzero with top bits 0) gets top | 1 and low 1,
+    exponent field 0: not valid."""
+    at = np.nonzero(low == 0)
+    lines = np.moveaxis(bits, along, -1)[at]  # (lines, K) copies
+    np.subtract(lines, np.uint16(1), out=lines)
+    low[at] = lines.min(axis=1) + np.uint16(1)  # arrays wrap: 0 where all are zero
+    tiny = np.any((lines == np.uint16(0xFFFF)) & (np.moveaxis(x, axis, -1)[at] != 0), axis=1)
+    if tiny.any():
+        hidden = tuple(i[tiny] for i in at)
+        top[hidden] |= 1
+        low[hidden] = 1
 
 
 def _to_front(x: np.ndarray, axis: int) -> np.ndarray:
