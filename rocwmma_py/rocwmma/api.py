@@ -240,8 +240,9 @@ def _load_dense(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
     mma_sync reads), as one strided copy per wave (`Pointer.read_blocks`); registers follow
     lazily when kernel code looks at them (`fragment.set_values`). Only where nothing but
     the values can differ from the register path: a whole, non-cooperative fragment on a
-    strided grid, memory able to copy every wave's block (no observer watching the load —
-    racecheck, initcheck, the LDS of a multi-wave block —, no `where` mask, inside the
+    strided grid, memory able to copy every wave's block (no observer watching the load
+    that needs each element's lane — racecheck, initcheck, the per-wave engine's LDS race
+    check; a batch's LDS race log takes whole blocks —, no `where` mask, inside the
     buffer; else the register path's gather runs, which every observer sees and which
     reports the error) and no NaN (whose payload only the raw registers keep). True when
     it loaded."""
@@ -309,6 +310,11 @@ def _remap(src: fragment, dst_cls: type[fragment]) -> fragment:
     """Move every element to where `dst_cls` keeps it (same lanes' share of the matrix)."""
     check_filled(src, "the source fragment", f"a transform to {dst_cls.__name__}")
     cls = type(src)
+    values = src.known_values()
+    if values is not None and src.scheduler.kind == dst_cls.scheduler.kind == "default":
+        out = dst_cls()  # each wave holds the whole block in either layout: the same values
+        out.set_values(values)
+        return out
     if src.scheduler.kind == "default":
         share_of: np.ndarray = np.zeros(_waves(src), np.int64)
     else:
@@ -376,7 +382,12 @@ def apply_transpose(frag: fragment) -> fragment:
     mine, theirs = type(frag).map(frag.arch), cls.map(frag.arch)
     if not (np.array_equal(mine.row, theirs.col) and np.array_equal(mine.col, theirs.row)):
         raise FragmentError(f"apply_transpose: {cls.__name__} has a different register layout")
-    return _new(cls, batch_data(frag))
+    values = frag.known_values()
+    if values is None:
+        return _new(cls, batch_data(frag))
+    out = cls()  # element (r, c) of frag is element (c, r) of its transpose
+    out.set_values(np.swapaxes(values, -1, -2))
+    return out
 
 
 class _LayoutTransform:

@@ -225,6 +225,12 @@ class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
                 to_waves(self._x, type(self).map(self.arch).inverse, wave))
         return values
 
+    def known_values(self) -> np.ndarray | None:
+        """The `values` cache, or None: a transform that keeps every element where the
+        matrix has it passes these on instead of the registers, so a dense load's or
+        mma_sync's values reach mma_sync without passing through the register layout."""
+        return self._values
+
     def set_values(self, values: np.ndarray) -> None:
         """mma_sync's result (exactly representable in the data type); registers follow
         lazily on the next `x` access."""

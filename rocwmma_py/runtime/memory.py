@@ -37,6 +37,7 @@ from .races import EpochClock, EpochLog, RaceTracker
 from .sanitizers import (
     INITCHECK,
     Access,
+    BlockAccess,
     after_write,
     before_read,
     before_write,
@@ -457,16 +458,18 @@ class Pointer:
         strided copy (the dense form of a fragment load; the caller's `gather` reads the
         same elements).
 
-        A fast path, so only for loads no observer watches (`sanitizers.watching` is
-        empty; the gather passes them all). None, with nothing read, where one copy cannot
-        stand for the gather: an observer watching, a `where` mask in force, a wave's
-        address differing between its lanes, a negative stride, or a block leaving the
-        buffer (the gather then reports the error). `lanes_agree`: the caller has checked
-        that each wave's lanes hold one address (`load_matrix_sync` does, in a kernel)."""
+        Observers watching the load see it as a `BlockAccess` (a batch's LDS race log).
+        None, with nothing read, where one copy cannot stand for the gather: an observer
+        that needs each element's lane (`Observer.sees_blocks`), a `where` mask in force,
+        a wave's address differing between its lanes, a negative stride, or a block leaving
+        the buffer (the gather then sees or reports it). `lanes_agree`: the caller has
+        checked that each wave's lanes hold one address (`load_matrix_sync` does, in a
+        kernel)."""
         (height, width), (s_r, s_c) = shape, strides
         ctx = current_context_or_none()
-        if watching(self.buffer, ctx, write=False) or min(s_r, s_c) < 0 or height < 1 \
-                or width < 1 or (ctx is not None and ctx.active_mask() is not None):
+        observers = watching(self.buffer, ctx, write=False)
+        if any(not o.sees_blocks(self.buffer) for o in observers) or min(s_r, s_c) < 0 \
+                or height < 1 or width < 1 or (ctx is not None and ctx.active_mask() is not None):
             return None
         waves = ctx.n_waves if ctx is not None else 1
         base: int | np.ndarray = self.offset  # type: ignore[assignment]
@@ -476,20 +479,23 @@ class Pointer:
             if not lanes_agree and (per_wave != per_wave[:, :1]).any():
                 return None
         last = (height - 1) * s_r + (width - 1) * s_c  # the block's largest offset
-        if waves == 1:  # (one wave: Python ints, one strided view, fewer numpy calls)
+        if waves == 1 and not observers:  # (Python ints, one strided view, fewer calls)
             start = int(base if isinstance(base, int) else base[0])
             if start < 0 or start + last >= self.size:
                 return None
             if self.buffer.segments > 1:  # the block's own LDS segment
                 start += ctx.block_slots[0] * self._segment_elements()  # type: ignore[union-attr]
             return self._strided(start, (1, height, width), (0, s_r, s_c)).copy()
-        base = np.broadcast_to(base, (waves,))
-        if base.min() < 0 or base.max() + last >= self.size:
+        starts = np.broadcast_to(base, (waves,))
+        if starts.min() < 0 or starts.max() + last >= self.size:
             return None
         if self.buffer.segments > 1:  # each wave reads its own block's LDS segment
-            base = base + ctx.block_slots * self._segment_elements()  # type: ignore[union-attr]
+            starts = starts + ctx.block_slots * self._segment_elements()  # type: ignore[union-attr]
+        if observers and ctx is not None:  # (observers watch only inside a kernel)
+            before_read(observers, BlockAccess(self.buffer, self.dtype, ctx, starts, shape,
+                                               strides))
         return self._strided(0, (self.buffer.typed(self.dtype).size - last, height, width),
-                             (1, s_r, s_c))[base]
+                             (1, s_r, s_c))[starts]
 
     def _segment_elements(self) -> int:
         return self.buffer.segment_bytes // self.dtype.itemsize

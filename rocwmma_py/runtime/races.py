@@ -19,6 +19,7 @@ access of another size arrives, so the common case tracks each element once, not
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import gcd
 from typing import Any, NamedTuple, Protocol
 
@@ -46,6 +47,48 @@ def split_units(flat: np.ndarray, per: int) -> np.ndarray:
     if per == 1:
         return flat
     return (flat[:, None] * per + np.arange(per)).reshape(-1)
+
+
+def _unit_hulls(hulls: list, unit: int) -> Hull | None:
+    """Every write's per-wave hulls (`EpochLog.record_write`'s hull makers and item sizes)
+    in `unit`-byte units, one after another; None when a write has none."""
+    made = []
+    for entry in hulls:
+        if entry is None:
+            return None
+        maker, size = entry
+        hull = maker()
+        if hull is None:
+            return None
+        per = size // unit
+        made.append(Hull(hull.lo * per, hull.hi * per + (per - 1), hull.slots))
+    return Hull(*(np.concatenate(parts) for parts in zip(*made, strict=True)))
+
+
+def _apart(hulls: Hull) -> bool:
+    """No two of the hulls (physical units: different LDS segments never overlap) share a
+    unit, so no unit has two writers."""
+    order = np.argsort(hulls.lo, kind="stable")
+    return bool(np.all(np.maximum.accumulate(hulls.hi[order])[:-1] < hulls.lo[order][1:]))
+
+
+def _segment_spans(written: Hull) -> tuple[np.ndarray, np.ndarray]:
+    """Per LDS segment (block slot), the first and last unit written (none: max, -1)."""
+    slots = int(written.slots.max(initial=0)) + 1
+    lo = np.full(slots, np.iinfo(np.int64).max)
+    hi = np.full(slots, -1, np.int64)
+    np.minimum.at(lo, written.slots, written.lo)
+    np.maximum.at(hi, written.slots, written.hi)
+    return lo, hi
+
+
+def _may_meet(hull: Hull, per: int, spans: tuple[np.ndarray, np.ndarray]) -> bool:
+    """Whether some wave's units of a read (`hull`, `per` units an element) reach into the
+    span of the units written in its LDS segment (`_segment_spans`)."""
+    lo, hi = spans
+    slots = np.minimum(hull.slots, lo.size - 1)  # (a slot past them: nothing written there)
+    return bool(np.any((hull.slots < lo.size) & (hull.lo * per <= hi[slots])
+                       & (hull.hi * per + (per - 1) >= lo[slots])))
 
 
 def _bit(wave: np.ndarray | int) -> np.ndarray:
@@ -202,43 +245,87 @@ class GlobalRaces:
         return entry[1]
 
 
+class Hull(NamedTuple):
+    """Where each wave of an access stays: its elements lie in [lo, hi] (element indices,
+    per wave), the wave in LDS segment (block slot) `slots`."""
+
+    lo: np.ndarray
+    hi: np.ndarray
+    slots: np.ndarray
+
+
+class BlockRead(Protocol):
+    """A dense block load as the log keeps it (`sanitizers.BlockAccess`): its elements and
+    their waves are only made if an epoch's check needs them."""
+
+    @property
+    def flat(self) -> np.ndarray: ...
+
+    def waves(self) -> np.ndarray | int: ...
+
+    def wave_hull(self) -> Hull: ...
+
+
 class EpochLog:
     """Race detection for the batched engine: the accesses of one barrier epoch are logged
     and checked together when the epoch closes (at the barrier or the end of the kernel).
 
     Any wave pair touching one unit in the epoch, one of them writing, is a race whatever
     the order, so one owner array settles it: every write claims its units, a unit claimed by
-    two waves or read by a wave other than its owner is a race. It only says whether there is
-    one; the engine then reruns the batch wave by wave, where `RaceTracker` reports it exactly.
+    two waves or read by a wave other than its owner is a race. Where every write's waves
+    come with a `Hull`, a read whose waves' hulls miss the hull of their block's writes (LDS
+    read from one half while the other is written, between two barriers) is settled without
+    its elements. It only says whether there is a race; the engine then reruns the batch
+    wave by wave, where `RaceTracker` reports it exactly.
     """
 
     def __init__(self, nbytes: int) -> None:
         self._nbytes = nbytes
-        self._reads: list[tuple[np.ndarray, int, np.ndarray]] = []
+        self._reads: list[tuple[np.ndarray, int, Any]] = []
+        self._block_reads: list[tuple[BlockRead, int]] = []
         self._writes: list[tuple[np.ndarray, int, np.ndarray]] = []
+        self._write_hulls: list[tuple[Callable[[], Hull | None], int] | None] = []
         self._narrowed: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._owner: np.ndarray | None = None
 
     def check_read(self, flat: np.ndarray, itemsize: int, wave) -> None:
         self._reads.append((flat, itemsize, wave))
 
+    def check_block_read(self, access: BlockRead, itemsize: int) -> None:
+        self._block_reads.append((access, itemsize))
+
     def check_write(self, flat: np.ndarray, itemsize: int, wave) -> None:
         """Writes are logged by `record_write`."""
 
-    def record_write(self, flat: np.ndarray, itemsize: int, wave) -> None:
+    def record_write(self, flat: np.ndarray, itemsize: int, wave,
+                     hull: Callable[[], Hull | None] | None = None) -> None:
+        """`hull` makes the write's `Hull` (None where it has none) when the epoch closes."""
         self._writes.append((flat, itemsize, wave))
+        self._write_hulls.append(None if hull is None else (hull, itemsize))
 
     def close_epoch(self) -> bool:
-        """Whether the epoch that ends here had a race; starts the next one. Reads of units
-        no write claimed (the usual case: a barrier between writing LDS and reading it) are
-        settled by one maximum over their owners."""
-        reads, writes = self._reads, self._writes
-        self._reads, self._writes = [], []
+        """Whether the epoch that ends here had a race; starts the next one.
+
+        With a hull for every write: when no two waves' hulls overlap, no unit has two
+        writers, and a block read whose waves' hulls miss the hull of their block's writes
+        reads no written unit (LDS read from one half while the other is written), so
+        neither needs its elements. Everything else goes through the owner array: reads
+        of units no write claimed (the usual case: a barrier between writing LDS and
+        reading it) are settled by one maximum over their owners."""
+        reads, block_reads, writes = self._reads, self._block_reads, self._writes
+        hulls = self._write_hulls
+        self._reads, self._block_reads, self._writes, self._write_hulls = [], [], [], []
         if not writes:
             return False
         unit = 0
-        for _, size, _ in reads + writes:
+        for size in [r[1] for r in reads + writes] + [r[1] for r in block_reads]:
             unit = gcd(unit, size)
+        made = _unit_hulls(hulls, unit)
+        spans = None if made is None or not block_reads else _segment_spans(made)
+        reads += [(access.flat, size, access.waves()) for access, size in block_reads
+                  if spans is None or _may_meet(access.wave_hull(), size // unit, spans)]
+        if made is not None and not reads and _apart(made):
+            return False
         owner = self._owners(unit)
         claimed = [(split_units(flat, size // unit), self._per_unit(wave, size // unit))
                    for flat, size, wave in writes]

@@ -33,7 +33,7 @@ from typing import ClassVar, Protocol
 import numpy as np
 
 from .errors import GlobalRaceError, InitCheckError, LdsRaceError
-from .races import EpochClock, EpochLog, RaceTracker, split_units
+from .races import EpochClock, EpochLog, Hull, RaceTracker, split_units
 from .state import NeedsPerWave, WaveContext, current_context, where_text
 
 
@@ -91,6 +91,19 @@ class Access:
         waves = ctx.position_waves(self.addr.shape)
         return waves if self.src is None else waves[self.src]
 
+    def wave_hull(self) -> Hull | None:
+        """Each running wave's first and last element and its LDS segment (`races.Hull`),
+        for a whole access of the running waves' lanes (lanes last, every element accessed;
+        else None)."""
+        ctx, addr = self.ctx, self.addr
+        if ctx is None or self.src is not None or addr.ndim == 0 or not addr.size \
+                or addr.shape[-1] != ctx.lanes:
+            return None
+        rows = addr.reshape(-1, addr.shape[-1])  # (registers, lanes): whole rows at once
+        lo = rows.min(axis=0).reshape(ctx.n_waves, ctx.width).min(axis=1)
+        hi = rows.max(axis=0).reshape(ctx.n_waves, ctx.width).max(axis=1)
+        return Hull(lo, hi, ctx.block_slots)
+
     def where_in_block(self, pos: int, ctx: WaveContext) -> tuple[str, int]:
         """("lane l" or "every lane", element offset in the block's segment) of accessed
         element `pos`, for messages."""
@@ -104,6 +117,40 @@ class Access:
         return lane, int(self.flat[pos]) % segment
 
 
+class BlockAccess(Access):
+    """A dense block load (`Pointer.read_blocks`): one block per running wave, element
+    (r, c) of wave w's at base[w] + r * strides[0] + c * strides[1] (physical element
+    indices). Its elements have no lane (the fragment layout, which memory does not know,
+    places them), so only observers that `see_blocks` get one, and their indices are made
+    only when one asks for them (`flat`); `addr` holds each wave's first element."""
+
+    __slots__ = ("base", "grid")
+
+    def __init__(self, buffer: Buffer, dtype: np.dtype, ctx: WaveContext, base: np.ndarray,
+                 shape: tuple[int, int], strides: tuple[int, int]) -> None:
+        self.buffer, self.dtype, self.ctx = buffer, dtype, ctx
+        self.base = base
+        self.grid = strides[0] * np.arange(shape[0])[:, None] + strides[1] * np.arange(shape[1])
+        self.addr = base  # (each wave's first element: the lanes' addresses are not made)
+        self.src, self.repeats = None, False
+        self.size = base.size * self.grid.size
+
+    @property  # (a slot of Access, made here on demand)
+    def flat(self) -> np.ndarray:  # type: ignore[override]
+        return (self.base[:, None, None] + self.grid).reshape(-1)
+
+    def waves(self) -> np.ndarray | int:
+        return np.repeat(self.context("LDS access").wave_ids, self.grid.size)
+
+    def wave_hull(self) -> Hull:
+        ctx = self.context("LDS access")
+        return Hull(self.base, self.base + int(self.grid.max()), ctx.block_slots)
+
+    def where_in_block(self, pos: int, ctx: WaveContext) -> tuple[str, int]:
+        segment = self.buffer.segment_bytes // self.dtype.itemsize
+        return "a lane of its fragment", int(self.flat[pos]) % segment
+
+
 class Observer(ABC):
     """A sanitizer or recorder that loads and stores pass (see the module docstring).
     `reads` / `writes`: whether it looks at loads / stores at all."""
@@ -114,6 +161,11 @@ class Observer(ABC):
     @abstractmethod
     def active(self, buffer: Buffer, ctx: WaveContext) -> bool:
         """Whether it watches accesses of `buffer` by the running wave(s) `ctx`."""
+
+    def sees_blocks(self, buffer: Buffer) -> bool:
+        """Whether it takes a load of `buffer` as a `BlockAccess` (else such loads go the
+        register path, each element with its lane)."""
+        return False
 
     def read(self, access: Access) -> None:
         """Before a load; raise to refuse it."""
@@ -137,7 +189,16 @@ class LdsRaceCheck(Observer):
     def active(self, buffer: Buffer, ctx: WaveContext) -> bool:
         return buffer.tracker is not None and ctx.waves_per_block > 1
 
+    def sees_blocks(self, buffer: Buffer) -> bool:
+        """A batch's log keeps the accesses for its epoch's check, where a race reruns the
+        batch wave by wave, and there the register path names the lane."""
+        return isinstance(buffer.tracker, EpochLog)
+
     def read(self, access: Access) -> None:
+        if isinstance(access, BlockAccess):  # (sees_blocks: the tracker is an EpochLog)
+            access.buffer.tracker.check_block_read(  # type: ignore[union-attr]
+                access, access.dtype.itemsize)
+            return
         self._check(access, write=False)
 
     def write(self, access: Access) -> None:
@@ -147,8 +208,13 @@ class LdsRaceCheck(Observer):
         self._check(access, write=True)
 
     def wrote(self, access: Access) -> None:
-        access.buffer.tracker.record_write(  # type: ignore[union-attr] # active: set
-            access.flat, access.dtype.itemsize, access.waves())
+        tracker = access.buffer.tracker
+        if isinstance(tracker, EpochLog):
+            tracker.record_write(access.flat, access.dtype.itemsize, access.waves(),
+                                 access.wave_hull)
+        else:
+            tracker.record_write(  # type: ignore[union-attr] # active: set
+                access.flat, access.dtype.itemsize, access.waves())
 
     @staticmethod
     def _check(access: Access, *, write: bool) -> None:

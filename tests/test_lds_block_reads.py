@@ -1,0 +1,137 @@
+"""A batch's dense fragment loads from LDS (`Pointer.read_blocks` with a `BlockAccess`) and
+the epoch log's hull tests (`races.EpochLog.close_epoch`).
+
+Every wave of a two-wave block stores its own 16 x 16 tile into LDS at
+`store_at + wave * store_step` and loads a fragment from `load_at + wave * load_step` in the
+same barrier interval (before or after the store), in several blocks at once. Whether that
+races is decided here from the element sets the two waves touch (an independent plain-Python
+reference); the batched engine must raise LdsRaceError exactly where the per-wave engine
+does, and where neither does, leave the same output and stay batched.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rocwmma_py import (
+    float16,
+    fragment,
+    kernel,
+    load_matrix_sync,
+    matrix_a,
+    row_major,
+    shared_array,
+    store_matrix_sync,
+    synchronize_workgroup,
+    threadIdx,
+    use_engine,
+)
+from rocwmma_py.runtime import last_launch_stats, memory
+from rocwmma_py.runtime import races as races_module
+from rocwmma_py.runtime.errors import LdsRaceError
+
+ARCH = "gfx942"
+WAVE = 64
+BLOCKS = 3
+LDS = 4096  # f16 elements of LDS per block
+Frag = fragment[matrix_a, 16, 16, 16, float16, row_major]
+
+
+@kernel
+def store_then_load(src, out, store_at, store_step, load_at, load_step, ldm, load_first,
+                    barrier):
+    """Each wave: its own tile from src into LDS, a fragment from LDS into out."""
+    lds = shared_array(float16, LDS)
+    wave = threadIdx.x // WAVE
+    mine, got = Frag(), Frag()
+    load_matrix_sync(mine, src + wave * 256, 16)
+    if load_first:
+        load_matrix_sync(got, lds + (load_at + wave * load_step), ldm)
+    if barrier:
+        synchronize_workgroup()
+    store_matrix_sync(lds + (store_at + wave * store_step), mine, ldm)
+    if barrier:
+        synchronize_workgroup()
+    if not load_first:
+        load_matrix_sync(got, lds + (load_at + wave * load_step), ldm)
+    store_matrix_sync(out + wave * 256, got, 16)
+
+
+def footprint(at: int, ldm: int) -> set[int]:
+    """LDS elements of a 16 x 16 row-major tile at `at` with leading dimension `ldm`."""
+    return {at + r * ldm + c for r in range(16) for c in range(16)}
+
+
+def races(store_at, store_step, load_at, load_step, ldm, barrier) -> bool:
+    """Whether the two waves touch one element in one barrier interval, one writing."""
+    writes = [footprint(store_at + w * store_step, ldm) for w in (0, 1)]
+    reads = [footprint(load_at + w * load_step, ldm) for w in (0, 1)]
+    if barrier:  # the load and the stores sit in different intervals, the two stores in one
+        return bool(writes[0] & writes[1])
+    return bool(writes[0] & writes[1] or writes[0] & reads[1] or writes[1] & reads[0])
+
+
+CASES = {  # name -> (store_at, store_step, load_at, load_step, ldm)
+    "each reads the other's tile": (0, 256, 256, -256, 16),
+    "each reads its own tile": (0, 256, 0, 256, 16),
+    "reads one half, writes the other": (0, 256, 1024, 256, 16),
+    "both write one tile": (0, 0, 1024, 256, 16),
+    "writes overlap by one column": (0, 1, 1024, 256, 16),
+    "interleaved rows written, the other half read": (0, 16, 1024, 256, 32),
+    "reads rows between the other's rows": (0, 1024, 1040, -1024, 32),
+    "reads the other's rows shifted by one": (0, 1024, 1025, -1024, 32),
+    "reads one element of the other's tile": (0, 1024, 1279, -1024, 16),
+}
+
+
+def launch(engine: str, case: tuple, load_first: bool, barrier: bool):
+    """(output, stats), or the LdsRaceError raised."""
+    rng = np.random.default_rng(7)
+    src = rng.standard_normal(2 * 256).astype(np.float16)
+    out = np.zeros(2 * 256, np.float16)
+    with use_engine(engine):
+        try:
+            store_then_load[BLOCKS, 2 * WAVE, 0, ARCH](src, out, *case, load_first, barrier)
+        except LdsRaceError as err:
+            return err
+    return out, last_launch_stats()
+
+
+@pytest.mark.parametrize("barrier", [False, True], ids=["one interval", "barriers"])
+@pytest.mark.parametrize("load_first", [False, True], ids=["store first", "load first"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_batched_block_loads_find_exactly_the_races(name, load_first, barrier):
+    case = CASES[name]
+    racy = races(*case, barrier)
+    batch, wave = launch("batch", case, load_first, barrier), launch("wave", case, load_first,
+                                                                   barrier)
+    if racy:
+        assert isinstance(batch, LdsRaceError), f"{name}: the batch missed the race"
+        assert isinstance(wave, LdsRaceError)
+        return
+    assert not isinstance(wave, LdsRaceError), wave
+    assert not isinstance(batch, LdsRaceError), f"{name}: no race, but {batch}"
+    assert np.array_equal(batch[0].view(np.uint16), wave[0].view(np.uint16))
+    assert batch[1].per_wave_blocks == 0 and batch[1].batched_blocks == BLOCKS
+
+
+def test_the_batch_loads_lds_fragments_as_blocks(monkeypatch):
+    """The LDS fragment loads of a batch take the dense path (the register path's gather is
+    not called for them), and the race log gets them as block reads."""
+    seen = []
+    original = races_module.EpochLog.check_block_read
+
+    def spy(self, access, itemsize):
+        seen.append(access.size)
+        original(self, access, itemsize)
+
+    monkeypatch.setattr(races_module.EpochLog, "check_block_read", spy)
+    gathers = []
+    original_gather = memory.Pointer.gather
+    monkeypatch.setattr(memory.Pointer, "gather",
+                        lambda self, *a, **k: gathers.append(self.buffer.lds)
+                        or original_gather(self, *a, **k))
+    result = launch("batch", CASES["reads one half, writes the other"], False, False)
+    assert not isinstance(result, LdsRaceError)
+    assert seen == [BLOCKS * 2 * 256] and not any(gathers)
