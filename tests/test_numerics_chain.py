@@ -178,4 +178,4 @@ def test_collapsed_sum_equals_the_certified_one(t, seed):
     got = collapsed_chain(arithmetic(EXACT, instr), instr, a, b, c, t)
     assert got is not None
     want = accumulate(a, b, c, instr.result_type)
-    assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+    assert got.d.dtype == want.dtype and got.d.tobytes() == want.tobytes()

@@ -166,7 +166,7 @@ def test_collapsed_chain_is_the_models_result(arch, model, name):
         if scale == 1.0:
             assert whole is not None
         if whole is not None:
-            np.testing.assert_array_equal(whole.view(np.int32),
+            np.testing.assert_array_equal(whole.d.view(np.int32),
                                           arith.compute(a, b, c).view(np.int32))
     a = fmt_values(instr.a_type, shape_a, "normal")
     b = fmt_values(instr.b_type, shape_b, "normal")

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import types as T
 from .instructions import Instruction
-from .models import EXACT, arithmetic, collapsed_chain
+from .models import EXACT, Collapsed, arithmetic, collapsed_chain
 from .numerics import accumulator_values
 
 
@@ -66,23 +66,26 @@ def _steps(instr: Instruction, block_k: int, wave: int, order_free: bool
 
 
 def run_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, acc: np.ndarray,
-              frag_type, *, round_to_acc: bool, wave: int, clamp: bool = False) -> np.ndarray:
+              frag_type, *, round_to_acc: bool, wave: int, clamp: bool = False,
+              known: Collapsed | None = None) -> tuple[np.ndarray, Collapsed | None]:
     """D = A*B + C of one mma_sync as values of `frag_type` (`accumulator_values`):
     a (..., M, BlockK), b (..., BlockK, N), acc (..., M, N) decoded, for every wave of the
-    batch at once."""
+    batch at once; with the collapse that gave it (for the next step's `known`: the one
+    that gave acc), or None."""
     arith = arithmetic(model, instr, clamp)
     block_k = a.shape[-1]
     steps = _steps(instr, block_k, wave, arith.order_free)
     if len(steps) > 1 or model != EXACT:  # one exact sum, where provably the same
-        whole = collapsed_chain(arith, instr, a, b, acc, frag_type, clamp)
+        whole = collapsed_chain(arith, instr, a, b, acc, frag_type, clamp, known)
         if whole is not None:
-            return _rounded(whole, frag_type, round_to_acc)
+            d = _rounded(whole.d, frag_type, round_to_acc)
+            return d, None if round_to_acc else whole._replace(d=d)
     if not arith.order_free and block_k < instr.k:  # the padding zeros get an index
         a = np.concatenate([a, np.zeros((*a.shape[:-1], 1))], axis=-1)
         b = np.concatenate([b, np.zeros((*b.shape[:-2], 1, b.shape[-1]))], axis=-2)
     for ks in steps:
         acc = _rounded(arith.compute(a[..., ks], b[..., ks, :], acc), frag_type, round_to_acc)
-    return acc
+    return acc, None
 
 
 def _rounded(d: np.ndarray, frag_type, round_to_acc: bool) -> np.ndarray:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, partial
+from typing import NamedTuple
 
 import ml_dtypes
 import numpy as np
@@ -144,11 +145,23 @@ def compute(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, c: np.
     return arithmetic(model, instr, clamp).compute(a, b, c)
 
 
+class Collapsed(NamedTuple):
+    """A K-chain computed as one exact sum (`collapsed_chain`): D (accumulator storage dtype,
+    or its `accumulator_values`) and what the proof knows of it: every |D| <= bound, every D
+    a multiple of 2**q. A next step whose C is this D takes them instead of reading C."""
+
+    d: np.ndarray
+    bound: Fraction
+    q: int
+
+
 def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.ndarray,
-                    c: np.ndarray, acc_type, clamp: bool = False) -> np.ndarray | None:
-    """D of a whole K-chain of `instr` computing with `arith`, as one exact sum
-    (accumulator storage dtype), or None where that is not proven to be what the chain
-    computes: the one collapse test of every numerics model.
+                    c: np.ndarray, acc_type, clamp: bool = False,
+                    known: Collapsed | None = None) -> Collapsed | None:
+    """D of a whole K-chain of `instr` computing with `arith`, as one exact sum, or None
+    where that is not proven to be what the chain computes: the one collapse test of every
+    numerics model. `known`: the collapse whose D is `c` (its bound and quantum stand for
+    C's maximum and multiples; where they do not prove it, C is read).
 
     Integer chains: when no sum of terms leaves `acc_type`'s range (no wrap, no
     saturation between instructions).
@@ -161,9 +174,10 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
     step of the model. q is the smallest such value, split between A and B by their maxima;
     the multiples are checked on a sample first, so random-valued data fails cheaply."""
     if not T.is_float(acc_type):
-        if sum_bound(np.abs(a), np.abs(b), np.abs(c)) > ml_dtypes.iinfo(acc_type).max:
+        bound = sum_bound(np.abs(a), np.abs(b), np.abs(c))
+        if bound > ml_dtypes.iinfo(acc_type).max:
             return None
-        return accumulate(a, b, c, instr.result_type, clamp=clamp)
+        return Collapsed(accumulate(a, b, c, instr.result_type, clamp=clamp), Fraction(bound), 0)
     max_a, max_b = SC.max_abs(a), SC.max_abs(b)
     if not (math.isfinite(max_a) and math.isfinite(max_b)):
         return None
@@ -178,33 +192,40 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
         return qa, q - qa
 
     k = a.shape[-1]
+    proved = (-math.inf, -math.inf)  # A and B are multiples of 2**proved[0], 2**proved[1]
     if k and max_a and max_b:  # C and the model's floor only raise q, and both parts of its
         qa, qb = split(least_q(_product_exponent(k, max_a, max_b)))  # split with it: A and B
         if not (SC.multiples_of(a, qa) and SC.multiples_of(b, qb)):  # failing here fail there
             return None  # random-valued data: before C is read or any rational arithmetic
+        proved = (qa, qb)
     # the bounds exactly (rational): a bound at the largest finite value still collapses
     products = k * Fraction(max_a) * Fraction(max_b)
-    max_c = SC.max_abs(c)
-    if not math.isfinite(max_c):
-        return None
-    bound = products + Fraction(max_c)
-    if bound > largest:
-        return None
-    q: float = max(least_q(_exponent_above(bound)), arith.chain_floor(a, b, c, max_a, max_b))
-    if q == math.inf:
-        return None
-    q = int(q)
-    if products:
-        qa, qb = split(q)
-        exact = SC.multiples_of(a, qa) and SC.multiples_of(b, qb) and SC.multiples_of(c, q)
-    else:
-        exact = SC.multiples_of(c, q)
-    if not exact:
-        return None
-    d = accumulate(a, b, c, instr.result_type, proven_exact=True)
-    if arith.positive_zero:
-        d += d.dtype.type(0)  # -0 + +0 == +0; every other value unchanged
-    return d
+    for facts in ([known] if known is not None and known.d is c else []) + [None]:
+        if facts is None:
+            max_c = SC.max_abs(c)
+            if not math.isfinite(max_c):
+                return None
+        bound = products + (Fraction(max_c) if facts is None else facts.bound)
+        if bound > largest:
+            continue
+        q: float = max(least_q(_exponent_above(bound)),
+                       arith.chain_floor(a, b, c, max_a, max_b))
+        if q == math.inf:
+            continue
+        q = int(q)
+        exact_c = facts is not None and facts.q >= q  # (else read: `multiples_of`)
+        if products:
+            qa, qb = split(q)
+            exact = (qa <= proved[0] or SC.multiples_of(a, qa)) and (
+                qb <= proved[1] or SC.multiples_of(b, qb)) and (exact_c or SC.multiples_of(c, q))
+        else:
+            exact = exact_c or SC.multiples_of(c, q)
+        if exact:
+            d = accumulate(a, b, c, instr.result_type, proven_exact=True)
+            if arith.positive_zero:
+                d += d.dtype.type(0)  # -0 + +0 == +0; every other value unchanged
+            return Collapsed(d, bound, q)
+    return None
 
 
 @cache
