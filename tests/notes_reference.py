@@ -111,4 +111,8 @@ ARCH_TYPES = {
     "gfx1103": COMMON_TYPES, "gfx1150": COMMON_TYPES, "gfx1151": COMMON_TYPES,
     "gfx1152": COMMON_TYPES, "gfx1153": COMMON_TYPES,
     "gfx1200": COMMON_TYPES + ["f8", "bf8"], "gfx1201": COMMON_TYPES + ["f8", "bf8"],
+    # gfx1170 (sparse.md §7: RDNA4's WMMA feature set) and gfx1250/1251 (rocWMMA develop's
+    # gfx12 code path, rocwmma-notes §2.1): gfx12's fragment types
+    "gfx1170": COMMON_TYPES + ["f8", "bf8"], "gfx1250": COMMON_TYPES + ["f8", "bf8"],
+    "gfx1251": COMMON_TYPES + ["f8", "bf8"],
 }  # fmt: skip
