@@ -255,3 +255,30 @@ def test_settling_with_and_without_its_filters(acc, few, monkeypatch):
     c[1, 0] = -(a[1] @ b[:, 0])  # an exact zero sum
     assert len(flagged_pairs(a, b, c)) > 100
     assert same_bits(accumulate(a, b, c, acc), reference(a, b, c, acc))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_uncertified_pairs_are_exactly_the_pairs_over_the_budget(seed):
+    """`_uncertified_pairs` against every pair tested: d_i + d_j > 52 - ceil(log2 K), flat
+    indices ascending, for tiles of short and long lines, outlier lines (one tiny value),
+    lines without a certificate (+-_NO_BOUND) and A broadcast over the batch."""
+    rng = np.random.default_rng(seed)
+    tiles, m, n = int(rng.integers(1, 9)), int(rng.choice([4, 16, 40, 64])), int(
+        rng.choice([4, 16, 64]))
+    k = int(rng.choice([1, 16, 100, 2048]))
+    budget = 52 - max(k - 1, 0).bit_length()
+
+    def lines(shape) -> numerics.Lines:
+        d = rng.integers(10, 24, shape)
+        outliers = rng.random(shape) < 0.08
+        d[outliers] = rng.integers(24, 45, int(outliers.sum()))
+        special = rng.random(shape) < 0.03
+        d[special] = rng.choice([numerics._NO_BOUND, -numerics._NO_BOUND], int(special.sum()))
+        return numerics.Lines(np.zeros(shape, np.int64), d, d < numerics._NO_BOUND, True)
+
+    lead_a = 1 if rng.random() < 0.3 else tiles  # A broadcast over the batch
+    la, lb = lines((lead_a, m)), lines((tiles, n))
+    got = numerics._uncertified_pairs(la, lb, (tiles, m, n), k)
+    d_a = np.broadcast_to(la.d, (tiles, m))
+    want = np.flatnonzero(d_a[:, :, None] + lb.d[:, None, :] > budget)
+    assert got.tolist() == want.tolist()

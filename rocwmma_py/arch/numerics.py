@@ -319,17 +319,23 @@ def _uncertified_pairs(lines_a: Lines, lines_b: Lines, shape: tuple[int, ...],
     sum below K 2**(Q + d_i + d_j) <= 2**(52+Q) when d_i + d_j + ceil(log2 K) <= 52: then
     every partial sum (any subset, any grouping) is a multiple of 2**Q below 2**(53+Q), i.e.
     a float64 number, so every addition or FMA BLAS performs is exact. Tiles whose largest d_i
-    and d_j fit are passed at once; only the others (a few) test every pair.
+    and d_j fit are passed at once; in the others only rows that fail against the tile's
+    largest d_j (and columns likewise: a line holding one tiny value) test their pairs.
     """
     budget = _budget(k)
     m, n = shape[-2], shape[-1]
     d_a = _full(lines_a.d, shape[:-1]).reshape(-1, m)
     d_b = _full(lines_b.d, (*shape[:-2], n)).reshape(-1, n)
-    tiles = np.nonzero(_per_tile(np.maximum, d_a, -_NO_BOUND)
-                       + _per_tile(np.maximum, d_b, -_NO_BOUND) > budget)[0]
+    top_a = _per_tile(np.maximum, d_a, -_NO_BOUND)
+    top_b = _per_tile(np.maximum, d_b, -_NO_BOUND)
+    tiles = np.nonzero(top_a + top_b > budget)[0]
     if not tiles.size:  # every pair of every tile within the budget: the usual case
         return tiles
-    return _flat(tiles, np.add(d_a[tiles, :, None], d_b[tiles, None, :]) > budget, m * n)
+    rows_a, cols_b = d_a[tiles], d_b[tiles]
+    tile, row = _nonzero_2d(rows_a + top_b[tiles, None] > budget)
+    open_cols = (cols_b + top_a[tiles, None] > budget)[tile]  # (candidate rows, N)
+    pair, col = _nonzero_2d(open_cols & (rows_a[tile, row][:, None] + cols_b[tile] > budget))
+    return (tiles[tile[pair]] * m + row[pair]) * n + col
 
 
 def _per_tile(ufunc: np.ufunc, x: np.ndarray, initial: int) -> np.ndarray:
@@ -338,13 +344,6 @@ def _per_tile(ufunc: np.ufunc, x: np.ndarray, initial: int) -> np.ndarray:
     if x.shape[1] >= _LONG_LINE:
         return ufunc.reduce(x, 1, initial=initial)
     return ufunc.reduce(np.ascontiguousarray(x.T), 0, initial=initial)
-
-
-def _flat(tiles: np.ndarray, flags: np.ndarray, size: int) -> np.ndarray:
-    """Flat output indices, ascending, of the set `flags` (len(tiles), M, N) of `tiles`
-    (`_nonzero_2d`)."""
-    tile, within = _nonzero_2d(flags.reshape(tiles.size, -1))
-    return tiles[tile] * size + within
 
 
 def _nonzero_2d(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
