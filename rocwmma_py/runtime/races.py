@@ -320,7 +320,7 @@ class EpochLog:
         unit = 0
         for size in [r[1] for r in reads + writes] + [r[1] for r in block_reads]:
             unit = gcd(unit, size)
-        made = _unit_hulls(hulls, unit)
+        made = _unit_hulls(hulls, unit) if block_reads or not reads else None
         spans = None if made is None or not block_reads else _segment_spans(made)
         reads += [(access.flat, size, access.waves()) for access, size in block_reads
                   if spans is None or _may_meet(access.wave_hull(), size // unit, spans)]
