@@ -336,6 +336,8 @@ SPECIALS = [  # (function, arguments, C99 Annex F / CUDA result)
     ("remainder", (1.0, 0.0), NAN),
     ("hypotf", (INF, NAN), INF), ("hypotf", (NAN, 1.0), NAN), ("rhypot", (0.0, 0.0), INF),
     ("hypot", (1e300, 1e300), 1.4142135623730951e300), ("norm3df", (0.0, -0.0, 0.0), 0.0),
+    ("tanh", (-0.0,), -0.0), ("tanh", (INF,), 1.0), ("tanhf", (-INF,), -1.0),
+    ("tanh", (NAN,), NAN), ("tanh", (30.0,), 1.0), ("tanh", (1e-300,), 1e-300),
     ("erff", (INF,), 1.0), ("erff", (-INF,), -1.0), ("erfcf", (-INF,), 2.0), ("erfc", (30.0,), 0.0),
     ("erfinvf", (1.0,), INF), ("erfinvf", (-1.0,), -INF), ("erfinv", (1.5,), NAN),
     ("erfcinv", (0.0,), INF), ("erfcinv", (2.0,), -INF), ("erfcinvf", (-0.5,), NAN),

@@ -21,6 +21,7 @@ fmodf has the sign of x, ilogbf(0) = ilogbf(NaN) = INT_MIN, ilogbf(inf) = INT_MA
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -477,6 +478,37 @@ def _dd_log(a: DD) -> DD:
     return _dd_add(ln_m, _fast_two_sum(p, err + e * _LN2_DD[1]))
 
 
+_RECIPROCAL_FACTORIALS = tuple(_dd_const(Fraction(1, math.factorial(n))) for n in range(26))
+
+
+def _dd_exp_neg(r: np.ndarray) -> DD:
+    """exp(r) for double r in [-50, 0] to ~2^-100 relative: r = k ln 2 + t (|t| <= 0.35,
+    t in double-double), the Taylor series of exp(t) to t^25/25! (below 2^-100) in
+    double-double, times 2^k."""
+    k = np.rint(r / _LN2_DD[0])
+    p, err = _two_prod(k, np.full_like(r, _LN2_DD[0]))
+    t = _dd_add(_two_sum(r, -p), _dd(-(err + k * _LN2_DD[1])))
+    acc = _dd(np.full_like(r, _RECIPROCAL_FACTORIALS[-1][0]))
+    for hi, lo in _RECIPROCAL_FACTORIALS[-2::-1]:
+        acc = _dd_add(_dd_mul(acc, t), (np.full_like(r, hi), np.full_like(r, lo)))
+    e = k.astype(np.int64)
+    return np.ldexp(acc[0], e), np.ldexp(acc[1], e)
+
+
+def _tanh(x: np.ndarray) -> np.ndarray:
+    """tanh(|x|) = (1 - E) / (1 + E), E = exp(-2|x|), in double-double, rounded once (within
+    CUDA's 1 ulp for double; libm's tanh is 1.1 ulp off in places, enough for the float
+    form's one rounding); x itself below 2^-28 (the cubic term is below half an ulp), +-1
+    from 22 on (1 - tanh < 2^-62)."""
+    a = np.abs(x)
+    mid = np.clip(np.nan_to_num(a, nan=1.0), 2.0**-28, 22.0)
+    e = _dd_exp_neg(-2 * mid)
+    one = _dd(np.ones_like(mid))
+    t = _dd_div(_dd_add(one, (-e[0], -e[1])), _dd_add(one, e))
+    out = np.where(a < 2.0**-28, a, np.where(a >= 22.0, 1.0, t[0] + t[1]))
+    return np.where(np.isnan(x), x, np.copysign(out, x))
+
+
 # --- gamma: double-double Stirling on a shifted argument, Taylor series at the roots 1, 2 -----
 
 _EULER = (0.5772156649015329, -4.942915152430645e-18)
@@ -906,7 +938,7 @@ FUNCTIONS: tuple[MathFunction, ...] = (
     _M("atan2", np.arctan2, 3, 2, arity=2),
     _M("sinh", np.sinh, 3, 2),
     _M("cosh", np.cosh, 2, 1),
-    _M("tanh", np.tanh, 2, 1),
+    _M("tanh", _tanh, 2, 1, single_fn=np.tanh),  # (libm's 1.1 double ulp, then one rounding)
     _M("asinh", np.arcsinh, 3, 3),
     _M("acosh", np.arccosh, 4, 3),
     _M("atanh", np.arctanh, 3, 2),
