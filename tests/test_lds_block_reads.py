@@ -6,7 +6,10 @@ Every wave of a two-wave block stores its own 16 x 16 tile into LDS at
 same barrier interval (before or after the store), in several blocks at once. Whether that
 races is decided here from the element sets the two waves touch (an independent plain-Python
 reference); the batched engine must raise LdsRaceError exactly where the per-wave engine
-does, and where neither does, leave the same output and stay batched.
+does, and where neither does, leave the same output and stay batched. A random family
+does the same for 2-4 waves per block, A and B fragments in either layout, leading
+dimensions that make rows interleave, and steps that make tiles meet, interleave or stay
+apart.
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ import numpy as np
 import pytest
 
 from rocwmma_py import (
+    col_major,
     float16,
     fragment,
     kernel,
     load_matrix_sync,
     matrix_a,
+    matrix_b,
     row_major,
     shared_array,
     store_matrix_sync,
@@ -135,3 +140,92 @@ def test_the_batch_loads_lds_fragments_as_blocks(monkeypatch):
     result = launch("batch", CASES["reads one half, writes the other"], False, False)
     assert not isinstance(result, LdsRaceError)
     assert seen == [BLOCKS * 2 * 256] and not any(gathers)
+
+
+FRAGS = {"a row": fragment[matrix_a, 16, 16, 16, float16, row_major],
+         "a col": fragment[matrix_a, 16, 16, 16, float16, col_major],
+         "b col": fragment[matrix_b, 16, 16, 16, float16, col_major]}
+
+
+@kernel
+def many_waves(src, out, frag_t, store_at, store_step, load_at, load_step, ldm, load_first,
+               barrier):
+    """`store_then_load` for any fragment class and any number of waves per block."""
+    lds = shared_array(float16, LDS)
+    wave = threadIdx.x // WAVE
+    mine, got = frag_t(), frag_t()
+    load_matrix_sync(mine, src + wave * 256, 16)
+    if load_first:
+        load_matrix_sync(got, lds + (load_at + wave * load_step), ldm)
+    if barrier:
+        synchronize_workgroup()
+    store_matrix_sync(lds + (store_at + wave * store_step), mine, ldm)
+    if barrier:
+        synchronize_workgroup()
+    if not load_first:
+        load_matrix_sync(got, lds + (load_at + wave * load_step), ldm)
+    store_matrix_sync(out + wave * 256, got, 16)
+
+
+def random_case(seed: int):
+    """Waves per block, fragment, offsets and steps drawn so that every tile fits in LDS;
+    steps near a tile's size make neighbours touch, overlap or interleave."""
+    rng = np.random.default_rng(seed)
+    waves = int(rng.choice([2, 3, 4]))
+    ldm = int(rng.choice([16, 17, 32, 48]))
+    extent = 15 * ldm + 16
+    near = [0, 1, 15, 16, ldm, 16 * ldm - ldm, -16, -ldm]  # tiles that meet or interleave
+    apart = [16 * ldm, 16 * ldm + 3, -16 * ldm, 24 * ldm]  # tiles that never meet
+    while True:
+        store_step, load_step = (int(rng.choice(near if rng.random() < 0.4 else apart))
+                                 for _ in range(2))
+        room = LDS - extent
+        spans = [(waves - 1) * min(step, 0) for step in (store_step, load_step)]
+        reach = [(waves - 1) * max(step, 0) for step in (store_step, load_step)]
+        if all(room - r + s >= 0 for r, s in zip(reach, spans, strict=True)):
+            break
+    store_at = int(rng.integers(-spans[0], room - reach[0] + 1))
+    load_at = int(rng.integers(-spans[1], room - reach[1] + 1))
+    if rng.random() < 0.3:  # near the stores, where races live
+        load_at = int(np.clip(store_at + rng.integers(-40, 41), -spans[1], room - reach[1]))
+    frag = str(rng.choice(list(FRAGS)))
+    return waves, frag, (store_at, store_step, load_at, load_step, ldm)
+
+
+def block_races(waves: int, case: tuple, barrier: bool) -> bool:
+    store_at, store_step, load_at, load_step, ldm = case
+    writes = [footprint(store_at + w * store_step, ldm) for w in range(waves)]
+    reads = [footprint(load_at + w * load_step, ldm) for w in range(waves)]
+    for w in range(waves):
+        for v in range(waves):
+            if w != v and (writes[w] & writes[v] or (not barrier and writes[w] & reads[v])):
+                return True
+    return False
+
+
+def launch_many(engine: str, waves: int, frag: str, case: tuple, load_first: bool,
+                barrier: bool):
+    rng = np.random.default_rng(3)
+    src = rng.standard_normal(waves * 256).astype(np.float16)
+    out = np.zeros(waves * 256, np.float16)
+    with use_engine(engine):
+        try:
+            many_waves[BLOCKS, waves * WAVE, 0, ARCH](src, out, FRAGS[frag], *case, load_first,
+                                                     barrier)
+        except LdsRaceError as err:
+            return err
+        assert engine == "wave" or last_launch_stats().per_wave_blocks == 0  # stayed batched
+    return out
+
+
+@pytest.mark.parametrize("seed", range(48))
+def test_random_stores_and_block_loads_race_exactly_as_their_elements_say(seed):
+    waves, frag, case = random_case(seed)
+    load_first, barrier = bool(seed % 2), seed % 5 == 0
+    racy = block_races(waves, case, barrier)
+    batch = launch_many("batch", waves, frag, case, load_first, barrier)
+    wave = launch_many("wave", waves, frag, case, load_first, barrier)
+    where = f"{waves} waves, {frag}, case {case}, load first {load_first}, barrier {barrier}"
+    assert isinstance(batch, LdsRaceError) == racy == isinstance(wave, LdsRaceError), where
+    if not racy:
+        assert np.array_equal(batch.view(np.uint16), wave.view(np.uint16)), where
