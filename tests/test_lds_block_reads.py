@@ -40,16 +40,18 @@ ARCH = "gfx942"
 WAVE = 64
 BLOCKS = 3
 LDS = 4096  # f16 elements of LDS per block
-Frag = fragment[matrix_a, 16, 16, 16, float16, row_major]
+FRAGS = {"a row": fragment[matrix_a, 16, 16, 16, float16, row_major],
+         "a col": fragment[matrix_a, 16, 16, 16, float16, col_major],
+         "b col": fragment[matrix_b, 16, 16, 16, float16, col_major]}
 
 
 @kernel
-def store_then_load(src, out, store_at, store_step, load_at, load_step, ldm, load_first,
-                    barrier):
+def store_then_load(src, out, frag_t, store_at, store_step, load_at, load_step, ldm,
+                    load_first, barrier):
     """Each wave: its own tile from src into LDS, a fragment from LDS into out."""
     lds = shared_array(float16, LDS)
     wave = threadIdx.x // WAVE
-    mine, got = Frag(), Frag()
+    mine, got = frag_t(), frag_t()
     load_matrix_sync(mine, src + wave * 256, 16)
     if load_first:
         load_matrix_sync(got, lds + (load_at + wave * load_step), ldm)
@@ -64,17 +66,45 @@ def store_then_load(src, out, store_at, store_step, load_at, load_step, ldm, loa
 
 
 def footprint(at: int, ldm: int) -> set[int]:
-    """LDS elements of a 16 x 16 row-major tile at `at` with leading dimension `ldm`."""
+    """LDS elements of a 16 x 16 tile at `at` with leading dimension `ldm` (either layout)."""
     return {at + r * ldm + c for r in range(16) for c in range(16)}
 
 
-def races(store_at, store_step, load_at, load_step, ldm, barrier) -> bool:
-    """Whether the two waves touch one element in one barrier interval, one writing."""
-    writes = [footprint(store_at + w * store_step, ldm) for w in (0, 1)]
-    reads = [footprint(load_at + w * load_step, ldm) for w in (0, 1)]
-    if barrier:  # the load and the stores sit in different intervals, the two stores in one
-        return bool(writes[0] & writes[1])
-    return bool(writes[0] & writes[1] or writes[0] & reads[1] or writes[1] & reads[0])
+def races(waves: int, case: tuple, barrier: bool) -> bool:
+    """Whether two waves of a block touch one element in one barrier interval, one writing
+    (with barriers the loads and the stores sit in different intervals, the stores in one)."""
+    store_at, store_step, load_at, load_step, ldm = case
+    writes = [footprint(store_at + w * store_step, ldm) for w in range(waves)]
+    reads = [footprint(load_at + w * load_step, ldm) for w in range(waves)]
+    return any(writes[w] & writes[v] or (not barrier and writes[w] & reads[v])
+               for w in range(waves) for v in range(waves) if w != v)
+
+
+def launch(engine: str, waves: int, frag: str, case: tuple, load_first: bool, barrier: bool):
+    """The output, or the LdsRaceError raised; a batch that raised none stayed batched."""
+    src = np.random.default_rng(3).standard_normal(waves * 256).astype(np.float16)
+    out = np.zeros(waves * 256, np.float16)
+    with use_engine(engine):
+        try:
+            store_then_load[BLOCKS, waves * WAVE, 0, ARCH](src, out, FRAGS[frag], *case,
+                                                          load_first, barrier)
+        except LdsRaceError as err:
+            return err
+        stats = last_launch_stats()
+        assert engine == "wave" or (stats.per_wave_blocks == 0
+                                    and stats.batched_blocks == BLOCKS)
+    return out
+
+
+def check(waves: int, frag: str, case: tuple, load_first: bool, barrier: bool) -> None:
+    """Both engines raise LdsRaceError exactly where the elements race, else agree."""
+    racy = races(waves, case, barrier)
+    batch = launch("batch", waves, frag, case, load_first, barrier)
+    wave = launch("wave", waves, frag, case, load_first, barrier)
+    where = f"{waves} waves, {frag}, case {case}, load first {load_first}, barrier {barrier}"
+    assert isinstance(batch, LdsRaceError) == racy == isinstance(wave, LdsRaceError), where
+    if not racy:
+        assert np.array_equal(batch.view(np.uint16), wave.view(np.uint16)), where
 
 
 CASES = {  # name -> (store_at, store_step, load_at, load_step, ldm)
@@ -90,35 +120,11 @@ CASES = {  # name -> (store_at, store_step, load_at, load_step, ldm)
 }
 
 
-def launch(engine: str, case: tuple, load_first: bool, barrier: bool):
-    """(output, stats), or the LdsRaceError raised."""
-    rng = np.random.default_rng(7)
-    src = rng.standard_normal(2 * 256).astype(np.float16)
-    out = np.zeros(2 * 256, np.float16)
-    with use_engine(engine):
-        try:
-            store_then_load[BLOCKS, 2 * WAVE, 0, ARCH](src, out, *case, load_first, barrier)
-        except LdsRaceError as err:
-            return err
-    return out, last_launch_stats()
-
-
 @pytest.mark.parametrize("barrier", [False, True], ids=["one interval", "barriers"])
 @pytest.mark.parametrize("load_first", [False, True], ids=["store first", "load first"])
 @pytest.mark.parametrize("name", list(CASES))
 def test_batched_block_loads_find_exactly_the_races(name, load_first, barrier):
-    case = CASES[name]
-    racy = races(*case, barrier)
-    batch, wave = launch("batch", case, load_first, barrier), launch("wave", case, load_first,
-                                                                   barrier)
-    if racy:
-        assert isinstance(batch, LdsRaceError), f"{name}: the batch missed the race"
-        assert isinstance(wave, LdsRaceError)
-        return
-    assert not isinstance(wave, LdsRaceError), wave
-    assert not isinstance(batch, LdsRaceError), f"{name}: no race, but {batch}"
-    assert np.array_equal(batch[0].view(np.uint16), wave[0].view(np.uint16))
-    assert batch[1].per_wave_blocks == 0 and batch[1].batched_blocks == BLOCKS
+    check(2, "a row", CASES[name], load_first, barrier)
 
 
 def test_the_batch_loads_lds_fragments_as_blocks(monkeypatch):
@@ -137,34 +143,10 @@ def test_the_batch_loads_lds_fragments_as_blocks(monkeypatch):
     monkeypatch.setattr(memory.Pointer, "gather",
                         lambda self, *a, **k: gathers.append(self.buffer.lds)
                         or original_gather(self, *a, **k))
-    result = launch("batch", CASES["reads one half, writes the other"], False, False)
+    result = launch("batch", 2, "a row", CASES["reads one half, writes the other"], False,
+                    False)
     assert not isinstance(result, LdsRaceError)
     assert seen == [BLOCKS * 2 * 256] and not any(gathers)
-
-
-FRAGS = {"a row": fragment[matrix_a, 16, 16, 16, float16, row_major],
-         "a col": fragment[matrix_a, 16, 16, 16, float16, col_major],
-         "b col": fragment[matrix_b, 16, 16, 16, float16, col_major]}
-
-
-@kernel
-def many_waves(src, out, frag_t, store_at, store_step, load_at, load_step, ldm, load_first,
-               barrier):
-    """`store_then_load` for any fragment class and any number of waves per block."""
-    lds = shared_array(float16, LDS)
-    wave = threadIdx.x // WAVE
-    mine, got = frag_t(), frag_t()
-    load_matrix_sync(mine, src + wave * 256, 16)
-    if load_first:
-        load_matrix_sync(got, lds + (load_at + wave * load_step), ldm)
-    if barrier:
-        synchronize_workgroup()
-    store_matrix_sync(lds + (store_at + wave * store_step), mine, ldm)
-    if barrier:
-        synchronize_workgroup()
-    if not load_first:
-        load_matrix_sync(got, lds + (load_at + wave * load_step), ldm)
-    store_matrix_sync(out + wave * 256, got, 16)
 
 
 def random_case(seed: int):
@@ -192,40 +174,7 @@ def random_case(seed: int):
     return waves, frag, (store_at, store_step, load_at, load_step, ldm)
 
 
-def block_races(waves: int, case: tuple, barrier: bool) -> bool:
-    store_at, store_step, load_at, load_step, ldm = case
-    writes = [footprint(store_at + w * store_step, ldm) for w in range(waves)]
-    reads = [footprint(load_at + w * load_step, ldm) for w in range(waves)]
-    for w in range(waves):
-        for v in range(waves):
-            if w != v and (writes[w] & writes[v] or (not barrier and writes[w] & reads[v])):
-                return True
-    return False
-
-
-def launch_many(engine: str, waves: int, frag: str, case: tuple, load_first: bool,
-                barrier: bool):
-    rng = np.random.default_rng(3)
-    src = rng.standard_normal(waves * 256).astype(np.float16)
-    out = np.zeros(waves * 256, np.float16)
-    with use_engine(engine):
-        try:
-            many_waves[BLOCKS, waves * WAVE, 0, ARCH](src, out, FRAGS[frag], *case, load_first,
-                                                     barrier)
-        except LdsRaceError as err:
-            return err
-        assert engine == "wave" or last_launch_stats().per_wave_blocks == 0  # stayed batched
-    return out
-
-
 @pytest.mark.parametrize("seed", range(48))
 def test_random_stores_and_block_loads_race_exactly_as_their_elements_say(seed):
     waves, frag, case = random_case(seed)
-    load_first, barrier = bool(seed % 2), seed % 5 == 0
-    racy = block_races(waves, case, barrier)
-    batch = launch_many("batch", waves, frag, case, load_first, barrier)
-    wave = launch_many("wave", waves, frag, case, load_first, barrier)
-    where = f"{waves} waves, {frag}, case {case}, load first {load_first}, barrier {barrier}"
-    assert isinstance(batch, LdsRaceError) == racy == isinstance(wave, LdsRaceError), where
-    if not racy:
-        assert np.array_equal(batch.view(np.uint16), wave.view(np.uint16)), where
+    check(waves, frag, case, bool(seed % 2), seed % 5 == 0)
