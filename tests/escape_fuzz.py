@@ -595,7 +595,8 @@ def _scalar_escapes() -> list[Escape]:
         for form, num, risky, ints_only in _SCALAR_FORMS:
             if ints_only and tnum not in "iu" or "tobytes" in form and tnum in "xX":
                 continue
-            rnum = tnum if num == "T" else num
+            # (a long double or complex scalar stays one through "/ 3" and "** 0.5")
+            rnum = tnum if num == "T" or num == "f" and tnum in "cxX" else num
             template = form.replace("{T}", t)
             if num == "O":
                 out.append(Escape("S", "n", "O", template, risky, "scalar"))

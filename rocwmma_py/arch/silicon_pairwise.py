@@ -51,8 +51,9 @@ def pairwise_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int,
 
 
 def _pairwise_chunk(a, b, c, group: int, flush: bool) -> np.ndarray:
-    a_k = np.ascontiguousarray(np.moveaxis(a, -1, 0), dtype=np.float32)[..., None]
-    b_k = np.ascontiguousarray(np.moveaxis(b, -2, 0), dtype=np.float32)[:, :, None, :]
+    with np.errstate(invalid="ignore"):  # a signaling NaN comes out quiet: still NaN
+        a_k = np.ascontiguousarray(np.moveaxis(a, -1, 0), dtype=np.float32)[..., None]
+        b_k = np.ascontiguousarray(np.moveaxis(b, -2, 0), dtype=np.float32)[:, :, None, :]
     with np.errstate(over="ignore", under="ignore"):
         signed_zeros = SC.min_nonzero_abs(a) * SC.min_nonzero_abs(b) < _UNDERFLOW
     zeros = bool((a == 0).any() or (b == 0).any())  # only then can a product be exactly 0
