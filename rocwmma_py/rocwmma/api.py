@@ -273,7 +273,28 @@ def store_matrix_sync(data: Pointer, frag: fragment, ldm: int, layout=None) -> N
     """
     check_filled(frag, "the fragment", "store_matrix_sync")
     plan = _io(frag, data, ldm, layout, "store_matrix_sync")
-    data.scatter(plan.offsets, batch_data(frag), plan.mask, plan.span, distinct=True)
+    if not _store_dense(frag, data, plan):
+        data.scatter(plan.offsets, batch_data(frag), plan.mask, plan.span, distinct=True)
+
+
+def _store_dense(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
+    """Store a fragment whose values are known (mma_sync's D, a dense load's block) from
+    that dense per-wave block, one strided assignment (`Pointer.write_blocks`), leaving its
+    registers lazy: where, as for `_load_dense`, the whole non-cooperative fragment sits on
+    a strided grid and memory can take the blocks (else the scatter runs, which every
+    observer sees and which reports the error). The values are exact in the data type, so
+    converting them gives the registers' bits. True when it stored."""
+    values = frag.known_values()
+    if values is None or frag.data_type is T.xfloat32 or plan.mask is not None \
+            or plan.lanes is not None:
+        return False
+    strides = _dense_strides(type(frag), frag.arch, plan)
+    if strides is None:
+        return False
+    storage = T.storage_dtype(frag.data_type)
+    with np.errstate(invalid="ignore", over="ignore"):  # (NaN, Inf stay NaN, Inf)
+        blocks = values.astype(storage, copy=False)
+    return ptr.write_blocks(blocks, strides, lanes_agree=current_context_or_none() is not None)
 
 
 def mma_sync(d: fragment, a: fragment, b: fragment, c: fragment) -> None:

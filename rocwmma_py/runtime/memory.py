@@ -38,6 +38,7 @@ from .sanitizers import (
     INITCHECK,
     Access,
     BlockAccess,
+    Observer,
     after_write,
     before_read,
     before_write,
@@ -459,15 +460,60 @@ class Pointer:
         same elements).
 
         Observers watching the load see it as a `BlockAccess` (a batch's LDS race log).
-        None, with nothing read, where one copy cannot stand for the gather: an observer
-        that needs each element's lane (`Observer.sees_blocks`), a `where` mask in force,
-        a wave's address differing between its lanes, a negative stride, or a block leaving
-        the buffer (the gather then sees or reports it). `lanes_agree`: the caller has
-        checked that each wave's lanes hold one address (`load_matrix_sync` does, in a
-        kernel)."""
+        None, with nothing read, where one copy cannot stand for the gather
+        (`_block_starts`). `lanes_agree`: the caller has checked that each wave's lanes
+        hold one address (`load_matrix_sync` does, in a kernel)."""
+        placed = self._block_starts(shape, strides, lanes_agree, write=False)
+        if placed is None:
+            return None
+        starts, observers = placed
+        if isinstance(starts, int):  # one wave, unwatched: one view (fewer calls)
+            return self._strided(starts, (1, *shape), (0, *strides)).copy()
+        if observers:
+            before_read(observers, self._block_access(starts, shape, strides))
+        return self._blocks_view(shape, strides)[starts]
+
+    def write_blocks(self, values: np.ndarray, strides: tuple[int, int],
+                     lanes_agree: bool = False) -> bool:
+        """Store each running wave's block `values[w]` ((waves, height, width), converted
+        to the pointer's type as a scatter converts) as `read_blocks` places it: one strided
+        assignment, the dense form of a fragment store. False, with nothing written, where
+        it cannot stand for the scatter: as for `read_blocks`, a read-only buffer, or two
+        waves' blocks that may overlap (the scatter orders such writes by lane)."""
+        if not self.buffer.writeable:
+            return False
+        shape = values.shape[1:]
+        placed = self._block_starts(shape, strides, lanes_agree, write=True)
+        if placed is None:
+            return False
+        starts, observers = placed
+        if isinstance(starts, int):
+            self._strided(starts, shape, strides)[...] = values[0]
+            return True
+        if starts.size > 1 and not _blocks_apart(starts, shape, strides):
+            return False
+        view = self._blocks_view(shape, strides)
+        if not observers:
+            view[starts] = values
+            return True
+        access = self._block_access(starts, shape, strides)
+        before_write(observers, access)
+        view[starts] = values
+        after_write(observers, access)
+        return True
+
+    def _block_starts(self, shape: tuple[int, ...], strides: tuple[int, int],
+                      lanes_agree: bool, write: bool
+                      ) -> tuple[int | np.ndarray, tuple[Observer, ...]] | None:
+        """(each running wave's first element, as a buffer index, and the observers of the
+        access) for `read_blocks` / `write_blocks`, or None where one strided access cannot
+        stand for the per-lane one: an observer that needs each element's lane
+        (`Observer.sees_blocks`), a `where` mask in force, a wave's address differing
+        between its lanes, a negative stride, or a block leaving the buffer (the per-lane
+        access then sees or reports it). One unwatched wave gets a Python int."""
         (height, width), (s_r, s_c) = shape, strides
         ctx = current_context_or_none()
-        observers = watching(self.buffer, ctx, write=False)
+        observers = watching(self.buffer, ctx, write=write)
         if any(not o.sees_blocks(self.buffer) for o in observers) or min(s_r, s_c) < 0 \
                 or height < 1 or width < 1 or (ctx is not None and ctx.active_mask() is not None):
             return None
@@ -479,23 +525,31 @@ class Pointer:
             if not lanes_agree and (per_wave != per_wave[:, :1]).any():
                 return None
         last = (height - 1) * s_r + (width - 1) * s_c  # the block's largest offset
-        if waves == 1 and not observers:  # (Python ints, one strided view, fewer calls)
+        if waves == 1 and not observers:
             start = int(base if isinstance(base, int) else base[0])
             if start < 0 or start + last >= self.size:
                 return None
             if self.buffer.segments > 1:  # the block's own LDS segment
                 start += ctx.block_slots[0] * self._segment_elements()  # type: ignore[union-attr]
-            return self._strided(start, (1, height, width), (0, s_r, s_c)).copy()
-        starts = np.broadcast_to(base, (waves,))
+            return start, observers
+        starts = base if isinstance(base, np.ndarray) else np.full(waves, base, np.int64)
         if starts.min() < 0 or starts.max() + last >= self.size:
             return None
-        if self.buffer.segments > 1:  # each wave reads its own block's LDS segment
+        if self.buffer.segments > 1:  # each wave reaches its own block's LDS segment
             starts = starts + ctx.block_slots * self._segment_elements()  # type: ignore[union-attr]
-        if observers and ctx is not None:  # (observers watch only inside a kernel)
-            before_read(observers, BlockAccess(self.buffer, self.dtype, ctx, starts, shape,
-                                               strides))
-        return self._strided(0, (self.buffer.typed(self.dtype).size - last, height, width),
-                             (1, s_r, s_c))[starts]
+        return starts, observers
+
+    def _blocks_view(self, shape: tuple[int, ...], strides: tuple[int, int]) -> np.ndarray:
+        """Every block of `shape` and `strides` the buffer holds, indexed by its first
+        element (an overlapping strided view: one fancy index reads or writes them all)."""
+        last = (shape[0] - 1) * strides[0] + (shape[1] - 1) * strides[1]
+        return self._strided(0, (self.buffer.typed(self.dtype).size - last, *shape),
+                             (1, *strides))
+
+    def _block_access(self, starts: np.ndarray, shape: tuple[int, ...],
+                      strides: tuple[int, int]) -> BlockAccess:
+        return BlockAccess(self.buffer, self.dtype, current_context("a block access"), starts,
+                           shape, strides)  # type: ignore[arg-type]
 
     def _segment_elements(self) -> int:
         return self.buffer.segment_bytes // self.dtype.itemsize
@@ -870,6 +924,16 @@ def _tiles_repeat(origins: np.ndarray, box: np.ndarray) -> bool | None:
         return None  # (tiles off one grid, or across a row end, may overlap in part)
     cells = rows // h * (ld // w + 1) + cols // w
     return bool(np.unique(cells).size < cells.size)
+
+
+def _blocks_apart(starts: np.ndarray, shape: tuple[int, ...], strides: tuple[int, int]) -> bool:
+    """Whether blocks of `shape` and `strides` (non-negative) at `starts` share no element:
+    their ranges are disjoint, or they are tiles of one grid (`_tiles_repeat`)."""
+    box = np.sort((strides[0] * np.arange(shape[0])[:, None]
+                   + strides[1] * np.arange(shape[1])).reshape(-1))
+    if (box[1:] == box[:-1]).any():  # a zero stride: the block repeats an element
+        return False
+    return _apart(starts, int(box[-1])) or _tiles_repeat(starts + int(box[0]), box) is False
 
 
 def _range(values: np.ndarray | Lanes) -> tuple[int, int]:

@@ -163,8 +163,8 @@ class Observer(ABC):
         """Whether it watches accesses of `buffer` by the running wave(s) `ctx`."""
 
     def sees_blocks(self, buffer: Buffer) -> bool:
-        """Whether it takes a load of `buffer` as a `BlockAccess` (else such loads go the
-        register path, each element with its lane)."""
+        """Whether it takes a fragment load or store of `buffer` as a `BlockAccess` (else
+        those go the register path, each element with its lane)."""
         return False
 
     def read(self, access: Access) -> None:
@@ -319,6 +319,10 @@ class JournalRecord(Observer):
     def active(self, buffer: Buffer, ctx: WaveContext) -> bool:
         return (ctx.journal is not None and not buffer.lds
                 and not ctx.journal.covers(*_byte_range(buffer)))
+
+    def sees_blocks(self, buffer: Buffer) -> bool:
+        """It needs the stored elements only (`Access.flat`), never their lanes."""
+        return True
 
     def write(self, access: Access) -> None:
         typed = access.buffer.typed(access.dtype)
