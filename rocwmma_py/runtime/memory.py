@@ -270,7 +270,7 @@ class Pointer:
     # -- C pointer arithmetic -------------------------------------------------------------
 
     def __add__(self, n: int | Lanes) -> Pointer:
-        return Pointer(self.buffer, self.offset + _as_offset(n), self.dtype)
+        return self._moved(self.offset + _as_offset(n))
 
     __radd__ = __add__
 
@@ -295,7 +295,20 @@ class Pointer:
                     f"of {self.dtype} elements"
                 )
             return self.offset - other.offset + elements
-        return Pointer(self.buffer, self.offset - _as_offset(other), self.dtype)
+        return self._moved(self.offset - _as_offset(other))
+
+    def _moved(self, offset: int | Lanes) -> Pointer:
+        """A Pointer of this buffer and type at `offset`, the result of arithmetic on
+        checked offsets: an int is checked against the limit again, int64 Lanes are the
+        result's own new array (`__init__` would check and copy them once more)."""
+        if not isinstance(offset, Lanes):
+            return Pointer(self.buffer, offset, self.dtype)
+        moved = object.__new__(Pointer)
+        setter = object.__setattr__
+        setter(moved, "buffer", self.buffer)
+        setter(moved, "offset", offset)
+        setter(moved, "dtype", self.dtype)
+        return moved
 
     # -- C pointer comparison -------------------------------------------------------------
     #
