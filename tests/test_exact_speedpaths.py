@@ -238,6 +238,46 @@ def test_line_quanta_on_both_word_paths(seed, words):
         assert not numerics._quanta(y, -1).finite
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_both_operands_lines_in_one_pass(seed):
+    """`_both_quanta` (A's rows and B's columns reduced together where their K-first layouts
+    agree) against the Fraction reference per operand: each keeps its own precision (small
+    integers beside f16 values), zeros and all-zero lines; Inf or NaN in one operand only,
+    and a tiny float64 subnormal in one only (its line invalid, the rest as one pass each
+    gives them); shapes that differ take one pass each."""
+    rng = np.random.default_rng(seed)
+    waves, m, k = int(rng.integers(1, 5)), int(rng.choice([4, 16])), 16
+    n = m if seed % 3 else m + 4  # every third: B's K-first layout differs from A's
+    a = f16_values(rng, (waves, m, k), spread=12)
+    b = f16_values(rng, (waves, k, n), spread=12)
+    if seed % 2:
+        b = rng.integers(-3, 4, b.shape).astype(np.float64)  # p of 2: not A's 11
+    a[rng.random(a.shape) < 0.15] = 0.0
+    a[0, 1] = 0.0
+    b[0, :, 2] = 0.0
+    lines_a, lines_b = numerics._both_quanta(a, b)
+    for lines, rows in ((lines_a, a.reshape(-1, k)),
+                        (lines_b, np.swapaxes(b, -1, -2).reshape(-1, k))):
+        assert lines.finite
+        for i, (q, d) in enumerate(zip(*line_reference(rows), strict=True)):
+            if q is None:
+                assert not lines.valid.reshape(-1)[i]
+            else:
+                assert lines.valid.reshape(-1)[i], i
+                assert (lines.q.reshape(-1)[i], lines.d.reshape(-1)[i]) == (q, d), i
+    for bad in (np.inf, np.nan):
+        y = b.copy()
+        y[0, 0, 0] = bad
+        both = numerics._both_quanta(a, y)
+        assert both[0].finite and not both[1].finite
+    y = b.copy()
+    y[-1, 3, -1] = 2.0**-1073  # no normal exponent: its column has no certificate
+    both, alone = numerics._both_quanta(a, y), (numerics._quanta(a, -1), numerics._quanta(y, -2))
+    assert not both[1].valid[-1, -1]
+    for got, want in zip(both, alone, strict=True):
+        assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_row_magnitudes(dtype):
     """`row_magnitude_bits` against Python: the bits of the largest |x| and of the smallest

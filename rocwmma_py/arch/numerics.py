@@ -169,7 +169,7 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     if proven_exact:
         _store(out, _float64_sum(a, b, c, out.shape, may_hold_zero=True), acc_type)
         return
-    lines_a, lines_b = _quanta(a, -1), _quanta(b, -2)
+    lines_a, lines_b = _both_quanta(a, b)
     tiles = math.prod(out.shape[:-2])
     c_ranges = _tile_ranges(c, tiles) if c.shape == out.shape else None
     finite_c = c_ranges.finite if c_ranges is not None else _all_finite(c)
@@ -252,19 +252,43 @@ def _quanta(x: np.ndarray, axis: int) -> Lines:
     per line come from a maximum and a minimum. Only lines whose minimum is 0 (a zero, or a
     subnormal below 2**-1070, whose top bits are 0 too) are read again (`_zero_lines`).
     """
-    p = _precision(x)[0]
-    words = _top_words(x)
+    words, along = _top_words(x), axis
     if x.shape[axis] < _LONG_LINE:  # short lines: K first
         words, along = _to_front(words, axis), 0
-    else:
-        along = axis
     bits = scratch(f"top bits {axis}", words.shape, np.uint16)
     np.bitwise_and(words, _MAGNITUDE, out=bits)
+    return _lines_of(bits, along, [(x, axis, bits)])[0]
+
+
+def _both_quanta(a: np.ndarray, b: np.ndarray) -> tuple[Lines, Lines]:
+    """`_quanta` of A's rows and B's columns, in one set of passes over both where their
+    lines are short and lie alike with K first (A (..., M, K), B (..., K, N), M = N and
+    the same leading axes: a wave's square tiles); else one call each."""
+    words = [_to_front(_top_words(a), -1), _to_front(_top_words(b), -2)]
+    if a.shape[-1] >= _LONG_LINE or words[0].shape != words[1].shape:
+        return _quanta(a, -1), _quanta(b, -2)
+    both = scratch("top bits", (words[0].shape[0], 2, *words[0].shape[1:]), np.uint16)
+    for i, w in enumerate(words):
+        np.bitwise_and(w, _MAGNITUDE, out=both[:, i])
+    lines = _lines_of(both, 0, [(a, -1, both[:, 0]), (b, -2, both[:, 1])])
+    return lines[0], lines[1]
+
+
+def _lines_of(bits: np.ndarray, along: int, parts: list[tuple[np.ndarray, int, np.ndarray]]
+              ) -> list[Lines]:
+    """The `Lines` from the magnitude top bits `bits`, reduced `along` that axis: one part
+    (x, axis, its bits) per operand stacked on the axis after `along` (one part: no such
+    axis). Each part has its own precision p."""
     top = np.maximum.reduce(bits, along, initial=0)
     low = np.minimum.reduce(bits, along, initial=0xFFFF)
     if low.size and not low.all():
-        _zero_lines(x, axis, bits, along, top, low)
+        for i, (x, axis, own) in enumerate(parts):
+            at = i if len(parts) > 1 else ...
+            if not low[at].all():
+                _zero_lines(x, axis, own, along, top[at], low[at])
     f_min = np.right_shift(low, 4, dtype=np.int64)
+    ps = [_precision(x)[0] for x, _, _ in parts]
+    p = ps[0] if len(parts) == 1 else np.array(ps).reshape(-1, *(1,) * (low.ndim - 1))
     q = f_min - (1022 + p)
     d = np.right_shift(top, 4, dtype=np.int64)
     d -= f_min
@@ -273,8 +297,10 @@ def _quanta(x: np.ndarray, axis: int) -> Lines:
     if not valid.all():
         d = np.where(valid, d, np.where(top == 0, -_NO_BOUND, _NO_BOUND))
         q = np.where(valid, q, 0)
-    finite = bool(top.size == 0 or int(top.max()) < _INF_TOP)
-    return Lines(q, d, valid, finite)
+    if len(parts) == 1:
+        return [Lines(q, d, valid, bool(top.size == 0 or int(top.max()) < _INF_TOP))]
+    peaks = top.reshape(len(parts), -1).max(axis=1, initial=0)
+    return [Lines(q[i], d[i], valid[i], bool(peaks[i] < _INF_TOP)) for i in range(len(parts))]
 
 
 def _zero_lines(x: np.ndarray, axis: int, bits: np.ndarray, along: int, top: np.ndarray,
