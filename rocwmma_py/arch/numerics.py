@@ -286,17 +286,19 @@ def _lines_of(bits: np.ndarray, along: int, parts: list[tuple[np.ndarray, int, n
             at = i if len(parts) > 1 else ...
             if not low[at].all():
                 _zero_lines(x, axis, own, along, top[at], low[at])
-    f_min = np.right_shift(low, 4, dtype=np.int64)
     ps = [_precision(x)[0] for x, _, _ in parts]
-    p = ps[0] if len(parts) == 1 else np.array(ps).reshape(-1, *(1,) * (low.ndim - 1))
-    q = f_min - (1022 + p)
-    d = np.right_shift(top, 4, dtype=np.int64)
-    d -= f_min
+    p = ps[0] if len(parts) == 1 else np.array(ps, np.int32).reshape(-1, *(1,) * (low.ndim - 1))
+    q = np.right_shift(low, 4, dtype=np.int32)  # (int32: half the bytes of every pass here
+    d = np.right_shift(top, 4, dtype=np.int32)  # and in the tests that read the lines)
+    d -= q
     d += p
-    valid = np.abs(q) <= _Q_LIMIT  # a zero line or a subnormal minimum has f_min 0: |q| > 1022
-    if not valid.all():
+    q -= 1022 + p
+    if q.size and not -_Q_LIMIT <= int(q.min()) <= int(q.max()) <= _Q_LIMIT:
+        valid = np.abs(q) <= _Q_LIMIT  # a zero line or a subnormal minimum: |q| > 1022
         d = np.where(valid, d, np.where(top == 0, -_NO_BOUND, _NO_BOUND))
         q = np.where(valid, q, 0)
+    else:
+        valid = np.ones(q.shape, np.bool_)
     if len(parts) == 1:
         return [Lines(q, d, valid, bool(top.size == 0 or int(top.max()) < _INF_TOP))]
     peaks = top.reshape(len(parts), -1).max(axis=1, initial=0)
