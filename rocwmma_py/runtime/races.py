@@ -61,15 +61,33 @@ def _unit_hulls(hulls: list, unit: int) -> Hull | None:
         if hull is None:
             return None
         per = size // unit
-        made.append(Hull(hull.lo * per, hull.hi * per + (per - 1), hull.slots))
+        made.append(Hull(hull.lo * per, hull.hi * per + (per - 1), hull.slots, hull.waves))
     return Hull(*(np.concatenate(parts) for parts in zip(*made, strict=True)))
 
 
 def _apart(hulls: Hull) -> bool:
-    """No two of the hulls (physical units: different LDS segments never overlap) share a
-    unit, so no unit has two writers."""
-    order = np.argsort(hulls.lo, kind="stable")
-    return bool(np.all(np.maximum.accumulate(hulls.hi[order])[:-1] < hulls.lo[order][1:]))
+    """No two waves' hulls (physical units: different LDS segments never overlap) share a
+    unit, so no unit has two writers. One wave's writes may overlap each other (a wave
+    writing a unit twice is no race): each wave's are taken as one span first."""
+    spans = _wave_spans(hulls)
+    order = np.argsort(spans.lo, kind="stable")
+    return bool(np.all(np.maximum.accumulate(spans.hi[order])[:-1] < spans.lo[order][1:]))
+
+
+def _wave_spans(hulls: Hull) -> Hull:
+    """One hull per wave (LDS segment and wave of the block): from the first unit of its
+    hulls to the last."""
+    key = hulls.slots.astype(np.int64) * (int(hulls.waves.max(initial=0)) + 1) + hulls.waves
+    waves, at = np.unique(key, return_inverse=True)
+    if waves.size == key.size:  # one hull per wave already
+        return hulls
+    lo = np.full(waves.size, np.iinfo(np.int64).max)
+    hi = np.full(waves.size, np.iinfo(np.int64).min)
+    np.minimum.at(lo, at, hulls.lo)
+    np.maximum.at(hi, at, hulls.hi)
+    one = np.empty(waves.size, np.int64)
+    one[at] = np.arange(key.size)  # some hull of each wave: its slot and wave
+    return Hull(lo, hi, hulls.slots[one], hulls.waves[one])
 
 
 def _segment_spans(written: Hull) -> tuple[np.ndarray, np.ndarray]:
@@ -247,11 +265,12 @@ class GlobalRaces:
 
 class Hull(NamedTuple):
     """Where each wave of an access stays: its elements lie in [lo, hi] (element indices,
-    per wave), the wave in LDS segment (block slot) `slots`."""
+    per wave), the wave in LDS segment (block slot) `slots`, wave `waves` of its block."""
 
     lo: np.ndarray
     hi: np.ndarray
     slots: np.ndarray
+    waves: np.ndarray
 
 
 class BlockRead(Protocol):

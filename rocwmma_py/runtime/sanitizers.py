@@ -102,7 +102,7 @@ class Access:
         rows = addr.reshape(-1, addr.shape[-1])  # (registers, lanes): whole rows at once
         lo = rows.min(axis=0).reshape(ctx.n_waves, ctx.width).min(axis=1)
         hi = rows.max(axis=0).reshape(ctx.n_waves, ctx.width).max(axis=1)
-        return Hull(lo, hi, ctx.block_slots)
+        return Hull(lo, hi, ctx.block_slots, ctx.wave_ids)
 
     def where_in_block(self, pos: int, ctx: WaveContext) -> tuple[str, int]:
         """("lane l" or "every lane", element offset in the block's segment) of accessed
@@ -144,7 +144,7 @@ class BlockAccess(Access):
 
     def wave_hull(self) -> Hull:
         ctx = self.context("LDS access")
-        return Hull(self.base, self.base + int(self.grid.max()), ctx.block_slots)
+        return Hull(self.base, self.base + int(self.grid.max()), ctx.block_slots, ctx.wave_ids)
 
     def where_in_block(self, pos: int, ctx: WaveContext) -> tuple[str, int]:
         segment = self.buffer.segment_bytes // self.dtype.itemsize
