@@ -1,9 +1,11 @@
 """rocWMMA's synchronous API and transforms (rocwmma-notes §1.3, §1.6, §6).
 
 Loads are gathers through the fragment's register map, stores are scatters, both bounds-
-checked by the device pointer and clipped to the unpadded fragment for partial fragments.
-Cooperative fragments load/store only the calling wave's share; waves outside the
-scheduler's count do nothing.
+checked by the device pointer and clipped to the unpadded fragment for partial fragments;
+where each wave's part is a dense block in memory they are block copies instead
+(`Pointer.read_blocks` / `write_blocks`: whole fragments as their per-wave values,
+cooperative shares through their registers). Cooperative fragments load/store only the
+calling wave's share; waves outside the scheduler's count do nothing.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -85,6 +88,7 @@ class IoPlan:
     mask: np.ndarray | None  # (E, n*W) elements inside the footprint, None: all
     span: tuple[int, int]  # (min, max) offset over the mask, for the O(1) bounds check
     lanes: np.ndarray | None  # lanes whose registers change (cooperative), None: all
+    share_of: np.ndarray  # (n,) each wave's share (>= the wave count: it sits out)
 
 
 @lru_cache(maxsize=1024)
@@ -108,7 +112,8 @@ def _io_plan(cls: type[fragment], arch, ldm: int, layout, n: int, shares: bytes 
     for a in (offsets, mask, lanes):
         if a is not None:
             a.flags.writeable = False
-    return IoPlan(offsets, mask, span, lanes)
+    share_of.flags.writeable = False
+    return IoPlan(offsets, mask, span, lanes, share_of)
 
 
 def _io(frag: fragment, ptr: Pointer, ldm: int, layout, what: str) -> IoPlan:
@@ -210,7 +215,7 @@ def load_matrix_sync(frag: fragment, data: Pointer, ldm: int, layout=None) -> No
     See `fill_fragment` for a complete example.
     """
     plan = _io(frag, data, ldm, layout, "load_matrix_sync")
-    if _load_dense(frag, data, plan):
+    if _load_dense(frag, data, plan) or _load_shares(frag, data, plan):
         return
     values = data.gather(plan.offsets, plan.mask, plan.span)
     if plan.lanes is None:
@@ -265,6 +270,93 @@ def _load_dense(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
     return True
 
 
+class ShareGrid(NamedTuple):
+    """Where a cooperative fragment's waves keep their shares in memory: each a dense block
+    of `shape` elements on a strided grid (`strides`, the smaller one last: blocks are
+    copied in memory order), wave w's starting `origins[w]` elements past the pointer.
+    `to_registers` (E, n*W) indexes the flat blocks (n * block size) for every register;
+    `to_blocks` (n, block size) indexes the flat registers for every block element."""
+
+    shape: tuple[int, int]
+    strides: tuple[int, int]
+    origins: np.ndarray
+    to_registers: np.ndarray
+    to_blocks: np.ndarray
+
+
+@lru_cache(maxsize=1024)
+def _share_grid(cls: type[fragment], arch, plan: IoPlan) -> ShareGrid | None:
+    """The `ShareGrid` of a cooperative load/store where every wave takes part with a whole
+    share, every share is a rectangle of the matrix, and memory holds every wave's as a
+    translate of one strided block (distinct offsets, none negative); else None."""
+    if plan.mask is not None or plan.lanes is not None:
+        return None
+    wave = cls.traits(arch).wave_size
+    n = plan.share_of.size
+    per_wave = plan.offsets.reshape(-1, n, wave).transpose(1, 0, 2)  # (n, E, W)
+    origins = per_wave.reshape(n, -1).min(axis=1)
+    rel = per_wave[0] - origins[0]
+    if not (per_wave - origins[:, None, None] == rel).all():
+        return None
+    share = cls.map(arch, int(plan.share_of[0]))
+    rows, cols = share.row - share.row.min(), share.col - share.col.min()
+    height, width = int(rows.max()) + 1, int(cols.max()) + 1
+    if height * width != rows.size:
+        return None  # (not one whole rectangle)
+    grid = np.full((height, width), -1, np.int64)
+    grid[rows, cols] = rel
+    s_r = int(grid[1, 0] - grid[0, 0]) if height > 1 else 0
+    s_c = int(grid[0, 1] - grid[0, 0]) if width > 1 else 0
+    dense = s_r * np.arange(height)[:, None] + s_c * np.arange(width)
+    if min(s_r, s_c) < 0 or not np.array_equal(grid, dense) or np.unique(grid).size != grid.size:
+        return None
+    if s_r < s_c:  # memory order: the smaller stride last
+        rows, cols, height, width, s_r, s_c = cols, rows, width, height, s_c, s_r
+    size = height * width
+    in_block = rows * width + cols  # (E, W): each register's element of its wave's block
+    to_registers = (np.arange(n)[None, :, None] * size + in_block[:, None, :]).reshape(
+        in_block.shape[0], n * wave)
+    to_blocks = np.empty(n * size, np.int64)
+    to_blocks[to_registers.reshape(-1)] = np.arange(to_registers.size)
+    for a in (origins, to_registers, to_blocks):
+        a.flags.writeable = False
+    return ShareGrid((height, width), (s_r, s_c), origins, to_registers,
+                     to_blocks.reshape(n, size))
+
+
+def _load_shares(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
+    """Load a cooperative fragment whose waves' shares are dense blocks in memory
+    (`_share_grid`) by one strided copy of every wave's block (`Pointer.read_blocks`),
+    then one index into the registers, instead of each element's address and a gather.
+    Observers and failures as for `_load_dense` (the gather then runs). True when it
+    loaded."""
+    if frag.scheduler.kind == "default":
+        return False
+    grid = _share_grid(type(frag), frag.arch, plan)
+    if grid is None:
+        return False
+    blocks = ptr.read_blocks(grid.shape, grid.strides, current_context_or_none() is not None,
+                             grid.origins)
+    if blocks is None:
+        return False
+    np.take(blocks.reshape(-1), grid.to_registers, out=batch_data(frag), mode="clip")
+    return True
+
+
+def _store_shares(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
+    """Store a cooperative fragment as `_load_shares` loads it: its registers placed into
+    every wave's dense block by one index, written by one strided assignment
+    (`Pointer.write_blocks`). True when it stored."""
+    if frag.scheduler.kind == "default":
+        return False
+    grid = _share_grid(type(frag), frag.arch, plan)
+    if grid is None:
+        return False
+    blocks = np.take(batch_data(frag).reshape(-1), grid.to_blocks)
+    return ptr.write_blocks(blocks.reshape(-1, *grid.shape), grid.strides,
+                            current_context_or_none() is not None, grid.origins)
+
+
 def store_matrix_sync(data: Pointer, frag: fragment, ldm: int, layout=None) -> None:
     """Store the fragment to `data`; nothing outside the (unpadded) footprint is written.
 
@@ -273,7 +365,7 @@ def store_matrix_sync(data: Pointer, frag: fragment, ldm: int, layout=None) -> N
     """
     check_filled(frag, "the fragment", "store_matrix_sync")
     plan = _io(frag, data, ldm, layout, "store_matrix_sync")
-    if not _store_dense(frag, data, plan):
+    if not (_store_dense(frag, data, plan) or _store_shares(frag, data, plan)):
         data.scatter(plan.offsets, batch_data(frag), plan.mask, plan.span, distinct=True)
 
 

@@ -466,7 +466,8 @@ class Pointer:
         self.scatter(offsets, regs.T)
 
     def read_blocks(self, shape: tuple[int, int], strides: tuple[int, int],
-                    lanes_agree: bool = False) -> np.ndarray | None:
+                    lanes_agree: bool = False, shifts: np.ndarray | None = None
+                    ) -> np.ndarray | None:
         """Each running wave's block of `shape` elements at its own address, element
         (r, c) at r * strides[0] + c * strides[1] from it: (waves, *shape) values, one
         strided copy (the dense form of a fragment load; the caller's `gather` reads the
@@ -475,8 +476,10 @@ class Pointer:
         Observers watching the load see it as a `BlockAccess` (a batch's LDS race log).
         None, with nothing read, where one copy cannot stand for the gather
         (`_block_starts`). `lanes_agree`: the caller has checked that each wave's lanes
-        hold one address (`load_matrix_sync` does, in a kernel)."""
-        placed = self._block_starts(shape, strides, lanes_agree, write=False)
+        hold one address (`load_matrix_sync` does, in a kernel); `shifts`: each running
+        wave's block starts that many elements past its address (a cooperative
+        fragment's share)."""
+        placed = self._block_starts(shape, strides, lanes_agree, write=False, shifts=shifts)
         if placed is None:
             return None
         starts, observers = placed
@@ -487,16 +490,17 @@ class Pointer:
         return self._blocks_view(shape, strides)[starts]
 
     def write_blocks(self, values: np.ndarray, strides: tuple[int, int],
-                     lanes_agree: bool = False) -> bool:
+                     lanes_agree: bool = False, shifts: np.ndarray | None = None) -> bool:
         """Store each running wave's block `values[w]` ((waves, height, width), converted
         to the pointer's type as a scatter converts) as `read_blocks` places it: one strided
         assignment, the dense form of a fragment store. False, with nothing written, where
         it cannot stand for the scatter: as for `read_blocks`, a read-only buffer, or two
-        waves' blocks that may overlap (the scatter orders such writes by lane)."""
+        waves' blocks that may overlap (the scatter orders such writes by lane). `shifts`
+        as for `read_blocks`."""
         if not self.buffer.writeable:
             return False
         shape = values.shape[1:]
-        placed = self._block_starts(shape, strides, lanes_agree, write=True)
+        placed = self._block_starts(shape, strides, lanes_agree, write=True, shifts=shifts)
         if placed is None:
             return False
         starts, observers = placed
@@ -516,7 +520,7 @@ class Pointer:
         return True
 
     def _block_starts(self, shape: tuple[int, ...], strides: tuple[int, int],
-                      lanes_agree: bool, write: bool
+                      lanes_agree: bool, write: bool, shifts: np.ndarray | None = None
                       ) -> tuple[int | np.ndarray, tuple[Observer, ...]] | None:
         """(each running wave's first element, as a buffer index, and the observers of the
         access) for `read_blocks` / `write_blocks`, or None where one strided access cannot
@@ -537,6 +541,8 @@ class Pointer:
             base = per_wave[:, 0]
             if not lanes_agree and (per_wave != per_wave[:, :1]).any():
                 return None
+        if shifts is not None:
+            base = base + shifts
         last = (height - 1) * s_r + (width - 1) * s_c  # the block's largest offset
         if waves == 1 and not observers:
             start = int(base if isinstance(base, int) else base[0])

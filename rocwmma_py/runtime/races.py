@@ -285,6 +285,18 @@ class BlockRead(Protocol):
     def wave_hull(self) -> Hull: ...
 
 
+class Written(Protocol):
+    """A store as the log keeps it (`sanitizers.Access`, `BlockAccess`): its elements, their
+    waves and its hull are only made if an epoch's check needs them."""
+
+    @property
+    def flat(self) -> np.ndarray: ...
+
+    def waves(self) -> np.ndarray | int: ...
+
+    def wave_hull(self) -> Hull | None: ...
+
+
 class EpochLog:
     """Race detection for the batched engine: the accesses of one barrier epoch are logged
     and checked together when the epoch closes (at the barrier or the end of the kernel).
@@ -302,7 +314,7 @@ class EpochLog:
         self._nbytes = nbytes
         self._reads: list[tuple[np.ndarray, int, Any]] = []
         self._block_reads: list[tuple[BlockRead, int]] = []
-        self._writes: list[tuple[np.ndarray, int, np.ndarray]] = []
+        self._writes: list[tuple[Callable[[], tuple[np.ndarray, Any]], int]] = []
         self._write_hulls: list[tuple[Callable[[], Hull | None], int] | None] = []
         self._narrowed: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._owner: np.ndarray | None = None
@@ -319,8 +331,14 @@ class EpochLog:
     def record_write(self, flat: np.ndarray, itemsize: int, wave,
                      hull: Callable[[], Hull | None] | None = None) -> None:
         """`hull` makes the write's `Hull` (None where it has none) when the epoch closes."""
-        self._writes.append((flat, itemsize, wave))
+        self._writes.append((lambda: (flat, wave), itemsize))
         self._write_hulls.append(None if hull is None else (hull, itemsize))
+
+    def record_access(self, access: Written, itemsize: int) -> None:
+        """A write (`sanitizers.Access`, `BlockAccess`) whose elements, waves and hull are
+        made only if the epoch's check needs them."""
+        self._writes.append((lambda: (access.flat, access.waves()), itemsize))
+        self._write_hulls.append((access.wave_hull, itemsize))
 
     def close_epoch(self) -> bool:
         """Whether the epoch that ends here had a race; starts the next one.
@@ -337,7 +355,7 @@ class EpochLog:
         if not writes:
             return False
         unit = 0
-        for size in [r[1] for r in reads + writes] + [r[1] for r in block_reads]:
+        for size in [r[1] for r in reads] + [w[1] for w in writes] + [r[1] for r in block_reads]:
             unit = gcd(unit, size)
         made = _unit_hulls(hulls, unit) if block_reads or not reads else None
         spans = None if made is None or not block_reads else _segment_spans(made)
@@ -347,7 +365,7 @@ class EpochLog:
             return False
         owner = self._owners(unit)
         claimed = [(split_units(flat, size // unit), self._per_unit(wave, size // unit))
-                   for flat, size, wave in writes]
+                   for (flat, wave), size in ((made(), size) for made, size in writes)]
         for idx, wave in claimed:
             owner[idx] = wave
         if any((owner[idx] != wave).any() for idx, wave in claimed):

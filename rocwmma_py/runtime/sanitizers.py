@@ -205,13 +205,13 @@ class LdsRaceCheck(Observer):
         ctx = access.context("LDS access")
         if access.repeats and ctx.n_waves > 1:
             raise NeedsPerWave  # maybe two waves write one element: check wave by wave
-        self._check(access, write=True)
+        if not isinstance(access.buffer.tracker, EpochLog):  # (a log checks at the epoch's
+            self._check(access, write=True)  # end what `wrote` records)
 
     def wrote(self, access: Access) -> None:
         tracker = access.buffer.tracker
         if isinstance(tracker, EpochLog):
-            tracker.record_write(access.flat, access.dtype.itemsize, access.waves(),
-                                 access.wave_hull)
+            tracker.record_access(access, access.dtype.itemsize)
         else:
             tracker.record_write(  # type: ignore[union-attr] # active: set
                 access.flat, access.dtype.itemsize, access.waves())
