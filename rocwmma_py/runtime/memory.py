@@ -54,6 +54,8 @@ from .state import (
 from .uniform import Uniform, uniform
 
 _MAX_LISTED = 3
+_CHECKED = "wrap"  # `take` of addresses `_check_bounds` passed: never wraps, and skips the
+# per-element check and buffering of the default mode ("raise"), 1.5x faster
 _FLOOR_HINT = " (C's integer division `a / b` is Python's `a // b`)"
 _BYTE = np.dtype(np.uint8)
 _SEGMENT_ALIGN = 16  # segment sizes rounded up so every dtype's elements tile them
@@ -702,13 +704,13 @@ class Pointer:
             if observers:
                 before_read(observers, Access(self.buffer, self.dtype, ctx, addr, None,
                                               addr.reshape(-1)))
-            return typed.take(addr)  # (faster than typed[addr])
+            return typed.take(addr, mode=_CHECKED)  # (faster than typed[addr])
         out = np.zeros(addr.shape, self.dtype)
         if picked is not None and not observers:
-            _lanes_of(out, *picked.shape)[...] = typed.take(picked)
+            _lanes_of(out, *picked.shape)[...] = typed.take(picked, mode=_CHECKED)
             return out
         if inside and not observers:  # masked lanes may read (nobody sees it): 3 passes
-            np.copyto(out, typed.take(addr), where=mask)
+            np.copyto(out, typed.take(addr, mode=_CHECKED), where=mask)
             return out
         src = np.flatnonzero(mask)
         sel = addr.reshape(-1)[src] if picked is None else picked.reshape(-1)
