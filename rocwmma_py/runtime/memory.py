@@ -23,7 +23,7 @@ in a batch, lanes are ordered wave-major, so the highest (wave, lane) wins.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -54,7 +54,7 @@ from .state import (
 from .uniform import Uniform, uniform
 
 _MAX_LISTED = 3
-_CHECKED = "wrap"  # `take` of addresses `_check_bounds` passed: never wraps, and skips the
+_CHECKED: Final = "wrap"  # `take` of addresses `_check_bounds` passed: never wraps, and skips the
 # per-element check and buffering of the default mode ("raise"), 1.5x faster
 _FLOOR_HINT = " (C's integer division `a / b` is Python's `a // b`)"
 _BYTE = np.dtype(np.uint8)
