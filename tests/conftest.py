@@ -56,3 +56,24 @@ def spread(monkeypatch):
     monkeypatch.setattr(workers, "PAYOFF", float("inf"))
     monkeypatch.setattr(workers, "UNMEASURED_MIN_BATCHES", 1)
     monkeypatch.setattr(workers, "PROBE_SHARE_MAX", float("inf"))
+
+
+@pytest.fixture
+def results_of(monkeypatch):
+    """`results_of(owner, name, keep=None, into=None)`: a list (`into`, or a new one) that
+    receives what `owner.name` returns on each call (only calls whose arguments `keep`
+    admits), e.g. whether a fast path took an access."""
+    def install(owner, name: str, keep=None, into: list | None = None) -> list:
+        seen: list = [] if into is None else into
+        real = getattr(owner, name)
+
+        def spy(*args, **kwargs):
+            result = real(*args, **kwargs)
+            if keep is None or keep(*args, **kwargs):
+                seen.append(result)
+            return result
+
+        monkeypatch.setattr(owner, name, spy)
+        return seen
+    return install
+

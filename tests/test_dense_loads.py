@@ -34,18 +34,9 @@ pytestmark = pytest.mark.smoke
 
 
 @pytest.fixture
-def dense_loads(monkeypatch) -> list[bool]:
+def dense_loads(results_of) -> list[bool]:
     """Whether each load took the dense path."""
-    seen: list[bool] = []
-    real = api._load_dense
-
-    def spy(frag, ptr, plan):
-        took = real(frag, ptr, plan)
-        seen.append(took)
-        return took
-
-    monkeypatch.setattr(api, "_load_dense", spy)
-    return seen
+    return results_of(api, "_load_dense")
 
 
 @kernel

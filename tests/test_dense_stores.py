@@ -44,18 +44,9 @@ ENGINES = ["batch", "wave"]
 
 
 @pytest.fixture
-def dense_stores(monkeypatch) -> list[bool]:
+def dense_stores(results_of) -> list[bool]:
     """Whether each store took the dense path."""
-    seen: list[bool] = []
-    real = api._store_dense
-
-    def spy(frag, ptr, plan):
-        took = real(frag, ptr, plan)
-        seen.append(took)
-        return took
-
-    monkeypatch.setattr(api, "_store_dense", spy)
-    return seen
+    return results_of(api, "_store_dense")
 
 
 @kernel

@@ -363,17 +363,9 @@ def test_lds_race_cooperative_fragment(store, partner_first, engine):
 
 
 @pytest.fixture
-def dense_loads(monkeypatch) -> list[bool]:
+def dense_loads(results_of) -> list[bool]:
     """Whether each load_matrix_sync took the dense path."""
-    took: list[bool] = []
-    real = api._load_dense
-
-    def spy(frag, ptr, plan):
-        took.append(real(frag, ptr, plan))
-        return took[-1]
-
-    monkeypatch.setattr(api, "_load_dense", spy)
-    return took
+    return results_of(api, "_load_dense")
 
 
 @kernel

@@ -42,20 +42,11 @@ TYPES = {"f16": (float16, np.float16), "f32": (float32, np.float32), "i8": (int8
 
 
 @pytest.fixture
-def share_io(monkeypatch) -> list[bool]:
+def share_io(results_of) -> list[bool]:
     """Whether each cooperative load or store took the block path."""
-    seen: list[bool] = []
-    for name in ("_load_shares", "_store_shares"):
-        real = getattr(api, name)
-
-        def spy(frag, ptr, plan, real=real):
-            took = real(frag, ptr, plan)
-            if frag.scheduler.kind != "default":
-                seen.append(took)
-            return took
-
-        monkeypatch.setattr(api, name, spy)
-    return seen
+    cooperative = lambda frag, ptr, plan: frag.scheduler.kind != "default"  # noqa: E731
+    seen = results_of(api, "_load_shares", cooperative)
+    return results_of(api, "_store_shares", cooperative, into=seen)
 
 
 def share_of(scheduler: str, wx: int, wy: int, n_wx: int, n_wy: int) -> int:
