@@ -4,12 +4,29 @@ race, across epochs that reuse one wave array and epochs that change the tracked
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import pytest
 
 from rocwmma_py.runtime.races import EpochLog, Hull
 
 NBYTES = 256
+
+
+class Store(NamedTuple):
+    """A store as `EpochLog.record_write` takes it (`races.Written`): its elements, their
+    waves and, where given, its per-wave hull."""
+
+    flat: np.ndarray
+    wave: np.ndarray
+    hull: Hull | None = None
+
+    def waves(self) -> np.ndarray:
+        return self.wave
+
+    def wave_hull(self) -> Hull | None:
+        return self.hull
 
 
 def brute_force(reads, writes) -> bool:
@@ -51,8 +68,7 @@ def test_epoch_verdicts_match_brute_force(sizes, shared_waves):
         for flat, size, wave in reads:
             log.check_read(flat, size, wave)
         for flat, size, wave in writes:
-            log.check_write(flat, size, wave)
-            log.record_write(flat, size, wave)
+            log.record_write(Store(flat, wave), size)
         want = brute_force(reads, writes)
         assert log.close_epoch() is want
         verdicts.add(want)
@@ -62,10 +78,10 @@ def test_epoch_verdicts_match_brute_force(sizes, shared_waves):
 def test_read_of_a_unit_written_by_the_same_wave_is_no_race():
     log = EpochLog(NBYTES)
     wave = np.array([0, 0, 1, 1])
-    log.record_write(np.array([0, 1, 10, 11]), 2, wave)
+    log.record_write(Store(np.array([0, 1, 10, 11]), wave), 2)
     log.check_read(np.array([1, 0, 11, 10]), 2, wave)
     assert log.close_epoch() is False
-    log.record_write(np.array([0, 1, 10, 11]), 2, wave)
+    log.record_write(Store(np.array([0, 1, 10, 11]), wave), 2)
     log.check_read(np.array([10, 0, 11, 1]), 2, wave)  # wave 0 reads wave 1's element 10
     assert log.close_epoch() is True
 
@@ -108,7 +124,7 @@ def test_hulls_of_interleaved_writes_match_brute_force(seed, monkeypatch):
             writes.append((flat, 2, wave))
         before = len(built)
         for flat, size, wave in writes:
-            log.record_write(flat, size, wave, lambda f=flat, w=wave: hull_of(f, w, waves))
+            log.record_write(Store(flat, wave, hull_of(flat, wave, waves)), size)
         want = brute_force([], writes)
         assert log.close_epoch() is want
         verdicts.add(want)

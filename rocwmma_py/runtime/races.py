@@ -19,7 +19,6 @@ access of another size arrives, so the common case tracks each element once, not
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from math import gcd
 from typing import Any, NamedTuple, Protocol
 
@@ -49,15 +48,12 @@ def split_units(flat: np.ndarray, per: int) -> np.ndarray:
     return (flat[:, None] * per + np.arange(per)).reshape(-1)
 
 
-def _unit_hulls(hulls: list, unit: int) -> Hull | None:
-    """Every write's per-wave hulls (`EpochLog.record_write`'s hull makers and item sizes)
-    in `unit`-byte units, one after another; None when a write has none."""
+def _unit_hulls(writes: list[tuple[Written, int]], unit: int) -> Hull | None:
+    """Every write's per-wave hulls (`EpochLog.record_write`'s stores and item sizes) in
+    `unit`-byte units, one after another; None when a write has none."""
     made = []
-    for entry in hulls:
-        if entry is None:
-            return None
-        maker, size = entry
-        hull = maker()
+    for access, size in writes:
+        hull = access.wave_hull()
         if hull is None:
             return None
         per = size // unit
@@ -273,21 +269,9 @@ class Hull(NamedTuple):
     waves: np.ndarray
 
 
-class BlockRead(Protocol):
-    """A dense block load as the log keeps it (`sanitizers.BlockAccess`): its elements and
-    their waves are only made if an epoch's check needs them."""
-
-    @property
-    def flat(self) -> np.ndarray: ...
-
-    def waves(self) -> np.ndarray | int: ...
-
-    def wave_hull(self) -> Hull: ...
-
-
 class Written(Protocol):
-    """A store as the log keeps it (`sanitizers.Access`, `BlockAccess`): its elements, their
-    waves and its hull are only made if an epoch's check needs them."""
+    """An access as the log keeps it (`sanitizers.Access`, `BlockAccess`): its elements,
+    their waves and its hull are only made if an epoch's check needs them."""
 
     @property
     def flat(self) -> np.ndarray: ...
@@ -295,6 +279,12 @@ class Written(Protocol):
     def waves(self) -> np.ndarray | int: ...
 
     def wave_hull(self) -> Hull | None: ...
+
+
+class BlockRead(Written, Protocol):
+    """A dense block load (`sanitizers.BlockAccess`): it always has a hull."""
+
+    def wave_hull(self) -> Hull: ...
 
 
 class EpochLog:
@@ -314,8 +304,7 @@ class EpochLog:
         self._nbytes = nbytes
         self._reads: list[tuple[np.ndarray, int, Any]] = []
         self._block_reads: list[tuple[BlockRead, int]] = []
-        self._writes: list[tuple[Callable[[], tuple[np.ndarray, Any]], int]] = []
-        self._write_hulls: list[tuple[Callable[[], Hull | None], int] | None] = []
+        self._writes: list[tuple[Written, int]] = []
         self._narrowed: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._owner: np.ndarray | None = None
 
@@ -325,20 +314,9 @@ class EpochLog:
     def check_block_read(self, access: BlockRead, itemsize: int) -> None:
         self._block_reads.append((access, itemsize))
 
-    def check_write(self, flat: np.ndarray, itemsize: int, wave) -> None:
-        """Writes are logged by `record_write`."""
-
-    def record_write(self, flat: np.ndarray, itemsize: int, wave,
-                     hull: Callable[[], Hull | None] | None = None) -> None:
-        """`hull` makes the write's `Hull` (None where it has none) when the epoch closes."""
-        self._writes.append((lambda: (flat, wave), itemsize))
-        self._write_hulls.append(None if hull is None else (hull, itemsize))
-
-    def record_access(self, access: Written, itemsize: int) -> None:
-        """A write (`sanitizers.Access`, `BlockAccess`) whose elements, waves and hull are
-        made only if the epoch's check needs them."""
-        self._writes.append((lambda: (access.flat, access.waves()), itemsize))
-        self._write_hulls.append((access.wave_hull, itemsize))
+    def record_write(self, access: Written, itemsize: int) -> None:
+        """A store (checked when the epoch closes, with the others)."""
+        self._writes.append((access, itemsize))
 
     def close_epoch(self) -> bool:
         """Whether the epoch that ends here had a race; starts the next one.
@@ -350,22 +328,21 @@ class EpochLog:
         of units no write claimed (the usual case: a barrier between writing LDS and
         reading it) are settled by one maximum over their owners."""
         reads, block_reads, writes = self._reads, self._block_reads, self._writes
-        hulls = self._write_hulls
-        self._reads, self._block_reads, self._writes, self._write_hulls = [], [], [], []
+        self._reads, self._block_reads, self._writes = [], [], []
         if not writes:
             return False
         unit = 0
         for size in [r[1] for r in reads] + [w[1] for w in writes] + [r[1] for r in block_reads]:
             unit = gcd(unit, size)
-        made = _unit_hulls(hulls, unit) if block_reads or not reads else None
+        made = _unit_hulls(writes, unit) if block_reads or not reads else None
         spans = None if made is None or not block_reads else _segment_spans(made)
         reads += [(access.flat, size, access.waves()) for access, size in block_reads
                   if spans is None or _may_meet(access.wave_hull(), size // unit, spans)]
         if made is not None and not reads and _apart(made):
             return False
         owner = self._owners(unit)
-        claimed = [(split_units(flat, size // unit), self._per_unit(wave, size // unit))
-                   for (flat, wave), size in ((made(), size) for made, size in writes)]
+        claimed = [(split_units(access.flat, size // unit),
+                    self._per_unit(access.waves(), size // unit)) for access, size in writes]
         for idx, wave in claimed:
             owner[idx] = wave
         if any((owner[idx] != wave).any() for idx, wave in claimed):

@@ -211,7 +211,7 @@ class LdsRaceCheck(Observer):
     def wrote(self, access: Access) -> None:
         tracker = access.buffer.tracker
         if isinstance(tracker, EpochLog):
-            tracker.record_access(access, access.dtype.itemsize)
+            tracker.record_write(access, access.dtype.itemsize)
         else:
             tracker.record_write(  # type: ignore[union-attr] # active: set
                 access.flat, access.dtype.itemsize, access.waves())
@@ -220,8 +220,11 @@ class LdsRaceCheck(Observer):
     def _check(access: Access, *, write: bool) -> None:
         tracker = access.buffer.tracker
         assert tracker is not None  # active() checked it
-        check = tracker.check_write if write else tracker.check_read
-        conflict = check(access.flat, access.dtype.itemsize, access.waves())
+        if write:  # (only per wave: a batch's log checks its stores at the epoch's end)
+            assert isinstance(tracker, RaceTracker)
+            conflict = tracker.check_write(access.flat, access.dtype.itemsize, access.waves())
+        else:
+            conflict = tracker.check_read(access.flat, access.dtype.itemsize, access.waves())
         if conflict is None:
             return
         ctx = access.context("LDS access")
