@@ -3,8 +3,9 @@ steps as the emulator runs it, with nothing but the numpy passes that its model 
 without. A ratio to numpy below the floor's is out of reach for any numpy emulation of that
 model; the emulator's distance above it is what checks, certification and bookkeeping cost.
 
-- GEMM, exact model: per K step of 16, gather the batch's A and B tiles from memory (the
-  registers' fancy-index loads), decode f16 to float64, one batched float64 matmul, add the
+- GEMM, exact model: per K step of 16, gather the batch's distinct A and B tiles from
+  memory and decode f16 to float64 once each (waves at one address share a load), take
+  every wave's pair, one batched float64 matmul, add the
   accumulator and round it to f32 (each mma_sync rounds D) — the certification that the
   float64 sum rounds like the exact one is left out, so this floor is below any exact model.
 - GEMM, silicon model (CDNA3 fused dot, groups of 8 K positions): every product term is
@@ -31,6 +32,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -58,17 +60,31 @@ class Gemm:
         return (self.size // self.tile) ** 2
 
 
-def _tile_indices(g: Gemm) -> tuple[np.ndarray, np.ndarray]:
-    """Flat indices into row-major A (tiles, tile, K_STEP) and col-major B (tiles, K_STEP,
-    tile) of the first K step; step k adds k * K_STEP (A) or k * K_STEP (B^T rows)."""
+class Tiles(NamedTuple):
+    """Where a GEMM row's first K step reads: flat indices of the distinct A tiles
+    (per side, tile, K_STEP) in row-major A and B tiles (per side, K_STEP, tile) in
+    col-major B (step k adds k * K_STEP), and each output tile's A and B tile (output
+    tiles row-major over the grid)."""
+
+    a_idx: np.ndarray
+    b_idx: np.ndarray
+    of_a: np.ndarray
+    of_b: np.ndarray
+
+    def wave(self, w: int) -> Tiles:
+        """Output tile w's tiles alone (the per-wave engine loads nothing else)."""
+        return Tiles(self.a_idx[self.of_a[w:w + 1]], self.b_idx[self.of_b[w:w + 1]],
+                     np.zeros(1, np.intp), np.zeros(1, np.intp))
+
+
+def _tile_indices(g: Gemm) -> Tiles:
     per_side = g.size // g.tile
-    ti, tj = np.divmod(np.arange(g.tiles), per_side)
-    rows = ti[:, None, None] * g.tile + np.arange(g.tile)[None, :, None]
-    cols = tj[:, None, None] * g.tile + np.arange(g.tile)[None, None, :]
+    lines = np.arange(per_side)[:, None] * g.tile + np.arange(g.tile)[None, :]
     kk = np.arange(K_STEP)
-    a_idx = rows * g.size + kk[None, None, :]
-    b_idx = cols * g.size + kk[None, :, None]  # B col-major: column j's K values contiguous
-    return a_idx, b_idx
+    a_idx = lines[:, :, None] * g.size + kk[None, None, :]
+    b_idx = lines[:, None, :] * g.size + kk[None, :, None]  # B col-major: a column's K contiguous
+    of_a, of_b = np.divmod(np.arange(g.tiles), per_side)
+    return Tiles(a_idx, b_idx, of_a, of_b)
 
 
 def _operands(g: Gemm):
@@ -78,22 +94,24 @@ def _operands(g: Gemm):
     return a, bt
 
 
-def _loads(g: Gemm, a, bt, a_idx, b_idx, k0: int) -> tuple[np.ndarray, np.ndarray]:
-    """One K step's tiles, gathered and decoded (and copied through LDS when staged)."""
-    at, bk = a[a_idx + k0], bt[b_idx + k0]
+def _loads(g: Gemm, a, bt, tiles: Tiles, k0: int) -> tuple[np.ndarray, np.ndarray]:
+    """One K step's tiles: each distinct one gathered and decoded once (and copied through
+    LDS when staged), then every output tile's pair (waves at one address share a load)."""
+    at, bk = a[tiles.a_idx + k0], bt[tiles.b_idx + k0]
     if g.staged:
         at, bk = at.copy(), bk.copy()
-    return at.astype(np.float64), bk.astype(np.float64)
+    return (np.take(at.astype(np.float64), tiles.of_a, axis=0),
+            np.take(bk.astype(np.float64), tiles.of_b, axis=0))
 
 
 def exact_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
     a, bt = _operands(g)
-    a_idx, b_idx = _tile_indices(g)
+    tiles = _tile_indices(g)
 
     def run() -> np.ndarray:
         acc = np.zeros((g.tiles, g.tile, g.tile), np.float32)
         for k0 in range(0, g.k, K_STEP):
-            at, bk = _loads(g, a, bt, a_idx, b_idx, k0)
+            at, bk = _loads(g, a, bt, tiles, k0)
             acc = (np.matmul(at, bk) + acc).astype(np.float32)
         return acc
 
@@ -148,14 +166,14 @@ def silicon_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
     """Per K step the batch's loads, then the fused dot's passes (`_silicon_step`) in
     chunks of at most 2**18 product terms (the emulator's own chunk, near L2 size)."""
     a, bt = _operands(g)
-    a_idx, b_idx = _tile_indices(g)
+    tiles = _tile_indices(g)
     per_chunk = max(1, (1 << 18) // (g.tile * g.tile * GROUP))
     scratch: dict = {}
 
     def run() -> None:
         d = np.zeros((g.tiles, g.tile, g.tile), np.float32)
         for k0 in range(0, g.k, K_STEP):
-            at, bk = _loads(g, a, bt, a_idx, b_idx, k0)
+            at, bk = _loads(g, a, bt, tiles, k0)
             for t0 in range(0, g.tiles, per_chunk):
                 part = slice(t0, t0 + per_chunk)
                 _silicon_step(at[part], bk[part], d[part], scratch)
@@ -167,15 +185,15 @@ def silicon_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
 def per_wave_floor(g: Gemm) -> Callable[[], None]:
     """The per-wave engine's calls: one 16x16 tile per wave, its own 16x16x16 steps."""
     a, bt = _operands(g)
-    a_idx, b_idx = _tile_indices(g)
+    tiles = _tile_indices(g)
     scratch: dict = {}
 
     def run() -> None:
         d = np.zeros((g.tiles, g.tile, g.tile), np.float32)
         for w in range(g.tiles):
+            own = tiles.wave(w)
             for k0 in range(0, g.k, K_STEP):
-                _silicon_step(*_loads(g, a, bt, a_idx[w:w + 1], b_idx[w:w + 1], k0),
-                              d[w:w + 1], scratch)
+                _silicon_step(*_loads(g, a, bt, own, k0), d[w:w + 1], scratch)
 
     return run
 

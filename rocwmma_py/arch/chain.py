@@ -19,7 +19,7 @@ import numpy as np
 from .. import types as T
 from .instructions import Instruction
 from .models import EXACT, Collapsed, arithmetic, collapsed_chain
-from .numerics import accumulator_values
+from .numerics import Shared, accumulate, accumulator_values
 
 
 @cache
@@ -67,11 +67,14 @@ def _steps(instr: Instruction, block_k: int, wave: int, order_free: bool
 
 def run_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, acc: np.ndarray,
               frag_type, *, round_to_acc: bool, wave: int, clamp: bool = False,
-              known: Collapsed | None = None) -> tuple[np.ndarray, Collapsed | None]:
+              known: Collapsed | None = None,
+              shared: tuple[Shared | None, Shared | None] = (None, None)
+              ) -> tuple[np.ndarray, Collapsed | None]:
     """D = A*B + C of one mma_sync as values of `frag_type` (`accumulator_values`):
     a (..., M, BlockK), b (..., BlockK, N), acc (..., M, N) decoded, for every wave of the
     batch at once; with the collapse that gave it (for the next step's `known`: the one
-    that gave acc), or None."""
+    that gave acc), or None. `shared`: the distinct tiles of a and b, where known (one
+    exact sum reads each once)."""
     arith = arithmetic(model, instr, clamp)
     block_k = a.shape[-1]
     steps = _steps(instr, block_k, wave, arith.order_free)
@@ -83,6 +86,9 @@ def run_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, acc:
     if not arith.order_free and block_k < instr.k:  # the padding zeros get an index
         a = np.concatenate([a, np.zeros((*a.shape[:-1], 1))], axis=-1)
         b = np.concatenate([b, np.zeros((*b.shape[:-2], 1, b.shape[-1]))], axis=-2)
+    if arith.order_free and len(steps) == 1:  # one exact sum of all of K (a slice)
+        d = accumulate(a, b, acc, instr.result_type, clamp=clamp, shared=shared)  # its compute
+        return _rounded(d, frag_type, round_to_acc), None
     for ks in steps:
         acc = _rounded(arith.compute(a[..., ks], b[..., ks, :], acc), frag_type, round_to_acc)
     return acc, None

@@ -80,14 +80,17 @@ def accumulator_values(values: np.ndarray, t) -> np.ndarray:
 
 
 def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
-               clamp: bool = False, proven_exact: bool = False) -> np.ndarray:
+               clamp: bool = False, proven_exact: bool = False,
+               shared: tuple[Shared | None, Shared | None] = (None, None)) -> np.ndarray:
     """D = C + A @ B over the last two axes (batched), rounded once to `acc_type`.
 
     `a` (..., M, K), `b` (..., K, N) and `c` (..., M, N) are decoded values (see `decode`;
     float32 values may stay float32: they are exact either way); leading axes broadcast.
     Returns `storage_dtype(acc_type)` values. `proven_exact`: the caller proved every
     partial sum, in any grouping, exact in a float acc_type (`models.collapsed_chain`), so
-    float64 computes it exactly too and no certificate is needed.
+    float64 computes it exactly too and no certificate is needed. `shared`: the distinct
+    tiles a (waves, M, K) and b (waves, K, N) were gathered from, where known: the
+    certificate reads each distinct tile once.
     """
     if T.is_float(acc_type) and T.bits(acc_type) == 64:
         with np.errstate(invalid="ignore", over="ignore"):  # IEEE Inf/NaN results intended
@@ -100,8 +103,10 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
             c = np.asarray(c, np.float64)
         out = np.empty(shape, T.storage_dtype(acc_type))
 
+        lines = None if proven_exact else _shared_quanta(a, b, shape, *shared)
+
         def float_tier(a, b, c, out=out):
-            _rounded_sum(a, b, c, acc_type, out, proven_exact)
+            _rounded_sum(a, b, c, acc_type, out, proven_exact, lines)
             return out
         tier = float_tier
     else:
@@ -120,8 +125,9 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
     for t0 in range(0, tiles, step):
         part = whole[t0:t0 + step]
         pa, pb, pc = (x[t0:t0 + step] for x in flat)
-        if T.is_float(acc_type):
-            _rounded_sum(pa, pb, pc, acc_type, part, proven_exact)  # float_tier, in place
+        if T.is_float(acc_type):  # float_tier, in place
+            _rounded_sum(pa, pb, pc, acc_type, part, proven_exact,
+                         None if lines is None else _lines_part(lines, t0, t0 + step))
         else:
             part[...] = tier(pa, pb, pc)
     return out.reshape(shape)
@@ -150,8 +156,46 @@ class TileRanges(NamedTuple):
     zero: bool
 
 
+class Shared(NamedTuple):
+    """A batch's operand tiles `values` (waves, rows, cols) that are gathered from fewer
+    distinct ones: values[w] == distinct[at[w]] (waves that loaded the same block)."""
+
+    values: np.ndarray
+    distinct: np.ndarray
+    at: np.ndarray
+
+
+def _shared_quanta(a: np.ndarray, b: np.ndarray, shape: tuple[int, ...],
+                   shared_a: Shared | None, shared_b: Shared | None
+                   ) -> tuple[Lines, Lines] | None:
+    """`_both_quanta` of a and b (waves, ...) for the whole batch, read from their distinct
+    tiles, or None where neither is `Shared` (facts of these very arrays) or the batch
+    broadcasts."""
+    facts = [f if f is not None and f.values is x else None
+             for f, x in ((shared_a, a), (shared_b, b))]
+    if facts == [None, None] or not a.shape[:-2] == b.shape[:-2] == shape[:-2]:
+        return None
+    tiles = [x if f is None else f.distinct for f, x in zip(facts, (a, b), strict=True)]
+    lines = _both_quanta(tiles[0], _row_major(tiles[1]))
+    return tuple(  # type: ignore[return-value]  # (a pair)
+        found if f is None else Lines(found.q[f.at], found.d[f.at], found.valid[f.at],
+                                      found.finite)
+        for f, found in zip(facts, lines, strict=True))
+
+
+def _lines_part(lines: tuple[Lines, Lines], start: int, stop: int) -> tuple[Lines, Lines]:
+    """The `Lines` of tiles start..stop of a batch (lines (..., length), leading axes
+    flattened)."""
+    def part(x: np.ndarray) -> np.ndarray:
+        return x.reshape(-1, x.shape[-1])[start:stop]
+
+    return tuple(  # type: ignore[return-value]  # (a pair)
+        Lines(part(found.q), part(found.d), part(found.valid), found.finite) for found in lines)
+
+
 def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
-                 out: np.ndarray, proven_exact: bool = False) -> None:
+                 out: np.ndarray, proven_exact: bool = False,
+                 lines: tuple[Lines, Lines] | None = None) -> None:
     """`accumulate` for float accumulators narrower than float64, into `out`.
 
     s = fl64(P + C), P = fl64(A@B), is rounded once to acc_type. Where the line certificate
@@ -163,13 +207,13 @@ def _rounded_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type,
     of P + C, whose sign says which way the exact sum rounds (`_off_midpoints`); tiles
     where every addition P + C is provably exact (`_unproven_additions`) need no look. Outputs
     the certificate leaves open go to `_settle`. `proven_exact` (see `accumulate`): s is the
-    exact sum, stored as it is.
+    exact sum, stored as it is. `lines`: the `_both_quanta` of a and b, where known.
     """
     given_b, b = b, _row_major(b)
     if proven_exact:
         _store(out, _float64_sum(a, b, c, out.shape, may_hold_zero=True), acc_type)
         return
-    lines_a, lines_b = _both_quanta(a, b)
+    lines_a, lines_b = _both_quanta(a, b) if lines is None else lines
     tiles = math.prod(out.shape[:-2])
     c_ranges = _tile_ranges(c, tiles) if c.shape == out.shape else None
     finite_c = c_ranges.finite if c_ranges is not None else _all_finite(c)

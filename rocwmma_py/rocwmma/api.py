@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import types as T
-from ..arch.numerics import decode
+from ..arch.numerics import Shared, decode
 from ..errors import FragmentValueError
 from ..runtime import Lanes, Pointer, current_arch
 from ..runtime.lanes import batch_data, describe_lanes
@@ -263,10 +263,14 @@ def _load_dense(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
     if blocks is None:
         return False
     with np.errstate(invalid="ignore", over="ignore"):  # NaNs go the register path
-        values = decode(blocks, frag.data_type)
-        if T.is_float(frag.data_type) and math.isnan(float(values.max())):  # (NaN propagates)
+        distinct = decode(blocks.distinct, frag.data_type)
+        if T.is_float(frag.data_type) and math.isnan(float(distinct.max())):  # (NaN propagates)
             return False  # NaN payloads need the raw registers
-    frag.set_values(values)
+    if blocks.at is None:
+        frag.set_values(distinct)
+    else:  # waves that read one block share its decoded values (and its certificate lines)
+        values = np.take(distinct, blocks.at, axis=0)
+        frag.set_values(values, shared=Shared(values, distinct, blocks.at))
     return True
 
 
@@ -339,7 +343,7 @@ def _load_shares(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
                              grid.origins)
     if blocks is None:
         return False
-    np.take(blocks.reshape(-1), grid.to_registers, out=batch_data(frag), mode="clip")
+    np.take(blocks.per_wave().reshape(-1), grid.to_registers, out=batch_data(frag), mode="clip")
     return True
 
 
@@ -426,7 +430,7 @@ def _remap(src: fragment, dst_cls: type[fragment]) -> fragment:
     values = src.known_values()
     if values is not None and src.scheduler.kind == dst_cls.scheduler.kind == "default":
         out = dst_cls()  # each wave holds the whole block in either layout: the same values
-        out.set_values(values)
+        out.set_values(values, shared=src.shared())
         return out
     if src.scheduler.kind == "default":
         share_of: np.ndarray = np.zeros(_waves(src), np.int64)
@@ -499,7 +503,9 @@ def apply_transpose(frag: fragment) -> fragment:
     if values is None:
         return _new(cls, batch_data(frag))
     out = cls()  # element (r, c) of frag is element (c, r) of its transpose
-    out.set_values(np.swapaxes(values, -1, -2))
+    swapped, shared = np.swapaxes(values, -1, -2), frag.shared()
+    out.set_values(swapped, shared=None if shared is None else Shared(
+        swapped, np.swapaxes(shared.distinct, -1, -2), shared.at))
     return out
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from .. import types as T
 from ..arch import Arch
 from ..arch.models import Collapsed
+from ..arch.numerics import Shared
 from ..runtime import current_arch
 from ..runtime.errors import InitCheckError
 from ..runtime.lanes import Lanes, as_lanes, batch_data
@@ -170,6 +171,7 @@ class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
         self._x = np.zeros((tr.num_elements, lanes_now(tr.wave_size)), dtype=dtype)
         self._values: np.ndarray | None = None  # mma_sync's cache, see `values`
         self._collapse: Collapsed | None = None  # the proof that gave _values, see `collapse`
+        self._shared: Shared | None = None  # the distinct tiles of _values, see `shared`
         self._stale = False  # _x lags behind _values (set by mma_sync)
         self.filled = other is not None  # for initcheck: registers start undefined
         if other is not None:
@@ -198,7 +200,7 @@ class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
                 "frag.x[...] = values to convert"
             )
         self._x, self._values, self._stale, self.filled = value, None, False, True
-        self._collapse = None
+        self._collapse = self._shared = None
 
     def __batch_data__(self) -> np.ndarray:
         """Every wave's registers (elements, lanes): `lanes.batch_data` of a fragment."""
@@ -212,7 +214,7 @@ class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
             self._x[...] = from_waves(self._values,  # type: ignore[arg-type] # stale: values set
                                       type(self).map(self.arch).flat, wave)
             self._stale = False
-        self._values, self._collapse = None, None
+        self._values = self._collapse = self._shared = None
         self.filled = True
         return self._x
 
@@ -234,18 +236,27 @@ class fragment(metaclass=_FragmentMeta):  # noqa: N801 - rocWMMA spelling
         mma_sync's values reach mma_sync without passing through the register layout."""
         return self._values
 
-    def set_values(self, values: np.ndarray, collapse: Collapsed | None = None) -> None:
-        """mma_sync's result (exactly representable in the data type), with the chain
-        collapse that proved it (`collapse`); registers follow lazily on the next `x`
-        access."""
+    def set_values(self, values: np.ndarray, collapse: Collapsed | None = None,
+                   shared: Shared | None = None) -> None:
+        """mma_sync's result or a dense load's blocks (exactly representable in the data
+        type), with the chain collapse that proved it (`collapse`) or the distinct blocks
+        the waves' values were gathered from (`shared`); registers follow lazily on the
+        next `x` access."""
         self._values, self._stale, self.filled = values, True, True
-        self._collapse = collapse
+        self._collapse, self._shared = collapse, shared
 
     def collapse(self) -> Collapsed | None:
         """The collapse (`models.collapsed_chain`) whose D these values are, if they are
         still that D: the next mma_sync's proof takes its bound and quantum for C."""
         proof = self._collapse
         return proof if proof is not None and proof.d is self._values else None
+
+    def shared(self) -> Shared | None:
+        """The distinct tiles these values were gathered from (a dense load where waves
+        read the same block), if they are still these values: mma_sync's certificate reads
+        each distinct tile once."""
+        facts = self._shared
+        return facts if facts is not None and facts.values is self._values else None
 
     @property
     def num_elements(self) -> int:

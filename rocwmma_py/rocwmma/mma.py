@@ -135,4 +135,4 @@ def mma(d: fragment, a: fragment, b: fragment, c: fragment, *, clamp: bool | Non
     acc = c.values(partial(accumulator_values, t=frag_type))
     d.set_values(*run_chain(numerics_model(arch), p.instruction, a_mat, b_mat, acc, frag_type,
                             round_to_acc=p.round_to_acc, wave=arch.wave_size, clamp=clamp,
-                            known=c.collapse()))
+                            known=c.collapse(), shared=(a.shared(), b.shared())))

@@ -39,3 +39,17 @@ def first_occurrences(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ordered = values[order]
     head = _heads(ordered)
     return ordered[head], order[head]
+
+
+def positions(values: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """(distinct values, each value's position among them): `values[i] == distinct[at[i]]`,
+    as `np.unique(values, return_inverse=True)`; `(values, None)` where every value is
+    distinct already (the positions are then the identity)."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    head = _heads(ordered)
+    if head.all():
+        return values, None
+    where = np.empty(values.size, np.intp)
+    where[order] = np.cumsum(head) - 1
+    return ordered[head], where

@@ -23,14 +23,14 @@ in a batch, lanes are ordered wave-major, so the highest (wave, lane) wins.
 from __future__ import annotations
 
 import operator
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 from numpy.typing import DTypeLike
 
 from ..errors import AccessError, PointerTypeError
 from ..types import cxx_type
-from .distinct import first_occurrences
+from .distinct import first_occurrences, positions
 from .errors import OutOfBoundsError
 from .lanes import Lanes, as_lanes, batch_data, check_plain_data
 from .races import EpochClock, EpochLog, RaceTracker
@@ -59,6 +59,18 @@ _CHECKED: Final = "wrap"  # `take` of addresses `_check_bounds` passed: never wr
 _FLOOR_HINT = " (C's integer division `a / b` is Python's `a // b`)"
 _BYTE = np.dtype(np.uint8)
 _SEGMENT_ALIGN = 16  # segment sizes rounded up so every dtype's elements tile them
+
+
+class Blocks(NamedTuple):
+    """Blocks of memory a batch's waves read (`Pointer.read_blocks`), each distinct one
+    once: wave w's is `distinct[at[w]]` (`at` None: one per wave, in wave order)."""
+
+    distinct: np.ndarray
+    at: np.ndarray | None
+
+    def per_wave(self) -> np.ndarray:
+        """(waves, *shape): every wave's block."""
+        return self.distinct if self.at is None else np.take(self.distinct, self.at, axis=0)
 
 
 class Buffer:
@@ -469,14 +481,14 @@ class Pointer:
 
     def read_blocks(self, shape: tuple[int, int], strides: tuple[int, int],
                     lanes_agree: bool = False, shifts: np.ndarray | None = None
-                    ) -> np.ndarray | None:
+                    ) -> Blocks | None:
         """Each running wave's block of `shape` elements at its own address, element
-        (r, c) at r * strides[0] + c * strides[1] from it: (waves, *shape) values, one
-        strided copy (the dense form of a fragment load; the caller's `gather` reads the
-        same elements).
+        (r, c) at r * strides[0] + c * strides[1] from it, as `Blocks`: one strided copy of
+        each distinct block (the dense form of a fragment load: waves at one address read
+        the same values; the caller's `gather` reads the same elements).
 
-        Observers watching the load see it as a `BlockAccess` (a batch's LDS race log).
-        None, with nothing read, where one copy cannot stand for the gather
+        Observers watching the load see every wave's block as a `BlockAccess` (a batch's
+        LDS race log). None, with nothing read, where one copy cannot stand for the gather
         (`_block_starts`). `lanes_agree`: the caller has checked that each wave's lanes
         hold one address (`load_matrix_sync` does, in a kernel); `shifts`: each running
         wave's block starts that many elements past its address (a cooperative
@@ -486,10 +498,11 @@ class Pointer:
             return None
         starts, observers = placed
         if isinstance(starts, int):  # one wave, unwatched: one view (fewer calls)
-            return self._strided(starts, (1, *shape), (0, *strides)).copy()
+            return Blocks(self._strided(starts, (1, *shape), (0, *strides)).copy(), None)
         if observers:
             before_read(observers, self._block_access(starts, shape, strides))
-        return self._blocks_view(shape, strides)[starts]
+        distinct, at = positions(starts)
+        return Blocks(self._blocks_view(shape, strides)[distinct], at)
 
     def write_blocks(self, values: np.ndarray, strides: tuple[int, int],
                      lanes_agree: bool = False, shifts: np.ndarray | None = None) -> bool:
