@@ -94,14 +94,18 @@ def _operands(g: Gemm):
     return a, bt
 
 
-def _loads(g: Gemm, a, bt, tiles: Tiles, k0: int) -> tuple[np.ndarray, np.ndarray]:
-    """One K step's tiles: each distinct one gathered and decoded once (and copied through
-    LDS when staged), then every output tile's pair (waves at one address share a load)."""
+def _distinct_loads(g: Gemm, a, bt, tiles: Tiles, k0: int) -> tuple[np.ndarray, np.ndarray]:
+    """One K step's distinct A and B tiles, each gathered and decoded once (and copied
+    through LDS when staged): waves at one address share a load."""
     at, bk = a[tiles.a_idx + k0], bt[tiles.b_idx + k0]
     if g.staged:
         at, bk = at.copy(), bk.copy()
-    return (np.take(at.astype(np.float64), tiles.of_a, axis=0),
-            np.take(bk.astype(np.float64), tiles.of_b, axis=0))
+    return at.astype(np.float64), bk.astype(np.float64)
+
+
+def _per_wave(tiles: Tiles, da: np.ndarray, db: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every output tile's A and B tile (or their weights) from the distinct ones."""
+    return np.take(da, tiles.of_a, axis=0), np.take(db, tiles.of_b, axis=0)
 
 
 def exact_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
@@ -111,7 +115,7 @@ def exact_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
     def run() -> np.ndarray:
         acc = np.zeros((g.tiles, g.tile, g.tile), np.float32)
         for k0 in range(0, g.k, K_STEP):
-            at, bk = _loads(g, a, bt, tiles, k0)
+            at, bk = _per_wave(tiles, *_distinct_loads(g, a, bt, tiles, k0))
             acc = (np.matmul(at, bk) + acc).astype(np.float32)
         return acc
 
@@ -122,19 +126,25 @@ def exact_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
 _WEIGHTS = np.exp2(4.0 * np.clip((np.arange(4096) & 2047) - 1023, -126, 127))
 
 
-def _silicon_step(at: np.ndarray, bk: np.ndarray, d: np.ndarray, scratch: dict) -> None:
+def _weights(x: np.ndarray) -> np.ndarray:
+    """2**(4 e(x)) of float64 x, one table look-up by the sign and exponent field."""
+    return _WEIGHTS[x.view(np.uint64) >> 52]
+
+
+def _silicon_step(at: np.ndarray, bk: np.ndarray, wa: np.ndarray, wb: np.ndarray,
+                  d: np.ndarray, scratch: dict) -> None:
     """One K step of the fused dot with nothing but the passes it cannot do without, per
     group of GROUP K positions: every product term's three (its product, its scaled
     truncation to an integer in one ufunc with an int32 output, the group's integer sum),
     and every output's few: its alignment exponent E (one small matmul of exponent weights
     2**(4e), whose bits give E, as the emulator finds it), the scale 2**(24-E) (two integer
-    passes on the bits; the weights are one table look-up per operand), and d aligned,
+    passes on the bits; the weights `wa`, `wb` are one table look-up per distinct tile's
+    element and one take per wave's, `_weights`), and d aligned,
     floored, added to the sum, scaled back and rounded to f32 in place (five passes). Left
     out: special values, the rare wide-d and subnormal cases, and the emulator's
     bookkeeping."""
     a_k = np.moveaxis(at.astype(np.float32), -1, 0)[..., None]  # (K, T, M, 1)
     b_k = np.moveaxis(bk.astype(np.float32), -2, 0)[:, :, None, :]  # (K, T, 1, N)
-    wa, wb = _WEIGHTS[at.view(np.uint64) >> 52], _WEIGHTS[bk.view(np.uint64) >> 52]
     shape = (GROUP, *np.broadcast_shapes(a_k.shape[1:], b_k.shape[1:]))
     if scratch.get("shape") != shape:
         scratch.update(shape=shape, products=np.empty(shape, np.float32),
@@ -173,10 +183,12 @@ def silicon_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
     def run() -> None:
         d = np.zeros((g.tiles, g.tile, g.tile), np.float32)
         for k0 in range(0, g.k, K_STEP):
-            at, bk = _loads(g, a, bt, tiles, k0)
+            da, db = _distinct_loads(g, a, bt, tiles, k0)
+            at, bk = _per_wave(tiles, da, db)
+            wa, wb = _per_wave(tiles, _weights(da), _weights(db))
             for t0 in range(0, g.tiles, per_chunk):
                 part = slice(t0, t0 + per_chunk)
-                _silicon_step(at[part], bk[part], d[part], scratch)
+                _silicon_step(at[part], bk[part], wa[part], wb[part], d[part], scratch)
         return d
 
     return run
@@ -193,7 +205,8 @@ def per_wave_floor(g: Gemm) -> Callable[[], None]:
         for w in range(g.tiles):
             own = tiles.wave(w)
             for k0 in range(0, g.k, K_STEP):
-                _silicon_step(*_loads(g, a, bt, own, k0), d[w:w + 1], scratch)
+                at, bk = _distinct_loads(g, a, bt, own, k0)
+                _silicon_step(at, bk, _weights(at), _weights(bk), d[w:w + 1], scratch)
 
     return run
 

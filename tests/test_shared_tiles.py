@@ -7,11 +7,20 @@ kernels where the facts must be dropped (registers written after the load)."""
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
+import silicon_reference as R
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_exact_speedpaths import KINDS, TARGETS, expected, operands, same
+from test_silicon_speedpaths import DATA as SILICON_DATA
+from test_silicon_speedpaths import FORMATS as SILICON_FORMATS
+from test_silicon_speedpaths import KINDS as SILICON_KINDS
+from test_silicon_speedpaths import accumulator as silicon_accumulator
+from test_silicon_speedpaths import decoded as silicon_decoded
+from test_silicon_speedpaths import operand as silicon_operand
 
 from rocwmma_py import (
     accumulator,
@@ -33,7 +42,7 @@ from rocwmma_py import (
     use_numerics,
 )
 from rocwmma_py import types as T
-from rocwmma_py.arch import numerics
+from rocwmma_py.arch import numerics, silicon_fused
 from rocwmma_py.arch.numerics import Shared, accumulate
 from rocwmma_py.runtime.distinct import positions
 
@@ -188,3 +197,80 @@ def test_a_gemm_of_shared_tiles(arch, scale_a, shared_facts):
     for kk in range(0, size, K_STEP):
         acc = expected(a64[..., kk:kk + K_STEP], b64[:, kk:kk + K_STEP], acc, np.float32)
     assert same(out["batch"], acc[0])
+
+
+@pytest.mark.parametrize("data", SILICON_DATA)
+@pytest.mark.parametrize(("a_fmt", "b_fmt", "group", "halves"), SILICON_KINDS)
+def test_cdna3_fused_dot_reads_shared_tiles(a_fmt, b_fmt, group, halves, data, monkeypatch):
+    """The fused dot's ranges and exponent weights from distinct tiles: every output equal
+    to the same batch's without them, and sampled outputs to the scalar reference (every
+    family-3 type, special values, zeros, subnormals; chunks of tiles)."""
+    monkeypatch.setattr(silicon_fused, "_CHUNK_TERMS", 700)
+    rng = np.random.default_rng(zlib.crc32(f"{a_fmt} {b_fmt} {data}".encode()))
+    waves, m, k, n = 7, 4, group + group // 2 + 1, 4
+    bits = [silicon_operand(rng, fmt, (3, *shape), data)
+            for fmt, shape in ((a_fmt, (m, k)), (b_fmt, (k, n)))]
+    ats = [rng.permutation(np.resize(np.arange(3), waves)) for _ in range(2)]
+    dist = [silicon_decoded(x, fmt) for x, fmt in zip(bits, (a_fmt, b_fmt), strict=True)]
+    a, b = (np.take(x, at, axis=0) for x, at in zip(dist, ats, strict=True))
+    c = silicon_accumulator(rng, (waves, m, n), data)
+    kwargs = dict(group=group, split=halves, a_min_exp=SILICON_FORMATS[a_fmt][3],
+                  b_min_exp=SILICON_FORMATS[b_fmt][3])
+    plain = silicon_fused.fused_dot(a, b, c.view(np.float32), **kwargs)
+    got = silicon_fused.fused_dot(a, b, c.view(np.float32), **kwargs, shared=(
+        Shared(a, dist[0], ats[0]), Shared(b, dist[1], ats[1])))
+    assert np.array_equal(got.view(np.uint32), plain.view(np.uint32))
+    for w, i, j in zip(*np.unravel_index(rng.integers(0, got.size, 40), got.shape), strict=True):
+        want = R.family3_fused_dot(
+            bits[0][ats[0][w], i, :].tolist(), bits[1][ats[1][w], :, j].tolist(),
+            int(c[w, i, j]), SILICON_FORMATS[a_fmt][0], SILICON_FORMATS[b_fmt][0], group,
+            xf32=a_fmt == "xf32", halves=halves)
+        nan = np.isnan(got[w, i, j]) and np.isnan(np.uint32(want).view(np.float32))
+        assert int(got[w, i, j].view(np.uint32)) == want or nan
+
+
+FragA32 = fragment[matrix_a, TILE, TILE, 2 * K_STEP, float16, row_major]
+FragB32 = fragment[matrix_b, TILE, TILE, 2 * K_STEP, float16, col_major]
+FragAcc32 = fragment[accumulator, TILE, TILE, 2 * K_STEP, float32]
+
+
+@kernel
+def deep_tile_gemm(a, b, d, size):
+    """`tile_gemm` with BlockK 32: two chained instructions per mma_sync (their K orders
+    interleave the fragment's K on CDNA)."""
+    row, col = blockIdx.x * TILE, blockIdx.y * TILE
+    acc, fa, fb = FragAcc32(), FragA32(), FragB32()
+    fill_fragment(acc, 0.0)
+    for kk in range(0, size, 2 * K_STEP):
+        load_matrix_sync(fa, a + row * size + kk, size)
+        load_matrix_sync(fb, b + col * size + kk, size)
+        mma_sync(acc, fa, fb, acc)
+    store_matrix_sync(d + row * size + col, acc, size, mem_row_major)
+
+
+@pytest.mark.parametrize(("arch", "numerics"), [("gfx942", "silicon"), ("gfx942", "exact"),
+                                                ("gfx90a", "silicon"), ("gfx1100", "exact")])
+@pytest.mark.parametrize("data", ["normal", "integers"])
+def test_chained_instructions_read_their_part_of_the_shared_tiles(arch, numerics, data):
+    """Every model, K split over chained instructions (the shared facts sliced per
+    instruction; integer data collapses the chain into one exact sum): the batch equals
+    the per-wave engine, which shares nothing, bit for bit."""
+    size = 64
+    rng = np.random.default_rng(17)
+    draw = (lambda: rng.integers(-3, 4, (size, size))) if data == "integers" else (
+        lambda: rng.standard_normal((size, size)))
+    a, b = draw().astype(np.float16), draw().astype(np.float16)
+    a_mem, b_mem = a.ravel(), np.ascontiguousarray(b.T).ravel()
+    wave = 32 if arch == "gfx1100" else 64
+    out = {}
+    with use_numerics(numerics):
+        for engine in ("wave", "batch"):
+            d = np.full(size * size, np.nan, np.float32)
+            with use_engine(engine):
+                deep_tile_gemm[(size // TILE, size // TILE), wave, 0, arch](a_mem, b_mem, d,
+                                                                            size)
+            out[engine] = d
+    assert same(out["batch"], out["wave"])
+    if data == "integers":
+        want = a.astype(np.int64) @ b.astype(np.int64)
+        assert np.array_equal(out["batch"].reshape(size, size), want.astype(np.float32))

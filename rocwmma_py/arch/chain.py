@@ -19,7 +19,7 @@ import numpy as np
 from .. import types as T
 from .instructions import Instruction
 from .models import EXACT, Collapsed, arithmetic, collapsed_chain
-from .numerics import Shared, accumulate, accumulator_values
+from .numerics import Shared, accumulator_values
 
 
 @cache
@@ -79,19 +79,36 @@ def run_chain(model: str, instr: Instruction, a: np.ndarray, b: np.ndarray, acc:
     block_k = a.shape[-1]
     steps = _steps(instr, block_k, wave, arith.order_free)
     if len(steps) > 1 or model != EXACT:  # one exact sum, where provably the same
-        whole = collapsed_chain(arith, instr, a, b, acc, frag_type, clamp, known)
+        whole = collapsed_chain(arith, instr, a, b, acc, frag_type, clamp, known, shared)
         if whole is not None:
             d = _rounded(whole.d, frag_type, round_to_acc)
             return d, None if round_to_acc else whole._replace(d=d)
     if not arith.order_free and block_k < instr.k:  # the padding zeros get an index
         a = np.concatenate([a, np.zeros((*a.shape[:-1], 1))], axis=-1)
         b = np.concatenate([b, np.zeros((*b.shape[:-2], 1, b.shape[-1]))], axis=-2)
-    if arith.order_free and len(steps) == 1:  # one exact sum of all of K (a slice)
-        d = accumulate(a, b, acc, instr.result_type, clamp=clamp, shared=shared)  # its compute
-        return _rounded(d, frag_type, round_to_acc), None
     for ks in steps:
-        acc = _rounded(arith.compute(a[..., ks], b[..., ks, :], acc), frag_type, round_to_acc)
+        a_k, b_k, facts = _step_operands(a, b, ks, shared)
+        acc = _rounded(arith.compute(a_k, b_k, acc, **({"shared": facts} if arith.shares else {})),
+                       frag_type, round_to_acc)
     return acc, None
+
+
+def _step_operands(a: np.ndarray, b: np.ndarray, ks: slice | np.ndarray,
+                   shared: tuple[Shared | None, Shared | None]
+                   ) -> tuple[np.ndarray, np.ndarray, tuple[Shared | None, Shared | None]]:
+    """a[..., ks], b[..., ks, :] (a and b themselves where ks is all of K) and their
+    `Shared` facts, taken from those of a and b (None where they are not facts of a, b)."""
+    whole = isinstance(ks, slice) and ks == slice(None)
+
+    def k_of(x: np.ndarray, axis: int) -> np.ndarray:
+        return x if whole else x[..., ks] if axis == -1 else x[..., ks, :]
+
+    parts = (k_of(a, -1), k_of(b, -2))
+    facts = tuple(
+        None if f is None or f.values is not x else
+        Shared(part, k_of(f.distinct, axis), f.at) if part is not x else f
+        for f, x, part, axis in zip(shared, (a, b), parts, (-1, -2), strict=True))
+    return parts[0], parts[1], facts  # type: ignore[return-value]  # (a pair)
 
 
 def _rounded(d: np.ndarray, frag_type, round_to_acc: bool) -> np.ndarray:

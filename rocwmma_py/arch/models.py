@@ -34,7 +34,7 @@ from ..settings import NUMERICS
 from . import Arch, get_arch
 from . import silicon_common as SC
 from .instructions import Instruction
-from .numerics import accumulate, sum_bound
+from .numerics import Shared, accumulate, distinct_of, sum_bound
 from .silicon_fma import fma_chain
 from .silicon_fused import fused_dot
 from .silicon_pairwise import pairwise_dot
@@ -63,10 +63,11 @@ class Arithmetic:
     (the model never yields -0 for an exact zero), else IEEE's.
     """
 
-    compute: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+    compute: Callable[..., np.ndarray]
     chain_floor: Callable[[np.ndarray, np.ndarray, np.ndarray, float, float], float]
     positive_zero: bool
     order_free: bool = False  # the result does not depend on the order of K (exact sums)
+    shares: bool = False  # compute also takes `shared=` (a's, b's distinct tiles, where known)
 
 
 def _min_exp(t) -> int:
@@ -100,7 +101,7 @@ def _fused(instr: Instruction) -> Arithmetic:
     mins = (_min_exp(instr.a_type), _min_exp(instr.b_type))
     return Arithmetic(partial(fused_dot, group=group, split=eight_bit, a_min_exp=mins[0],
                               b_min_exp=mins[1]),
-                      partial(_untruncated_floor, mins=mins), positive_zero=True)
+                      partial(_untruncated_floor, mins=mins), positive_zero=True, shares=True)
 
 
 def _is_fma(instr: Instruction) -> bool:
@@ -134,7 +135,7 @@ def arithmetic(model: str, instr: Instruction, clamp: bool = False) -> Arithmeti
     model's arithmetic (cached: built once per instruction, not once per mma_sync)."""
     if model == EXACT or instr.integer:
         return Arithmetic(partial(accumulate, acc_type=instr.result_type, clamp=clamp), _no_floor,
-                          positive_zero=False, order_free=True)
+                          positive_zero=False, order_free=True, shares=True)
     return SILICON_MODELS[model](instr)
 
 
@@ -157,11 +158,14 @@ class Collapsed(NamedTuple):
 
 def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.ndarray,
                     c: np.ndarray, acc_type, clamp: bool = False,
-                    known: Collapsed | None = None) -> Collapsed | None:
+                    known: Collapsed | None = None,
+                    shared: tuple[Shared | None, Shared | None] = (None, None)
+                    ) -> Collapsed | None:
     """D of a whole K-chain of `instr` computing with `arith`, as one exact sum, or None
     where that is not proven to be what the chain computes: the one collapse test of every
     numerics model. `known`: the collapse whose D is `c` (its bound and quantum stand for
-    C's maximum and multiples; where they do not prove it, C is read).
+    C's maximum and multiples; where they do not prove it, C is read). `shared`: the
+    distinct tiles of a and b, where known (their maxima and multiples are read there).
 
     Integer chains: when no sum of terms leaves `acc_type`'s range (no wrap, no
     saturation between instructions).
@@ -178,7 +182,8 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
         if bound > ml_dtypes.iinfo(acc_type).max:
             return None
         return Collapsed(accumulate(a, b, c, instr.result_type, clamp=clamp), Fraction(bound), 0)
-    max_a, max_b = SC.max_abs(a), SC.max_abs(b)
+    a_all, b_all = distinct_of(a, shared[0]), distinct_of(b, shared[1])  # (values as in a, b)
+    max_a, max_b = SC.max_abs(a_all), SC.max_abs(b_all)
     if not (math.isfinite(max_a) and math.isfinite(max_b)):
         return None
     nmant, q_sub, largest = _float_limits(acc_type)
@@ -195,8 +200,8 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
     proved = (-math.inf, -math.inf)  # A and B are multiples of 2**proved[0], 2**proved[1]
     if k and max_a and max_b:  # C and the model's floor only raise q, and both parts of its
         qa, qb = split(least_q(_product_exponent(k, max_a, max_b)))  # split with it: A and B
-        if not (SC.multiples_of(a, qa) and SC.multiples_of(b, qb)):  # failing here fail there
-            return None  # random-valued data: before C is read or any rational arithmetic
+        if not (SC.multiples_of(a_all, qa) and SC.multiples_of(b_all, qb)):  # failing here fail
+            return None  # there: random-valued data, before C is read or rational arithmetic
         proved = (qa, qb)
     # the bounds exactly (rational): a bound at the largest finite value still collapses
     products = k * Fraction(max_a) * Fraction(max_b)
@@ -216,8 +221,9 @@ def collapsed_chain(arith: Arithmetic, instr: Instruction, a: np.ndarray, b: np.
         exact_c = facts is not None and facts.q >= q  # (else read: `multiples_of`)
         if products:
             qa, qb = split(q)
-            exact = (qa <= proved[0] or SC.multiples_of(a, qa)) and (
-                qb <= proved[1] or SC.multiples_of(b, qb)) and (exact_c or SC.multiples_of(c, q))
+            exact = (qa <= proved[0] or SC.multiples_of(a_all, qa)) and (
+                qb <= proved[1] or SC.multiples_of(b_all, qb)) and (
+                exact_c or SC.multiples_of(c, q))
         else:
             exact = exact_c or SC.multiples_of(c, q)
         if exact:

@@ -165,6 +165,12 @@ class Shared(NamedTuple):
     at: np.ndarray
 
 
+def distinct_of(x: np.ndarray, shared: Shared | None) -> np.ndarray:
+    """The distinct tiles x was gathered from where `shared` holds facts of x itself, else
+    x: the same set of values (every reduction over all of x gives the same there)."""
+    return shared.distinct if shared is not None and shared.values is x else x
+
+
 def _shared_quanta(a: np.ndarray, b: np.ndarray, shape: tuple[int, ...],
                    shared_a: Shared | None, shared_b: Shared | None
                    ) -> tuple[Lines, Lines] | None:

@@ -33,6 +33,7 @@ from itertools import groupby
 import numpy as np
 
 from . import silicon_common as SC
+from .numerics import Shared
 from .scratch import scratch
 
 _FRACTION_BITS = 24  # product alignment: 24 fraction bits below 2**E
@@ -52,36 +53,43 @@ _F64_TINY = 2.0**-1022  # the smallest normal float64
 
 
 def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split: bool,
-              a_min_exp: int, b_min_exp: int) -> np.ndarray:
+              a_min_exp: int, b_min_exp: int,
+              shared: tuple[Shared | None, Shared | None] = (None, None)) -> np.ndarray:
     """D = C + A @ B over the last two axes (batched) as CDNA3 computes it; float32 result.
 
     `a` (..., M, K), `b` (..., K, N) hold decoded input values (float64), `c` (..., M, N)
     float32 values; `group` is G, `split` the fp8/bf8 two-stage sum, `*_min_exp` the input
-    formats' minimum normal exponents.
+    formats' minimum normal exponents; `shared`: the distinct tiles a and b (waves, ...)
+    were gathered from, where known: their ranges and exponent weights are read there once.
     """
     a3, b3, c3, shape = SC.flatten_tiles(a, b, c)
     tiles, m, k = a3.shape
     n = b3.shape[-1]
+    distinct = [_distinct(f, x, x3) for f, x, x3 in zip(shared, (a, b), (a3, b3), strict=True)]
     if split:  # each group's even k, then its odd k: the halves are contiguous slices
         order = _halves_order(k, group)
         a3, b3 = a3[..., order], b3[:, order, :]
-    range_a, range_b = SC.magnitude_range(a3), SC.magnitude_range(b3)
+        distinct = [(x[..., order] if i == 0 else x[:, order, :], at)
+                    for i, (x, at) in enumerate(distinct)]
+    (ua, at_a), (ub, at_b) = distinct
+    range_a, range_b = SC.magnitude_range(ua), SC.magnitude_range(ub)
     finite = math.isfinite(range_a[1]) and math.isfinite(range_b[1])
     a_fin, b_fin = a3, b3
-    if not finite:
+    if not finite:  # (the waves' own tiles, zeroed where not finite)
         a_fin, b_fin = (np.where(np.isfinite(x), x, 0.0) for x in (a3, b3))
+        (ua, at_a), (ub, at_b) = (a_fin, None), (b_fin, None)
         range_a, range_b = SC.magnitude_range(a_fin), SC.magnitude_range(b_fin)
     lo, hi = range_a[0] * range_b[0], range_a[1] * range_b[1]
     # float32 is exact for every non-zero product and its scaled form (always for f16, fp8)
     work = np.float32 if lo >= _F32_MIN_PRODUCT and hi < _F32_MAX_PRODUCT else np.float64
     # a zero operand makes an alignment exponent of -126 + e: E may then fall below the
     # float32 floor, and the scale must be clamped
-    zeros = not (a_fin.all() and b_fin.all())  # (faster than count_nonzero or == 0)
+    zeros = not (ua.all() and ub.all())  # (faster than count_nonzero or == 0)
     operands = Operands(
         a=a3, b=b3, a_fin=a_fin, b_fin=b_fin, work=work, finite=finite,
         big=hi >= _BIG_PRODUCT, floor_e=_F32_MIN_E if work is np.float32 and zeros else _F64_MIN_E,
-        wa=_exponent_weights(a_fin, a_min_exp, range_a[0], 1, "fused wa"),
-        wb=_exponent_weights(b_fin, b_min_exp, range_b[0], 0, "fused wb"))
+        wa=_exponent_weights(ua, a_min_exp, range_a[0], 1, "fused wa", at_a),
+        wb=_exponent_weights(ub, b_min_exp, range_b[0], 0, "fused wb", at_b))
     out = np.array(c3, np.float32, order="C")
     step = max(1, _CHUNK_TERMS // (m * n * max(k, 1)))
     # non-finite d (its outputs are the special values' anyway) and overflow to +-inf (the
@@ -94,6 +102,15 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
                 part = slice(t0, t0 + step)
                 _fused_chunk(operands.part(part), out[part], group, split)
     return out.reshape(shape)
+
+
+def _distinct(facts: Shared | None, x: np.ndarray, x3: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray | None]:
+    """(the distinct tiles of x's flattened tiles x3, each tile's position among them): from
+    `facts` where they are facts of x with one leading axis, else (x3, None)."""
+    if facts is None or facts.values is not x or x.ndim != 3:
+        return x3, None
+    return facts.distinct, facts.at
 
 
 @cache
@@ -205,16 +222,23 @@ def _weight_table(min_exp: int, extra: int) -> np.ndarray:
 
 
 def _exponent_weights(x: np.ndarray, min_exp: int, smallest: float, extra: int,
-                      name: str) -> np.ndarray:
+                      name: str, at: np.ndarray | None = None) -> np.ndarray:
     """2**(4 e(x) + extra) as float64 (every e in [-126, 127]: normal, and so are products of
     two), x finite float64 with `smallest` its smallest non-zero magnitude: one table look-up
-    by x's top 12 bits where no x is a float64 subnormal (always, for decoded formats)."""
+    by x's top 12 bits where no x is a float64 subnormal (always, for decoded formats).
+    `at`: x holds distinct tiles, and the weights of tiles x[at] are wanted."""
     if smallest < _F64_TINY or x.dtype != np.float64:
-        return SC.pow2(4 * SC.exponents(x, min_exp).astype(np.int32) + extra, np.float64)
-    top = np.right_shift(x.view(np.uint64), np.uint64(52), out=scratch(name, x.shape, np.uint64))
-    # (mode "raise" would buffer `out`: "wrap", a no-op on these indices, is 1.7x faster)
-    return np.take(_weight_table(min_exp, extra), top.view(np.int64),
-                   out=scratch(name, x.shape, np.float64), mode="wrap")
+        weights = SC.pow2(4 * SC.exponents(x, min_exp).astype(np.int32) + extra, np.float64)
+    else:
+        top = np.right_shift(x.view(np.uint64), np.uint64(52),
+                             out=scratch(name, x.shape, np.uint64))
+        # (mode "raise" would buffer `out`: "wrap", a no-op on these indices, is 1.7x faster)
+        weights = np.take(_weight_table(min_exp, extra), top.view(np.int64),
+                          out=scratch(name, x.shape, np.float64), mode="wrap")
+    if at is None:
+        return weights
+    return np.take(weights, at, axis=0, out=scratch(name + " waves", (at.size, *x.shape[1:]),
+                                                    np.float64), mode="wrap")
 
 
 def _scale(q: np.ndarray, name: str) -> np.ndarray:
