@@ -24,6 +24,8 @@ from test_silicon_speedpaths import operand as silicon_operand
 
 from rocwmma_py import (
     accumulator,
+    apply_data_layout,
+    apply_transpose,
     blockIdx,
     col_major,
     fill_fragment,
@@ -274,3 +276,49 @@ def test_chained_instructions_read_their_part_of_the_shared_tiles(arch, numerics
     if data == "integers":
         want = a.astype(np.int64) @ b.astype(np.int64)
         assert np.array_equal(out["batch"].reshape(size, size), want.astype(np.float32))
+
+
+FragBT = fragment[matrix_b, TILE, TILE, K_STEP, float16, col_major]
+
+
+@kernel
+def transposed_gemm(a, b, d, size, relayout):
+    """`tile_gemm` with A loaded as the B fragment of its transpose, then `apply_transpose`
+    (and `apply_data_layout` to col_major where `relayout`): the facts travel with the
+    values."""
+    row, col = blockIdx.x * TILE, blockIdx.y * TILE
+    acc, fbt, fb = FragAcc(), FragBT(), FragB()
+    fill_fragment(acc, 0.0)
+    for kk in range(0, size, K_STEP):
+        load_matrix_sync(fbt, a + row * size + kk, size)  # element (k, n): A[row + n, kk + k]
+        load_matrix_sync(fb, b + col * size + kk, size)
+        fa = apply_transpose(fbt)
+        mma_sync(acc, apply_data_layout(fa, col_major) if relayout else fa, fb, acc)
+    store_matrix_sync(d + row * size + col, acc, size, mem_row_major)
+
+
+@pytest.mark.parametrize("relayout", [False, True])
+@pytest.mark.parametrize("numerics", ["exact", "silicon"])
+def test_transposed_shared_tiles(numerics, relayout, shared_facts):
+    size = 64
+    rng = np.random.default_rng(23)
+    a = rng.standard_normal((size, size)).astype(np.float16)
+    b = rng.standard_normal((size, size)).astype(np.float16)
+    a[rng.random(a.shape) < 0.03] = np.float16(2.0**-24)
+    a_mem, b_mem = a.ravel(), np.ascontiguousarray(b.T).ravel()
+    out = {}
+    with use_numerics(numerics):
+        for engine in ("wave", "batch"):
+            d = np.full(size * size, np.nan, np.float32)
+            with use_engine(engine):
+                transposed_gemm[(size // TILE, size // TILE), 64, 0, "gfx942"](a_mem, b_mem, d,
+                                                                               size, relayout)
+            out[engine] = d.reshape(size, size)
+    assert same(out["batch"], out["wave"])
+    if numerics == "exact":
+        assert shared_facts == [(True, True)] * (size // K_STEP)
+        acc = np.zeros((1, size, size), np.float32)
+        a64, b64 = a.astype(np.float64)[None], b.astype(np.float64)[None]
+        for kk in range(0, size, K_STEP):
+            acc = expected(a64[..., kk:kk + K_STEP], b64[:, kk:kk + K_STEP], acc, np.float32)
+        assert same(out["batch"], acc[0])
