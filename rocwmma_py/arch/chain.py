@@ -19,7 +19,7 @@ import numpy as np
 from .. import types as T
 from .instructions import Instruction
 from .models import EXACT, Collapsed, arithmetic, collapsed_chain
-from .numerics import Shared, accumulator_values
+from .numerics import Shared, accumulator_values, facts_of
 
 
 @cache
@@ -104,10 +104,9 @@ def _step_operands(a: np.ndarray, b: np.ndarray, ks: slice | np.ndarray,
         return x if whole else x[..., ks] if axis == -1 else x[..., ks, :]
 
     parts = (k_of(a, -1), k_of(b, -2))
-    facts = tuple(
-        None if f is None or f.values is not x else
-        Shared(part, k_of(f.distinct, axis), f.at) if part is not x else f
-        for f, x, part, axis in zip(shared, (a, b), parts, (-1, -2), strict=True))
+    own = (facts_of(a, shared[0]), facts_of(b, shared[1]))
+    facts = tuple(f if f is None or part is x else Shared(part, k_of(f.distinct, axis), f.at)
+                  for f, x, part, axis in zip(own, (a, b), parts, (-1, -2), strict=True))
     return parts[0], parts[1], facts  # type: ignore[return-value]  # (a pair)
 
 

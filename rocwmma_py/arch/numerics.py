@@ -165,10 +165,16 @@ class Shared(NamedTuple):
     at: np.ndarray
 
 
+def facts_of(x: np.ndarray, shared: Shared | None) -> Shared | None:
+    """`shared` where it holds facts of x itself (not of a copy or a slice), else None."""
+    return shared if shared is not None and shared.values is x else None
+
+
 def distinct_of(x: np.ndarray, shared: Shared | None) -> np.ndarray:
-    """The distinct tiles x was gathered from where `shared` holds facts of x itself, else
-    x: the same set of values (every reduction over all of x gives the same there)."""
-    return shared.distinct if shared is not None and shared.values is x else x
+    """The distinct tiles x was gathered from (`facts_of`), else x: the same set of values
+    (every reduction over all of x gives the same there)."""
+    facts = facts_of(x, shared)
+    return x if facts is None else facts.distinct
 
 
 def _shared_quanta(a: np.ndarray, b: np.ndarray, shape: tuple[int, ...],
@@ -177,8 +183,7 @@ def _shared_quanta(a: np.ndarray, b: np.ndarray, shape: tuple[int, ...],
     """`_both_quanta` of a and b (waves, ...) for the whole batch, read from their distinct
     tiles, or None where neither is `Shared` (facts of these very arrays) or the batch
     broadcasts."""
-    facts = [f if f is not None and f.values is x else None
-             for f, x in ((shared_a, a), (shared_b, b))]
+    facts = [facts_of(a, shared_a), facts_of(b, shared_b)]
     if facts == [None, None] or not a.shape[:-2] == b.shape[:-2] == shape[:-2]:
         return None
     tiles = [x if f is None else f.distinct for f, x in zip(facts, (a, b), strict=True)]

@@ -33,7 +33,7 @@ from itertools import groupby
 import numpy as np
 
 from . import silicon_common as SC
-from .numerics import Shared
+from .numerics import Shared, facts_of
 from .scratch import scratch
 
 _FRACTION_BITS = 24  # product alignment: 24 fraction bits below 2**E
@@ -108,9 +108,10 @@ def _distinct(facts: Shared | None, x: np.ndarray, x3: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray | None]:
     """(the distinct tiles of x's flattened tiles x3, each tile's position among them): from
     `facts` where they are facts of x with one leading axis, else (x3, None)."""
-    if facts is None or facts.values is not x or x.ndim != 3:
+    own = facts_of(x, facts)
+    if own is None or x.ndim != 3:
         return x3, None
-    return facts.distinct, facts.at
+    return own.distinct, own.at
 
 
 @cache
