@@ -39,7 +39,10 @@ from rocwmma_py import (
     mem_row_major,
     mma_sync,
     row_major,
+    shared_array,
     store_matrix_sync,
+    synchronize_workgroup,
+    threadIdx,
     use_engine,
     use_numerics,
 )
@@ -322,3 +325,45 @@ def test_transposed_shared_tiles(numerics, relayout, shared_facts):
         for kk in range(0, size, K_STEP):
             acc = expected(a64[..., kk:kk + K_STEP], b64[:, kk:kk + K_STEP], acc, np.float32)
         assert same(out["batch"], acc[0])
+
+
+FragLds = fragment[matrix_a, 16, 16, 16, float16, row_major]
+FragLdsAcc = fragment[accumulator, 16, 16, 16, float32]
+
+
+@kernel
+def lds_shared_tile(src, b, out):
+    """Each block's two waves put their own tiles in the block's LDS; both then load wave 0's
+    tile (one LDS block for the two: shared) and multiply it by B; every block's LDS sits at
+    the same local offsets (their segments differ: never shared across blocks)."""
+    lds = shared_array(float16, 512)
+    wave = threadIdx.x // 64
+    mine, got, fb, acc = FragLds(), FragLds(), FragB16(), FragLdsAcc()
+    load_matrix_sync(mine, src + (blockIdx.x * 2 + wave) * 256, 16)
+    store_matrix_sync(lds + wave * 256, mine, 16)
+    synchronize_workgroup()
+    load_matrix_sync(got, lds, 16)
+    load_matrix_sync(fb, b, 16)
+    fill_fragment(acc, 0.0)
+    mma_sync(acc, got, fb, acc)
+    store_matrix_sync(out + (blockIdx.x * 2 + wave) * 256, acc, 16, mem_row_major)
+
+
+FragB16 = fragment[matrix_b, 16, 16, 16, float16, col_major]
+
+
+def test_lds_tiles_are_shared_within_a_block_only(shared_facts):
+    blocks = 3
+    rng = np.random.default_rng(29)
+    src = rng.integers(-4, 5, blocks * 2 * 256).astype(np.float16)
+    b = rng.integers(-4, 5, 256).astype(np.float16)  # column-major 16 x 16
+    out = np.full(blocks * 2 * 256, np.nan, np.float32)
+    with use_numerics("exact"):
+        lds_shared_tile[blocks, 128, 0, "gfx942"](src, b, out)
+    b_mat = b.reshape(16, 16).T.astype(np.int64)
+    for block in range(blocks):
+        tile = src[block * 512:block * 512 + 256].reshape(16, 16).astype(np.int64)
+        for wave in range(2):
+            got = out[(block * 2 + wave) * 256:(block * 2 + wave + 1) * 256].reshape(16, 16)
+            assert np.array_equal(got, (tile @ b_mat).astype(np.float32)), (block, wave)
+    assert shared_facts == [(True, True)]  # A: 3 distinct of 6 waves, B: 1 of 6
