@@ -29,6 +29,7 @@ import math
 from dataclasses import dataclass
 from functools import cache
 from itertools import groupby
+from typing import NamedTuple
 
 import numpy as np
 
@@ -86,7 +87,9 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     # float32 floor, and the scale must be clamped
     zeros = not (ua.all() and ub.all())  # (faster than count_nonzero or == 0)
     operands = Operands(
-        a=a3, b=b3, a_fin=a_fin, b_fin=b_fin, work=work, finite=finite,
+        a=a3, b=b3, a_fin=_Finite.of(a_fin, ua, at_a, _A_AXES, work, "fused a distinct"),
+        b_fin=_Finite.of(b_fin, ub, at_b, _B_AXES, work, "fused b distinct"), work=work,
+        finite=finite,
         big=hi >= _BIG_PRODUCT, floor_e=_F32_MIN_E if work is np.float32 and zeros else _F64_MIN_E,
         wa=_exponent_weights(ua, a_min_exp, range_a[0], 1, "fused wa", at_a),
         wb=_exponent_weights(ub, b_min_exp, range_b[0], 0, "fused wb", at_b))
@@ -131,6 +134,41 @@ def _k_major(x: np.ndarray, axes: tuple[int, int, int], dtype, name: str) -> np.
     return copy
 
 
+_A_AXES, _B_AXES = (2, 0, 1), (1, 0, 2)  # A (T, M, K), B (T, K, N) -> K first
+
+
+class _Finite(NamedTuple):
+    """One operand's finite values as `_group_sums` reads them, K first in the work dtype:
+    each chunk's tiles `values` ((T, M, K) or (T, K, N)) copied K-major, or, where the tiles
+    were gathered from fewer distinct ones (`at`: each tile's), the distinct tiles' K-major
+    copy `values` ((K, U, M) or (K, U, N)), made once and taken per chunk (a transposing
+    copy of small tiles costs several times the take of their K-major rows)."""
+
+    values: np.ndarray
+    at: np.ndarray | None
+
+    @staticmethod
+    def of(tiles: np.ndarray, distinct: np.ndarray, at: np.ndarray | None,
+           axes: tuple[int, int, int], work, name: str) -> _Finite:
+        if at is None:
+            return _Finite(tiles, None)
+        return _Finite(_k_major(distinct, axes, work, name), at)
+
+    def part(self, tiles: slice) -> _Finite:
+        """The same for a chunk of tiles."""
+        if self.at is None:
+            return _Finite(self.values[tiles], None)
+        return _Finite(self.values, self.at[tiles])
+
+    def k_major(self, axes: tuple[int, int, int], work, name: str) -> np.ndarray:
+        """(K, T, M) or (K, T, N) in `work`, the scratch buffer `name`."""
+        if self.at is None:
+            return _k_major(self.values, axes, work, name)
+        k, _, width = self.values.shape
+        return np.take(self.values, self.at, axis=1, mode="wrap",
+                       out=scratch(name, (k, self.at.size, width), work))
+
+
 @dataclass(frozen=True)
 class Operands:
     """A and B of a batch of tiles as `_fused_chunk` reads them: the original values (for
@@ -138,8 +176,8 @@ class Operands:
 
     a: np.ndarray  # (T, M, K)
     b: np.ndarray  # (T, K, N)
-    a_fin: np.ndarray  # (T, M, K) float64
-    b_fin: np.ndarray  # (T, K, N)
+    a_fin: _Finite  # A's finite values (non-finite entries zeroed), per tile or distinct
+    b_fin: _Finite
     work: type  # the products' dtype, np.float32 or np.float64
     finite: bool  # no NaN/inf in a or b
     big: bool  # some product may reach 2**128
@@ -149,7 +187,8 @@ class Operands:
 
     def part(self, tiles: slice) -> Operands:
         """The same for a chunk of tiles."""
-        return Operands(self.a[tiles], self.b[tiles], self.a_fin[tiles], self.b_fin[tiles],
+        return Operands(self.a[tiles], self.b[tiles], self.a_fin.part(tiles),
+                        self.b_fin.part(tiles),
                         self.work, self.finite, self.big, self.floor_e, self.wa[tiles],
                         self.wb[tiles])
 
@@ -193,8 +232,8 @@ def _group_sums(ops: Operands, groups: list[tuple[int, int]], split: bool
         middle = g0 + (stop - g0 + 1) // 2  # fp8/bf8: the even positions come first
         parts += [(g0, middle), (middle, stop)] if split else [(g0, stop)]
     # K-major: a run's (H, L, T, M) and (H, L, T, N) operands are contiguous slices
-    a_k = _k_major(ops.a_fin, (2, 0, 1), ops.work, "fused a")
-    b_k = _k_major(ops.b_fin, (1, 0, 2), ops.work, "fused b")
+    a_k = ops.a_fin.k_major(_A_AXES, ops.work, "fused a")
+    b_k = ops.b_fin.k_major(_B_AXES, ops.work, "fused b")
     tiles, m, n = a_k.shape[1], a_k.shape[2], b_k.shape[2]
     sums: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     start = 0
