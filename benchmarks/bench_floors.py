@@ -10,7 +10,8 @@ model; the emulator's distance above it is what checks, certification and bookke
   float64 sum rounds like the exact one is left out, so this floor is below any exact model.
 - GEMM, silicon model (CDNA3 fused dot, groups of 8 K positions): every product term is
   truncated on its own, so no BLAS: per group three whole-array passes over the products
-  (multiply; scale and truncate to int32 in one ufunc; the group's integer sum) and the few
+  (einsum on K-major operands taken from the distinct tiles' K-major copy; scale and
+  truncate to int32 in one ufunc; the group's integer sum) and the few
   every output needs (its alignment exponent from one small matmul of exponent weights,
   the scale from its bits, d aligned, floored, added, scaled back and rounded), in the
   emulator's cache-sized chunks, after the same loads as above; special values, the rare
@@ -131,7 +132,15 @@ def _weights(x: np.ndarray) -> np.ndarray:
     return _WEIGHTS[x.view(np.uint64) >> 52]
 
 
-def _silicon_step(at: np.ndarray, bk: np.ndarray, wa: np.ndarray, wb: np.ndarray,
+def _k_major(x: np.ndarray, axes: tuple[int, int, int]) -> np.ndarray:
+    """x (3-D float64) with its K axis first (`axes`), a contiguous float32 copy."""
+    return np.ascontiguousarray(x.transpose(axes), np.float32)
+
+
+_A_K, _B_K = (2, 0, 1), (1, 0, 2)  # A (T, M, K), B (T, K, N) -> K first
+
+
+def _silicon_step(a_k: np.ndarray, b_k: np.ndarray, wa: np.ndarray, wb: np.ndarray,
                   d: np.ndarray, scratch: dict) -> None:
     """One K step of the fused dot with nothing but the passes it cannot do without, per
     group of GROUP K positions: every product term's three (its product, its scaled
@@ -142,10 +151,9 @@ def _silicon_step(at: np.ndarray, bk: np.ndarray, wa: np.ndarray, wb: np.ndarray
     element and one take per wave's, `_weights`), and d aligned,
     floored, added to the sum, scaled back and rounded to f32 in place (five passes). Left
     out: special values, the rare wide-d and subnormal cases, and the emulator's
-    bookkeeping."""
-    a_k = np.moveaxis(at.astype(np.float32), -1, 0)[..., None]  # (K, T, M, 1)
-    b_k = np.moveaxis(bk.astype(np.float32), -2, 0)[:, :, None, :]  # (K, T, 1, N)
-    shape = (GROUP, *np.broadcast_shapes(a_k.shape[1:], b_k.shape[1:]))
+    bookkeeping. `a_k` (K, T, M) and `b_k` (K, T, N) are float32, K first and contiguous
+    (the products by einsum, the emulator's fastest way)."""
+    shape = (GROUP, a_k.shape[1], a_k.shape[2], b_k.shape[2])
     if scratch.get("shape") != shape:
         scratch.update(shape=shape, products=np.empty(shape, np.float32),
                        units=np.empty(shape, np.int32), sums=np.empty(shape[1:], np.int32),
@@ -154,14 +162,15 @@ def _silicon_step(at: np.ndarray, bk: np.ndarray, wa: np.ndarray, wb: np.ndarray
                        scale32=np.empty(shape[1:], np.float32),
                        d_units=np.empty(shape[1:], np.float64))
     weights, bits, d_units = scratch["weights"], scratch["bits"], scratch["d_units"]
-    for g0 in range(0, at.shape[-1], GROUP):
+    for g0 in range(0, a_k.shape[0], GROUP):
         np.matmul(wa[..., g0:g0 + GROUP], wb[..., g0:g0 + GROUP, :], out=weights)
         np.right_shift(weights.view(np.int64), 54, out=bits)  # 256 + E
         np.subtract(1023 + 24 + 256, bits, out=bits)
         bits <<= 52
         scale = bits.view(np.float64)  # 2**(24 - E)
         np.copyto(scratch["scale32"], scale, casting="same_kind")
-        np.multiply(a_k[g0:g0 + GROUP], b_k[g0:g0 + GROUP], out=scratch["products"])
+        np.einsum("gtm,gtn->gtmn", a_k[g0:g0 + GROUP], b_k[g0:g0 + GROUP],
+                  out=scratch["products"])
         np.multiply(scratch["products"], scratch["scale32"], out=scratch["units"],
                     casting="unsafe")
         np.add.reduce(scratch["units"], axis=0, out=scratch["sums"])
@@ -179,16 +188,21 @@ def silicon_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
     tiles = _tile_indices(g)
     per_chunk = max(1, (1 << 18) // (g.tile * g.tile * GROUP))
     scratch: dict = {}
+    a_buf, b_buf = (np.empty((K_STEP, min(per_chunk, g.tiles), g.tile), np.float32)
+                    for _ in range(2))
 
     def run() -> None:
         d = np.zeros((g.tiles, g.tile, g.tile), np.float32)
         for k0 in range(0, g.k, K_STEP):
             da, db = _distinct_loads(g, a, bt, tiles, k0)
-            at, bk = _per_wave(tiles, da, db)
+            ka, kb = _k_major(da, _A_K), _k_major(db, _B_K)  # (K, distinct tiles, M / N)
             wa, wb = _per_wave(tiles, _weights(da), _weights(db))
             for t0 in range(0, g.tiles, per_chunk):
-                part = slice(t0, t0 + per_chunk)
-                _silicon_step(at[part], bk[part], wa[part], wb[part], d[part], scratch)
+                part = slice(t0, t0 + per_chunk)  # each chunk's K-major tiles by one take
+                of_a, of_b = tiles.of_a[part], tiles.of_b[part]
+                _silicon_step(np.take(ka, of_a, axis=1, out=a_buf[:, :of_a.size]),
+                              np.take(kb, of_b, axis=1, out=b_buf[:, :of_b.size]),
+                              wa[part], wb[part], d[part], scratch)
         return d
 
     return run
@@ -206,7 +220,8 @@ def per_wave_floor(g: Gemm) -> Callable[[], None]:
             own = tiles.wave(w)
             for k0 in range(0, g.k, K_STEP):
                 at, bk = _distinct_loads(g, a, bt, own, k0)
-                _silicon_step(at, bk, _weights(at), _weights(bk), d[w:w + 1], scratch)
+                _silicon_step(_k_major(at, _A_K), _k_major(bk, _B_K), _weights(at),
+                              _weights(bk), d[w:w + 1], scratch)
 
     return run
 

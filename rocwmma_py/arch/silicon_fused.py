@@ -87,12 +87,12 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     # float32 floor, and the scale must be clamped
     zeros = not (ua.all() and ub.all())  # (faster than count_nonzero or == 0)
     operands = Operands(
-        a=a3, b=b3, a_fin=_Finite.of(a_fin, ua, at_a, _A_AXES, work, "fused a distinct"),
-        b_fin=_Finite.of(b_fin, ub, at_b, _B_AXES, work, "fused b distinct"), work=work,
+        a=a3, b=b3, a_fin=_finite_operand(a_fin, ua, at_a, _A_AXES, work, "fused a distinct"),
+        b_fin=_finite_operand(b_fin, ub, at_b, _B_AXES, work, "fused b distinct"), work=work,
         finite=finite,
         big=hi >= _BIG_PRODUCT, floor_e=_F32_MIN_E if work is np.float32 and zeros else _F64_MIN_E,
-        wa=_exponent_weights(ua, a_min_exp, range_a[0], 1, "fused wa", at_a),
-        wb=_exponent_weights(ub, b_min_exp, range_b[0], 0, "fused wb", at_b))
+        wa=_Tiles(_exponent_weights(ua, a_min_exp, range_a[0], 1, "fused wa"), at_a, 0),
+        wb=_Tiles(_exponent_weights(ub, b_min_exp, range_b[0], 0, "fused wb"), at_b, 0))
     out = np.array(c3, np.float32, order="C")
     step = max(1, _CHUNK_TERMS // (m * n * max(k, 1)))
     # non-finite d (its outputs are the special values' anyway) and overflow to +-inf (the
@@ -137,36 +137,41 @@ def _k_major(x: np.ndarray, axes: tuple[int, int, int], dtype, name: str) -> np.
 _A_AXES, _B_AXES = (2, 0, 1), (1, 0, 2)  # A (T, M, K), B (T, K, N) -> K first
 
 
-class _Finite(NamedTuple):
-    """One operand's finite values as `_group_sums` reads them, K first in the work dtype:
-    each chunk's tiles `values` ((T, M, K) or (T, K, N)) copied K-major, or, where the tiles
-    were gathered from fewer distinct ones (`at`: each tile's), the distinct tiles' K-major
-    copy `values` ((K, U, M) or (K, U, N)), made once and taken per chunk (a transposing
-    copy of small tiles costs several times the take of their K-major rows)."""
+class _Tiles(NamedTuple):
+    """Per-tile operand data as a chunk reads it: `values` with one entry per tile along
+    `axis` (`at` None), or the distinct tiles' `values` with each tile's position among
+    them, `at`, taken per chunk: where a batch's tiles are shared, per-tile copies of a
+    whole batch (a transposing copy of every small tile, a batch of exponent weights) cost
+    more than one take of a chunk's rows while they are in cache."""
 
     values: np.ndarray
     at: np.ndarray | None
+    axis: int
 
-    @staticmethod
-    def of(tiles: np.ndarray, distinct: np.ndarray, at: np.ndarray | None,
-           axes: tuple[int, int, int], work, name: str) -> _Finite:
-        if at is None:
-            return _Finite(tiles, None)
-        return _Finite(_k_major(distinct, axes, work, name), at)
-
-    def part(self, tiles: slice) -> _Finite:
+    def part(self, tiles: slice) -> _Tiles:
         """The same for a chunk of tiles."""
         if self.at is None:
-            return _Finite(self.values[tiles], None)
-        return _Finite(self.values, self.at[tiles])
+            return _Tiles(self.values[(slice(None),) * self.axis + (tiles,)], None, self.axis)
+        return _Tiles(self.values, self.at[tiles], self.axis)
 
-    def k_major(self, axes: tuple[int, int, int], work, name: str) -> np.ndarray:
-        """(K, T, M) or (K, T, N) in `work`, the scratch buffer `name`."""
+    def per_tile(self, name: str) -> np.ndarray:
+        """One entry per tile along `axis` (a scratch buffer `name` when taken)."""
         if self.at is None:
-            return _k_major(self.values, axes, work, name)
-        k, _, width = self.values.shape
-        return np.take(self.values, self.at, axis=1, mode="wrap",
-                       out=scratch(name, (k, self.at.size, width), work))
+            return self.values
+        shape = list(self.values.shape)
+        shape[self.axis] = self.at.size
+        return np.take(self.values, self.at, axis=self.axis, mode="wrap",
+                       out=scratch(name, tuple(shape), self.values.dtype))
+
+
+def _finite_operand(tiles: np.ndarray, distinct: np.ndarray, at: np.ndarray | None,
+                    axes: tuple[int, int, int], work, name: str) -> _Tiles:
+    """An operand's finite values for `_group_sums`: the tiles (T, ...) float64, copied
+    K-major per chunk, or, where they are shared, the distinct tiles' K-major copy in
+    `work` (made once; taken per chunk along its tile axis)."""
+    if at is None:
+        return _Tiles(tiles, None, 0)
+    return _Tiles(_k_major(distinct, axes, work, name), at, 1)
 
 
 @dataclass(frozen=True)
@@ -176,21 +181,21 @@ class Operands:
 
     a: np.ndarray  # (T, M, K)
     b: np.ndarray  # (T, K, N)
-    a_fin: _Finite  # A's finite values (non-finite entries zeroed), per tile or distinct
-    b_fin: _Finite
+    a_fin: _Tiles  # A's finite values (non-finite entries zeroed), `_finite_operand`
+    b_fin: _Tiles
     work: type  # the products' dtype, np.float32 or np.float64
     finite: bool  # no NaN/inf in a or b
     big: bool  # some product may reach 2**128
     floor_e: int  # the alignment exponent the product scale is clamped to (-252: none)
-    wa: np.ndarray  # (T, M, K) float64 2**(4 e(a) + 1), `_exponent_weights`
-    wb: np.ndarray  # (T, K, N) float64 2**(4 e(b))
+    wa: _Tiles  # (T, M, K) float64 2**(4 e(a) + 1), `_exponent_weights`
+    wb: _Tiles  # (T, K, N) float64 2**(4 e(b))
 
     def part(self, tiles: slice) -> Operands:
         """The same for a chunk of tiles."""
         return Operands(self.a[tiles], self.b[tiles], self.a_fin.part(tiles),
                         self.b_fin.part(tiles),
-                        self.work, self.finite, self.big, self.floor_e, self.wa[tiles],
-                        self.wb[tiles])
+                        self.work, self.finite, self.big, self.floor_e, self.wa.part(tiles),
+                        self.wb.part(tiles))
 
 
 def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
@@ -232,8 +237,11 @@ def _group_sums(ops: Operands, groups: list[tuple[int, int]], split: bool
         middle = g0 + (stop - g0 + 1) // 2  # fp8/bf8: the even positions come first
         parts += [(g0, middle), (middle, stop)] if split else [(g0, stop)]
     # K-major: a run's (H, L, T, M) and (H, L, T, N) operands are contiguous slices
-    a_k = ops.a_fin.k_major(_A_AXES, ops.work, "fused a")
-    b_k = ops.b_fin.k_major(_B_AXES, ops.work, "fused b")
+    a_k, b_k = (_k_major(x.values, axes, ops.work, name) if x.at is None else
+                x.per_tile(name)
+                for x, axes, name in ((ops.a_fin, _A_AXES, "fused a"),
+                                      (ops.b_fin, _B_AXES, "fused b")))
+    wa, wb = ops.wa.per_tile("fused wa tiles"), ops.wb.per_tile("fused wb tiles")
     tiles, m, n = a_k.shape[1], a_k.shape[2], b_k.shape[2]
     sums: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     start = 0
@@ -243,8 +251,8 @@ def _group_sums(ops: Operands, groups: list[tuple[int, int]], split: bool
         sums_h = _truncated_sum(
             a_k[start:stop].reshape(count, length, tiles, m),
             b_k[start:stop].reshape(count, length, tiles, n),
-            ops.wa[..., start:stop].reshape(tiles, m, count, length).transpose(2, 0, 1, 3),
-            ops.wb[:, start:stop].reshape(tiles, count, length, n).transpose(1, 0, 2, 3),
+            wa[..., start:stop].reshape(tiles, m, count, length).transpose(2, 0, 1, 3),
+            wb[:, start:stop].reshape(tiles, count, length, n).transpose(1, 0, 2, 3),
             ops.floor_e, str(run))
         sums += zip(*sums_h, strict=True)
         start = stop
@@ -262,23 +270,16 @@ def _weight_table(min_exp: int, extra: int) -> np.ndarray:
 
 
 def _exponent_weights(x: np.ndarray, min_exp: int, smallest: float, extra: int,
-                      name: str, at: np.ndarray | None = None) -> np.ndarray:
+                      name: str) -> np.ndarray:
     """2**(4 e(x) + extra) as float64 (every e in [-126, 127]: normal, and so are products of
     two), x finite float64 with `smallest` its smallest non-zero magnitude: one table look-up
-    by x's top 12 bits where no x is a float64 subnormal (always, for decoded formats).
-    `at`: x holds distinct tiles, and the weights of tiles x[at] are wanted."""
+    by x's top 12 bits where no x is a float64 subnormal (always, for decoded formats)."""
     if smallest < _F64_TINY or x.dtype != np.float64:
-        weights = SC.pow2(4 * SC.exponents(x, min_exp).astype(np.int32) + extra, np.float64)
-    else:
-        top = np.right_shift(x.view(np.uint64), np.uint64(52),
-                             out=scratch(name, x.shape, np.uint64))
-        # (mode "raise" would buffer `out`: "wrap", a no-op on these indices, is 1.7x faster)
-        weights = np.take(_weight_table(min_exp, extra), top.view(np.int64),
-                          out=scratch(name, x.shape, np.float64), mode="wrap")
-    if at is None:
-        return weights
-    return np.take(weights, at, axis=0, out=scratch(name + " waves", (at.size, *x.shape[1:]),
-                                                    np.float64), mode="wrap")
+        return SC.pow2(4 * SC.exponents(x, min_exp).astype(np.int32) + extra, np.float64)
+    top = np.right_shift(x.view(np.uint64), np.uint64(52), out=scratch(name, x.shape, np.uint64))
+    # (mode "raise" would buffer `out`: "wrap", a no-op on these indices, is 1.7x faster)
+    return np.take(_weight_table(min_exp, extra), top.view(np.int64),
+                   out=scratch(name, x.shape, np.float64), mode="wrap")
 
 
 def _scale(q: np.ndarray, name: str) -> np.ndarray:
