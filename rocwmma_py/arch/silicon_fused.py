@@ -15,7 +15,8 @@ K positions, with d the running f32 value:
 
 Vectorised over cache-sized chunks of tiles, d updated in place in the output: per chunk a
 contiguous K-major copy of A and B (fp8/bf8: each group's even k first, so both halves are
-contiguous slices); per group the largest exponent sum from one small matmul of powers of
+contiguous slices; a take from the distinct tiles' K-major copy where the batch shares
+them); per group the largest exponent sum from one small matmul of powers of
 two (their weights by one table look-up per operand), the outer products by einsum, scaled,
 truncated by the float -> int32 cast inside the group sum, and the alignment of d in
 float64. Products and scales are float32 when every product and 2**(24-E) is exact there
@@ -61,7 +62,8 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     `a` (..., M, K), `b` (..., K, N) hold decoded input values (float64), `c` (..., M, N)
     float32 values; `group` is G, `split` the fp8/bf8 two-stage sum, `*_min_exp` the input
     formats' minimum normal exponents; `shared`: the distinct tiles a and b (waves, ...)
-    were gathered from, where known: their ranges and exponent weights are read there once.
+    were gathered from, where known: ranges, exponent weights and K-major copies are made
+    from them once and taken per chunk (`_Tiles`).
     """
     a3, b3, c3, shape = SC.flatten_tiles(a, b, c)
     tiles, m, k = a3.shape
