@@ -171,6 +171,33 @@ def shared_facts(monkeypatch) -> list[tuple[bool, bool]]:
     return seen
 
 
+def both_engines(gemm, arch: str, numerics: str, a: np.ndarray, b: np.ndarray, *args
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """D (size x size f32) of `gemm[grid, wave, 0, arch](a, b (col-major), d, size, *args)`
+    on the batched engine and on the per-wave engine, which shares nothing."""
+    size = a.shape[0]
+    wave = 32 if arch == "gfx1100" else 64
+    a_mem, b_mem = a.ravel(), np.ascontiguousarray(b.T).ravel()
+    out = []
+    with use_numerics(numerics):
+        for engine in ("batch", "wave"):
+            d = np.full(size * size, np.nan, np.float32)
+            with use_engine(engine):
+                gemm[(size // TILE, size // TILE), wave, 0, arch](a_mem, b_mem, d, size, *args)
+            out.append(d.reshape(size, size))
+    return out[0], out[1]
+
+
+def exact_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The rational reference of a K_STEP chain: each step's exact sum (float64 A, B) plus
+    the accumulator, rounded once to f32."""
+    size = a.shape[0]
+    acc = np.zeros((1, size, size), np.float32)
+    for kk in range(0, a.shape[1], K_STEP):
+        acc = expected(a[None, :, kk:kk + K_STEP], b[None, kk:kk + K_STEP], acc, np.float32)
+    return acc[0]
+
+
 @pytest.mark.parametrize("scale_a", [False, True])
 @pytest.mark.parametrize("arch", ["gfx942", "gfx1100"])
 def test_a_gemm_of_shared_tiles(arch, scale_a, shared_facts):
@@ -184,24 +211,11 @@ def test_a_gemm_of_shared_tiles(arch, scale_a, shared_facts):
     b = rng.standard_normal((size, size)).astype(np.float16)
     a[rng.random(a.shape) < 0.02] = np.float16(2.0**-24)
     b[rng.random(b.shape) < 0.02] = np.float16(-(2.0**-17))
-    a_mem, b_mem = a.ravel(), np.ascontiguousarray(b.T).ravel()
-    wave = 64 if arch == "gfx942" else 32
-    out = {}
-    with use_numerics("exact"):
-        for engine in ("wave", "batch"):
-            d = np.full(size * size, np.nan, np.float32)
-            with use_engine(engine):
-                tile_gemm[(size // TILE, size // TILE), wave, 0, arch](
-                    a_mem, b_mem, d, size, scale_a)
-            out[engine] = d.reshape(size, size)
+    batch, per_wave = both_engines(tile_gemm, arch, "exact", a, b, scale_a)
     assert shared_facts == [(not scale_a, True)] * (size // K_STEP)
-    assert same(out["batch"], out["wave"])
-    acc = np.zeros((1, size, size), np.float32)
-    a64 = a.astype(np.float64)[None] * (2.0 if scale_a else 1.0)
-    b64 = b.astype(np.float64)[None]
-    for kk in range(0, size, K_STEP):
-        acc = expected(a64[..., kk:kk + K_STEP], b64[:, kk:kk + K_STEP], acc, np.float32)
-    assert same(out["batch"], acc[0])
+    assert same(batch, per_wave)
+    scale = 2.0 if scale_a else 1.0
+    assert same(batch, exact_chain(a.astype(np.float64) * scale, b.astype(np.float64)))
 
 
 @pytest.mark.parametrize("data", SILICON_DATA)
@@ -265,20 +279,11 @@ def test_chained_instructions_read_their_part_of_the_shared_tiles(arch, numerics
     draw = (lambda: rng.integers(-3, 4, (size, size))) if data == "integers" else (
         lambda: rng.standard_normal((size, size)))
     a, b = draw().astype(np.float16), draw().astype(np.float16)
-    a_mem, b_mem = a.ravel(), np.ascontiguousarray(b.T).ravel()
-    wave = 32 if arch == "gfx1100" else 64
-    out = {}
-    with use_numerics(numerics):
-        for engine in ("wave", "batch"):
-            d = np.full(size * size, np.nan, np.float32)
-            with use_engine(engine):
-                deep_tile_gemm[(size // TILE, size // TILE), wave, 0, arch](a_mem, b_mem, d,
-                                                                            size)
-            out[engine] = d
-    assert same(out["batch"], out["wave"])
+    batch, per_wave = both_engines(deep_tile_gemm, arch, numerics, a, b)
+    assert same(batch, per_wave)
     if data == "integers":
         want = a.astype(np.int64) @ b.astype(np.int64)
-        assert np.array_equal(out["batch"].reshape(size, size), want.astype(np.float32))
+        assert np.array_equal(batch, want.astype(np.float32))
 
 
 FragBT = fragment[matrix_b, TILE, TILE, K_STEP, float16, col_major]
@@ -308,23 +313,11 @@ def test_transposed_shared_tiles(numerics, relayout, shared_facts):
     a = rng.standard_normal((size, size)).astype(np.float16)
     b = rng.standard_normal((size, size)).astype(np.float16)
     a[rng.random(a.shape) < 0.03] = np.float16(2.0**-24)
-    a_mem, b_mem = a.ravel(), np.ascontiguousarray(b.T).ravel()
-    out = {}
-    with use_numerics(numerics):
-        for engine in ("wave", "batch"):
-            d = np.full(size * size, np.nan, np.float32)
-            with use_engine(engine):
-                transposed_gemm[(size // TILE, size // TILE), 64, 0, "gfx942"](a_mem, b_mem, d,
-                                                                               size, relayout)
-            out[engine] = d.reshape(size, size)
-    assert same(out["batch"], out["wave"])
+    batch, per_wave = both_engines(transposed_gemm, "gfx942", numerics, a, b, relayout)
+    assert same(batch, per_wave)
     if numerics == "exact":
         assert shared_facts == [(True, True)] * (size // K_STEP)
-        acc = np.zeros((1, size, size), np.float32)
-        a64, b64 = a.astype(np.float64)[None], b.astype(np.float64)[None]
-        for kk in range(0, size, K_STEP):
-            acc = expected(a64[..., kk:kk + K_STEP], b64[:, kk:kk + K_STEP], acc, np.float32)
-        assert same(out["batch"], acc[0])
+        assert same(batch, exact_chain(a.astype(np.float64), b.astype(np.float64)))
 
 
 FragLds = fragment[matrix_a, 16, 16, 16, float16, row_major]
