@@ -316,6 +316,37 @@ def test_out_of_bounds_write_writes_nothing():
     assert not a.any()
 
 
+@pytest.mark.parametrize("blocks", [1, 4])
+def test_ascending_store_one_past_the_end_writes_nothing(blocks):
+    """A thread-linear store is bounded by its ends: the last lane's address is the one out,
+    and its wave writes nothing (the blocks before it run as on hardware)."""
+    a = np.zeros(32 * blocks, np.int32)
+
+    def bad_write(a):
+        a[blockIdx.x * blockDim.x + lane_id() + 1] = 7
+
+    with pytest.raises(OutOfBoundsError) as info:
+        kernel(bad_write)[blocks, 32, 0, "gfx1100"](a)
+    assert f"at element offset {32 * blocks} by lane 31" in str(info.value)
+    want = np.zeros_like(a)
+    want[1:32 * (blocks - 1) + 1] = 7
+    np.testing.assert_array_equal(a, want)
+
+
+@pytest.mark.parametrize("blocks", [1, 3])
+def test_store_whose_lanes_pair_up_keeps_the_highest_lane(blocks):
+    """Addresses that never descend but repeat (lanes 2k and 2k+1 on one element) are no
+    thread-linear store: the higher lane's value is the one kept."""
+    a = np.zeros(16 * blocks, np.int32)
+
+    def pairs(a):
+        a[blockIdx.x * 16 + lane_id() // 2] = blockIdx.x * 100 + lane_id()
+
+    kernel(pairs)[blocks, 32, 0, "gfx1100"](a)
+    want = np.arange(16 * blocks) // 16 * 100 + np.arange(16 * blocks) % 16 * 2 + 1
+    np.testing.assert_array_equal(a, want)
+
+
 def test_out_of_bounds_uniform_address_says_every_lane():
     msg = launch_raising(lambda a: a[-1], np.zeros(8, np.float32))
     assert "at element offset -1 by every lane" in msg

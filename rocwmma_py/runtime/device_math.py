@@ -86,18 +86,23 @@ def _with_exponent(x: np.ndarray, multiple: int) -> tuple[np.ndarray, np.ndarray
 def _fmin(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """IEEE minNum with -0 < +0: a NaN operand gives the other one (numpy's fmin; it may
     pick either zero of a tie of +0 and -0, decided here)."""
-    return _zero_ties(np.fmin(a, b), a, b, np.signbit(a))
+    return _zero_ties(np.fmin(a, b), a, b, np.signbit)
 
 
 def _fmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """IEEE maxNum with -0 < +0 (see `_fmin`)."""
-    return _zero_ties(np.fmax(a, b), a, b, ~np.signbit(a))
+    return _zero_ties(np.fmax(a, b), a, b, lambda x: ~np.signbit(x))
 
 
-def _zero_ties(r: np.ndarray, a: np.ndarray, b: np.ndarray, pick_a: np.ndarray) -> np.ndarray:
-    """r with its ties of two zeros resolved: a where `pick_a`, else b."""
-    ties = (r == 0) & (a == b)
-    return np.where(ties & pick_a, a, np.where(ties, b, r)) if ties.any() else r
+def _zero_ties(r: np.ndarray, a: np.ndarray, b: np.ndarray,
+               pick_a: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """r with its ties of two zeros resolved: a where `pick_a(a)`, else b. Only a zero
+    result can be such a tie, so the usual data (no zero result) costs one test."""
+    zero = r == 0
+    if not zero.any():
+        return r
+    ties = zero & (a == b)
+    return np.where(ties & pick_a(a), a, np.where(ties, b, r)) if ties.any() else r
 
 
 def _round(x: np.ndarray) -> np.ndarray:

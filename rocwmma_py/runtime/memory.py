@@ -665,14 +665,15 @@ class Pointer:
             ) from None
 
     def _access(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
-                span: tuple[int, int] | None, placed: bool = False):
+                span: tuple[int, int] | None, placed: bool = False, ascending: bool = False):
         """Bounds-check an access and place it: (physical addresses, the mask in force, with
         the enclosing `where` lanes folded in, whether every address is inside, the masked
         ones too, and `picked`: where the mask is the EXEC of waves whose first p lanes
         are live (`_live_prefix`) outside a batch's LDS, their addresses as a (waves, p)
         array, the only ones checked; else None). `placed`: `addr` already holds the
         segment starts (`_bulk_addresses`); the check then sees them taken off again,
-        unless `span` proves the access inside."""
+        unless `span` proves the access inside. `ascending`: the addresses are known to
+        ascend strictly in flat order, so their ends bound them."""
         ctx = current_context_or_none()
         active = ctx.active_mask() if ctx is not None else None
         if active is not None and ctx.narrow and active is ctx.live:  # type: ignore[union-attr]
@@ -687,9 +688,9 @@ class Pointer:
             return addr, mask, mask is None, None
         if ctx is not None and self.buffer.segments == 1 and (prefix := _live_prefix(ctx, mask)):
             picked = np.ascontiguousarray(_lanes_of(addr, ctx.n_waves, prefix))
-            self._check_bounds(picked, None, action, span)
+            self._check_bounds(picked, None, action, span, ascending)
             return addr, mask, False, picked
-        inside = self._check_bounds(addr, mask, action, span)
+        inside = self._check_bounds(addr, mask, action, span, ascending)
         if self.buffer.segments > 1:  # each lane addresses its own block's LDS segment
             addr = addr + self._segment_starts(ctx)
         return addr, mask, inside, None
@@ -747,7 +748,11 @@ class Pointer:
             ) from None
         if not self.buffer.writeable:
             raise AccessError(f"{action} to buffer '{self.buffer.name}', whose array is read-only")
-        addr, mask, _, picked = self._access(addr, mask, action, span, placed)
+        # a thread-linear store (the usual one) ascends: one test then proves it inside by its
+        # ends and free of repeats
+        tested = mask is None and not placed and addr.ndim == 1
+        ascending = tested and _ascending(addr)
+        addr, mask, _, picked = self._access(addr, mask, action, span, placed, ascending)
         ctx = current_context_or_none()
         flat: np.ndarray = addr.reshape(-1)
         src = vals = None
@@ -761,7 +766,9 @@ class Pointer:
         by_wave = None  # a fragment store's waves: translates of one footprint
         if distinct and mask is None and addr.ndim == 2 and waves > 1:
             by_wave = addr.reshape(addr.shape[0], waves, -1).transpose(1, 0, 2)
-        repeats = not self._waves_cannot_meet(distinct) and _repeats(flat, waves, by_wave)
+        repeats = (not ascending and not self._waves_cannot_meet(distinct)
+                   and _repeats(flat, waves, by_wave,
+                                unordered=tested and mask is None and picked is None))
         last = None
         if repeats and addr.ndim == 1 and (mask is None or picked is not None) and waves > 1:
             last = _last_writes_by_wave(flat.reshape(waves, -1))
@@ -822,15 +829,18 @@ class Pointer:
         return lo + span[0] >= 0 and hi + span[1] < self.size
 
     def _check_bounds(self, addr: np.ndarray, mask: np.ndarray | None, action: str,
-                      span: tuple[int, int] | None = None) -> bool:
+                      span: tuple[int, int] | None = None, ascending: bool = False) -> bool:
         """Raise where an address `mask` keeps leaves the buffer; True when every address
         is inside, the masked-off ones too (one reduction decides the usual case: int64
-        addresses read as uint64 put the negative ones past every size)."""
+        addresses read as uint64 put the negative ones past every size; addresses known to
+        ascend need only their ends)."""
         size = self.size
         if addr.size == 0:
             return True
         if span is not None and self._spans_inside(span):
             return mask is None
+        if ascending and addr.flat[0] >= 0 and addr.flat[-1] < size:
+            return True
         if (addr.view(np.uint64).max() < size if addr.dtype == np.int64
                 else addr.min() >= 0 and addr.max() < size):
             return True
@@ -868,15 +878,21 @@ def _lanes_of(per_lane: np.ndarray, waves: int, prefix: int) -> np.ndarray:
     return per_lane.reshape(waves, -1)[:, :prefix]
 
 
-def _repeats(flat: np.ndarray, waves: int, by_wave: np.ndarray | None = None) -> bool:
+def _ascending(addr: np.ndarray) -> bool:
+    """Whether the addresses ascend strictly (so none repeats)."""
+    return addr.size < 2 or bool((addr[1:] > addr[:-1]).all())
+
+
+def _repeats(flat: np.ndarray, waves: int, by_wave: np.ndarray | None = None,
+             unordered: bool = False) -> bool:
     """Whether some address repeats. Rare (racy code), so the common case is proved cheaply:
     strictly ascending addresses (a thread-linear store), the waves' addresses as translates
     of one pattern (`by_wave`, (waves, ...) addresses when the caller knows each wave's: a
     fragment store's footprints), a bincount over the touched range when it is dense, else
-    a sort."""
+    a sort. `unordered`: `flat` is known not to ascend."""
     if flat.size < 2:
         return False
-    if by_wave is None and (flat[1:] > flat[:-1]).all():
+    if by_wave is None and not unordered and _ascending(flat):
         return False
     for rows in (by_wave, flat.reshape(waves, -1) if flat.size % waves == 0 else None):
         if rows is not None and waves > 1:
