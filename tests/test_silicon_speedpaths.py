@@ -4,7 +4,8 @@
 of groups with zero operands, the exponent weights' table, chunks of tiles, outputs whose
 d lies far above the group sum, special values. Random batches that reach each of them
 (uniform bit patterns with NaN, inf, subnormals and extremes; random normal values; zero-
-and subnormal-heavy operands; C far above and far below the products; K not a multiple of
+and subnormal-heavy operands; products below 2**-133 with a zero or subnormal C, whose
+exponent -126 then sets the sum's grid; C far above and far below the products; K not a multiple of
 the group; small chunks so that tiles span several, the last one partial) must equal
 tests/silicon_reference.py bit for bit on every output checked (NaN as NaN).
 """
@@ -31,7 +32,7 @@ FORMATS = {
 # (A format, B format, group, fp8/bf8 halves): every family-3 input type
 KINDS = [("f16", "f16", 8, False), ("bf16", "bf16", 8, False), ("xf32", "xf32", 4, False),
          ("fp8", "bf8", 16, True), ("bf8", "fp8", 16, True)]
-DATA = ["bits", "normal", "sparse", "tiny"]
+DATA = ["bits", "normal", "sparse", "tiny", "deep"]
 CHECKED = 400  # outputs compared with the (slow) reference per case
 
 
@@ -49,6 +50,8 @@ def operand(rng, fmt: str, shape, data: str) -> np.ndarray:
             x[few] = smallest * rng.integers(-3, 4, few.sum())
         elif data == "tiny":
             x *= 2.0 ** rng.integers(-40, 1, shape)
+        elif data == "deep":  # bf16 and xf32 products near 2**-140 (f16, fp8: zeros)
+            x *= 2.0 ** rng.integers(-76, -62, shape)
         bits = x.astype(view).view(uint)
     if fmt == "xf32":
         bits &= np.uint32(~((1 << R.XF32_DROPPED_BITS) - 1) & 0xFFFFFFFF)
@@ -60,6 +63,10 @@ def accumulator(rng, shape, data: str) -> np.ndarray:
     group sums (the general alignment path), with -0 and subnormals among them."""
     if data == "bits":
         return rng.integers(0, 1 << 32, shape, dtype=np.uint64).astype(np.uint32)
+    if data == "deep":  # zeros and subnormals (exponent -126 above the products) and a few
+        c = rng.standard_normal(shape) * 2.0 ** rng.choice([-149, -140, -130, -120], shape)
+        c[rng.random(shape) < 0.4] = 0.0
+        return c.astype(np.float32).view(np.uint32)
     c = rng.standard_normal(shape) * 2.0 ** rng.choice([-140, -60, -20, 0, 0, 8, 40, 90], shape)
     c[rng.random(shape) < 0.1] = -0.0
     return c.astype(np.float32).view(np.uint32)

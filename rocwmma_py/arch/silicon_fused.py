@@ -52,6 +52,9 @@ _F64_MIN_E = -252  # the smallest alignment exponent there is (zero times zero)
 _Q_BIAS = 256  # q = 256 + E, see _truncated_sum
 _SCALE_BITS = 1023 + _FRACTION_BITS + _Q_BIAS  # 2**(24-E) has the exponent field this - q
 _F64_TINY = 2.0**-1022  # the smallest normal float64
+# every non-zero product at least this large has e(a) + e(b) >= -133, so a zero or subnormal
+# d (exponent -126) is never more than 2**7 above a group holding one: S keeps its grid
+_SHALLOW_PRODUCT = 2.0**-132
 
 
 def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split: bool,
@@ -91,8 +94,8 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     operands = Operands(
         a=a3, b=b3, a_fin=_finite_operand(a_fin, ua, at_a, _A_AXES, work, "fused a distinct"),
         b_fin=_finite_operand(b_fin, ub, at_b, _B_AXES, work, "fused b distinct"), work=work,
-        finite=finite,
-        big=hi >= _BIG_PRODUCT, floor_e=_F32_MIN_E if work is np.float32 and zeros else _F64_MIN_E,
+        finite=finite, big=hi >= _BIG_PRODUCT, deep=lo < _SHALLOW_PRODUCT,
+        floor_e=_F32_MIN_E if work is np.float32 and zeros else _F64_MIN_E,
         wa=_Tiles(_exponent_weights(ua, a_min_exp, range_a[0], 1, "fused wa"), at_a, 0),
         wb=_Tiles(_exponent_weights(ub, b_min_exp, range_b[0], 0, "fused wb"), at_b, 0))
     out = np.array(c3, np.float32, order="C")
@@ -188,6 +191,7 @@ class Operands:
     work: type  # the products' dtype, np.float32 or np.float64
     finite: bool  # no NaN/inf in a or b
     big: bool  # some product may reach 2**128
+    deep: bool  # some product may lie below 2**-132 (every output takes the general sum)
     floor_e: int  # the alignment exponent the product scale is clamped to (-252: none)
     wa: _Tiles  # (T, M, K) float64 2**(4 e(a) + 1), `_exponent_weights`
     wb: _Tiles  # (T, K, N) float64 2**(4 e(b))
@@ -196,7 +200,8 @@ class Operands:
         """The same for a chunk of tiles."""
         return Operands(self.a[tiles], self.b[tiles], self.a_fin.part(tiles),
                         self.b_fin.part(tiles),
-                        self.work, self.finite, self.big, self.floor_e, self.wa.part(tiles),
+                        self.work, self.finite, self.big, self.deep, self.floor_e,
+                        self.wa.part(tiles),
                         self.wb.part(tiles))
 
 
@@ -222,7 +227,7 @@ def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
         specials = None
         if not (finite and not big and math.isfinite(hi) and math.isfinite(lo)):
             specials = _special_values(a[..., g0:stop], b[..., g0:stop, :], d, big)
-        _add_accumulator(s, scale, d, d_units, (lo, hi), drop=split)
+        _add_accumulator(s, scale, d, d_units, (lo, hi), drop=split, general=split or ops.deep)
         if specials is not None:
             where, values = specials
             d[where] = values
@@ -330,7 +335,8 @@ def _truncated_sum(a_k, b_k, wa, wb, floor_e: int, tag: str
     return total, q, scale64
 
 
-def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bool) -> None:
+def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bool,
+                     general: bool) -> None:
     """Steps 5-6: floor S to 2**(M-31) and d to 2**(M-24), add exactly, round to f32 (RNE);
     the result replaces d (float32, contiguous) in place.
 
@@ -338,13 +344,14 @@ def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bo
     max). With R = 2**max(0, e(d) - E - 7) = max(1, 2**(M-31) / u) the result is
     (floor(S / R) + floor(d_units / R)) * R * u: where e(d) <= E + 7 (R = 1, |d_units| <
     2**32) that is S plus d floored to u, computed for every output at once; the few outputs
-    with a larger d (or all, for fp8/bf8's drop rule) take the general form. Both parts are
+    with a larger d (or all, for fp8/bf8's drop rule, and where a zero or subnormal d's
+    exponent -126 may lie more than 7 above E: `general`) take the general form. Both parts are
     multiples of R below 2**53 R, so every step is exact in float64 and the one rounding is
     the final float32 cast. An exact zero comes out +0 (S is never -0, and +0 + -0 is +0).
     Runs under `fused_dot`'s errstate: a non-finite d (its outputs are the special values')
     and overflow to +-inf (the intended result) do not warn."""
     lo, hi = bounds
-    if drop:
+    if general:
         d[...] = _general_sum(s, scale, d, d_units, drop)
         return
     large = None
