@@ -104,3 +104,17 @@ def test_fused_dot_matches_the_reference(a_fmt, b_fmt, group, halves, data, chun
             both_nan = np.isnan(d[t, i, j]) and np.isnan(np.uint32(want).view(np.float32))
             assert got == want or both_nan, (
                 f"{a_fmt}x{b_fmt} {data} tile {t} ({i}, {j}): {got:#010x} != {want:#010x}")
+
+
+def test_zero_d_sets_the_grid_of_a_sum_far_below_it():
+    """bf16 products 2**-140 + 2**-150 + 2**-160 (E = -140) onto d = 0: d's exponent -126
+    makes M = -126, so S is floored to 2**-157 first, leaving 2**-140 + 2**-150, a tie
+    between f32 neighbours that rounds to even (2**-140), where rounding the exact sum
+    once would give the neighbour above."""
+    a = np.array([[[2.0**-70, 2.0**-75, 2.0**-80, 0.0]]])
+    d = silicon_fused.fused_dot(a, a.transpose(0, 2, 1).copy(), np.zeros((1, 1, 1), np.float32),
+                                group=4, split=False, a_min_exp=-126, b_min_exp=-126)
+    bits = a[0, 0].astype(ml_dtypes.bfloat16).view(np.uint16).tolist()
+    want = R.family3_fused_dot(bits, bits, 0, R.BF16, R.BF16, 4)
+    assert want == 512  # 2**-140 = 512 * 2**-149
+    assert int(d[0, 0, 0].view(np.uint32)) == want
