@@ -207,12 +207,16 @@ class Operands:
 
 def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
     """`fused_dot` for one chunk of tiles: d (T, M, N) float32 holds C and is updated in
-    place, group after group (the group sums, which do not depend on d, all at once)."""
+    place, group after group (the group sums, which do not depend on d, all at once). A
+    float64 copy of d, kept equal to it, spares each group a float32 x float64 multiply
+    (numpy casts mixed operands in buffered chunks, three times the cost of the pass)."""
     a, b, finite, big = ops.a, ops.b, ops.finite, ops.big
     k = a.shape[-1]
     size = min(group, k)
     groups = [(g0, min(g0 + size, k)) for g0 in range(0, k, size)]
     sums = iter(_group_sums(ops, groups, split))
+    d64 = scratch("fused d", d.shape, np.float64)
+    np.copyto(d64, d)
     for g0, stop in groups:
         if split:  # the even half's sum and the odd half's, floored onto the larger E
             (s0, q0, _), (s1, q1, _) = next(sums), next(sums)
@@ -222,7 +226,7 @@ def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
         else:
             s, _, scale = next(sums)
         # d in units of 2**(E-24), exact
-        d_units = np.multiply(d, scale, out=scratch("fused d units", d.shape, np.float64))
+        d_units = np.multiply(d64, scale, out=scratch("fused d units", d.shape, np.float64))
         hi, lo = float(d_units.max()), float(d_units.min())
         specials = None
         if not (finite and not big and math.isfinite(hi) and math.isfinite(lo)):
@@ -231,6 +235,8 @@ def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
         if specials is not None:
             where, values = specials
             d[where] = values
+        if stop < k:
+            np.copyto(d64, d)
 
 
 def _group_sums(ops: Operands, groups: list[tuple[int, int]], split: bool
@@ -343,13 +349,14 @@ def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bo
     Everything in units u = 2**(E-24) (`scale` = 1/u, `d_units` = d/u, `bounds` its min and
     max). With R = 2**max(0, e(d) - E - 7) = max(1, 2**(M-31) / u) the result is
     (floor(S / R) + floor(d_units / R)) * R * u: where e(d) <= E + 7 (R = 1, |d_units| <
-    2**32) that is S plus d floored to u, computed for every output at once; the few outputs
-    with a larger d (or all, for fp8/bf8's drop rule, and where a zero or subnormal d's
-    exponent -126 may lie more than 7 above E: `general`) take the general form. Both parts are
-    multiples of R below 2**53 R, so every step is exact in float64 and the one rounding is
-    the final float32 cast. An exact zero comes out +0 (S is never -0, and +0 + -0 is +0).
-    Runs under `fused_dot`'s errstate: a non-finite d (its outputs are the special values')
-    and overflow to +-inf (the intended result) do not warn."""
+    2**32) that is S plus d floored to u, computed for every output at once; where d is
+    larger, d_units is a multiple of 2**8 R (d's own grid), so those few outputs differ only
+    by S floored to R first. All outputs take the general form for fp8/bf8's drop rule, and
+    where a zero or subnormal d's exponent -126 may lie more than 7 above E (`general`).
+    Both parts are multiples of R below 2**53 R, so every step is exact in float64 and the
+    one rounding is the final float32 cast. An exact zero comes out +0 (S is never -0, and
+    +0 + -0 is +0). Runs under `fused_dot`'s errstate: a non-finite d (its outputs are the
+    special values') and overflow to +-inf (the intended result) do not warn."""
     lo, hi = bounds
     if general:
         d[...] = _general_sum(s, scale, d, d_units, drop)
@@ -360,22 +367,22 @@ def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bo
         large = np.flatnonzero(d_units >= 2.0**32 if lo > -2.0**32 else
                                d_units <= -2.0**32 if hi < 2.0**32 else
                                np.abs(d_units) >= 2.0**32)
-        # the large outputs' operands, taken before d_units and d change
-        s_l, scale_l, d_l, units_l = (x.reshape(-1)[large] for x in (s, scale, d, d_units))
     total = np.floor(d_units, out=d_units)
-    total += s
+    s64 = scratch("fused s64", s.shape, np.float64)
+    np.copyto(s64, s)  # (then a float64 add: faster than adding the int32 S itself)
+    if large is not None and large.size:  # d_units is a multiple of R there: floor S only
+        flat = s64.reshape(-1)
+        r = _grid(_ratio(scale.reshape(-1)[large], d.reshape(-1)[large]))
+        flat[large] = np.floor(flat[large] / r) * r
+    total += s64
     total /= scale
     np.copyto(d, total, casting="same_kind")  # the one rounding
-    if large is not None and large.size:
-        d.reshape(-1)[large] = _general_sum(s_l, scale_l, d_l, units_l, drop)
 
 
 def _general_sum(s, scale, d, d_units, drop: bool) -> np.ndarray:
     """`_add_accumulator` for any R (d_units is changed); under `fused_dot`'s errstate."""
-    # 2**e(d) with e(d) >= -126: the exponent bits of d, at least the smallest normal
-    pow_d = np.maximum((d.view(np.int32) & 0x7F800000).view(np.float32), _F32_TINY)
-    ratio = pow_d * scale  # 2**(e(d) - E + 24)
-    r = np.maximum(ratio * 2.0**-_SUM_BITS, 1.0)  # R
+    ratio = _ratio(scale, d)
+    r = _grid(ratio)
     d_units /= r
     np.floor(d_units, out=d_units)
     if drop:  # fp8/bf8: d is dropped when e(d) < M - 25 (M = E there)
@@ -386,6 +393,17 @@ def _general_sum(s, scale, d, d_units, drop: bool) -> np.ndarray:
     total *= r
     total /= scale
     return total.astype(np.float32)
+
+
+def _ratio(scale, d) -> np.ndarray:
+    """2**(e(d) - E + 24) from 2**(24-E) and d (float32), e(d) >= -126: a subnormal or zero d
+    has the smallest normal exponent."""
+    return np.maximum((d.view(np.int32) & 0x7F800000).view(np.float32), _F32_TINY) * scale
+
+
+def _grid(ratio) -> np.ndarray:
+    """R = max(1, 2**(e(d) - E - 7)), the grid of S and d in units 2**(E-24), from `_ratio`."""
+    return np.maximum(ratio * 2.0**-_SUM_BITS, 1.0)
 
 
 def _special_values(a, b, d, big: bool):
