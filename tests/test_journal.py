@@ -340,24 +340,27 @@ def test_a_buffer_written_as_much_as_its_size_becomes_a_snapshot_and_undoes_exac
     assert not journal._snapshots and journal.nbytes == 0
 
 
-def test_a_buffer_written_again_becomes_a_snapshot_at_an_eighth_of_it_in_entries():
+def test_a_buffer_written_again_becomes_a_snapshot_at_a_32nd_of_it_in_entries():
     memory = np.arange(4096, dtype=np.float32)  # 16384 bytes; an entry costs 12 per element
     original = memory.copy()
     journal = Journal()
-    journaled_write(journal, memory, np.arange(0, 4096, 8), 1.0)  # 512 x 12 > 16384 / 8
-    assert entries(journal) == 512 and not journal._snapshots  # a first write: entries
-    journaled_write(journal, memory, np.arange(1, 4096, 64), 2.0)  # 64 more: a snapshot
+    journaled_write(journal, memory, np.arange(0, 4096, 103), 1.0)  # 40 x 12 < 16384 / 32
+    assert entries(journal) == 40 and not journal._snapshots
+    journaled_write(journal, memory, np.arange(1, 4096, 1500), 2.0)  # 516 >= 512: a snapshot
     assert journal._snapshots and entries(journal) == 0
     journal.undo()
     assert memory.tobytes() == original.tobytes()
 
 
-def test_a_rewritten_buffer_stays_in_entries_below_an_eighth_or_past_the_budget():
+def test_a_rewritten_buffer_stays_in_entries_below_a_32nd_or_past_the_budget():
     memory = np.arange(4096, dtype=np.float32)
     small = Journal()
-    journaled_write(small, memory, np.arange(0, 4096, 64), 1.0)  # 64 x 12 bytes
-    journaled_write(small, memory, np.arange(1, 4096, 64), 2.0)  # 1536 < 16384 / 8
-    assert entries(small) == 128 and not small._snapshots
+    journaled_write(small, memory, np.arange(0, 4096, 200), 1.0)  # 21 x 12 bytes
+    journaled_write(small, memory, np.arange(1, 4096, 200), 2.0)  # 504 < 16384 / 32
+    assert entries(small) == 42 and not small._snapshots
+    once = Journal()  # a first write, however large below the buffer, is a GEMM's output
+    journaled_write(once, memory, np.arange(0, 4096, 4), 1.0)
+    assert entries(once) == 1024 and not once._snapshots
     tight = Journal(budget=16384 - 1)  # the copy would not fit
     journaled_write(tight, memory, np.arange(0, 4096, 8), 3.0)
     journaled_write(tight, memory, np.arange(1, 4096, 8), 4.0)
