@@ -214,7 +214,22 @@ def kind_mixed_accumulator(rng, instr, sa, sb, sc):
     return a, b, np.where(pick, encode(big, instr.c_format), c).astype(c.dtype)
 
 
-KINDS = {"normal": kind_normal, "wide": kind_wide, "ties": kind_ties,
+def kind_deep(rng, instr, sa, sb, sc):
+    """Operands near 2**-70 (products near 2**-140: bf16, f32, xf32, f64; the narrow formats
+    flush or underflow), C +-0, subnormal or just above: sums far below the accumulator's
+    smallest normal exponent, where the alignment of d at its exponent -126 and the
+    accumulator's subnormal grid decide the rounding."""
+    def deep(shape, fmt):
+        return encode(rng.standard_normal(shape) * 2.0 ** rng.integers(-76, -62, shape), fmt)
+
+    fc = instr.c_format
+    c = rng.standard_normal(sc) * 2.0 ** rng.choice([fc.min_exp - 24, fc.min_exp - 10,
+                                                     fc.min_exp, fc.min_exp + 6], sc)
+    c[rng.random(sc) < 0.4] = rng.choice([0.0, -0.0])
+    return deep(sa, instr.a_format), deep(sb, instr.b_format), encode(c, fc)
+
+
+KINDS = {"normal": kind_normal, "wide": kind_wide, "ties": kind_ties, "deep": kind_deep,
          "mixed_accumulator": kind_mixed_accumulator,
          "subnormal": kind_subnormal, "cancel": kind_cancel, "huge": kind_huge,
          "special": kind_special, "inf_times_zero": kind_inf_times_zero, "zeros": kind_zeros}
