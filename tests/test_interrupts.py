@@ -254,7 +254,11 @@ class LineTrap:
 
 
 def trapped_launch(out: np.ndarray, trap: LineTrap) -> bool:
-    """Launch under `trap`; whether its KeyboardInterrupt came out."""
+    """Launch under `trap`; whether its KeyboardInterrupt came out. Every launch starts
+    without spare snapshot buffers: an undone launch does not give its snapshot's buffer
+    back, and taking a spare runs other journal lines than copying, so the lines of
+    launches after an interrupt would drift from the ones counted."""
+    journal._spares.clear()
     previous = sys.gettrace()
     sys.settrace(trap)
     try:
