@@ -199,10 +199,8 @@ class Operands:
     def part(self, tiles: slice) -> Operands:
         """The same for a chunk of tiles."""
         return Operands(self.a[tiles], self.b[tiles], self.a_fin.part(tiles),
-                        self.b_fin.part(tiles),
-                        self.work, self.finite, self.big, self.deep, self.floor_e,
-                        self.wa.part(tiles),
-                        self.wb.part(tiles))
+                        self.b_fin.part(tiles), self.work, self.finite, self.big, self.deep,
+                        self.floor_e, self.wa.part(tiles), self.wb.part(tiles))
 
 
 def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
