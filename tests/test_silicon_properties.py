@@ -410,12 +410,13 @@ def launched(builtin: str, slots: tuple[int, int, int]):
 @pytest.mark.parametrize("engine", ["batch", "wave"])
 @pytest.mark.parametrize("arch, builtin", [("gfx942", "mfma_f32_16x16x16f16"),
                                            ("gfx90a", "mfma_f32_4x4x4bf16_1k"),
+                                           ("gfx942", "mfma_f32_16x16x8_xf32"),
                                            ("gfx942", "mfma_f32_16x16x32_bf8_fp8")])
 def test_kernel_launch_on_both_engines(arch, builtin, engine):
-    """Four blocks, each with its own data kind; every output against the reference."""
+    """Five blocks, each with its own data kind; every output against the reference."""
     instr = R.instruction(builtin, arch)
     table = amdgcn.instruction(builtin, arch)
-    kinds = ["subnormal", "ties", "special", "cancel"]
+    kinds = ["deep", "subnormal", "ties", "special", "cancel"]
     data = [make_data(instr, kind, seed) for seed, kind in enumerate(kinds)]
     regs = [register_views(arch, builtin, *abc) for abc in data]
     a, b, c = (np.concatenate([r[i] for r in regs]) for i in range(3))
