@@ -316,8 +316,9 @@ def test_out_of_bounds_write_writes_nothing():
     assert not a.any()
 
 
+@pytest.mark.parametrize("engine", ["batch", "wave"])
 @pytest.mark.parametrize("blocks", [1, 4])
-def test_ascending_store_one_past_the_end_writes_nothing(blocks):
+def test_ascending_store_one_past_the_end_writes_nothing(blocks, engine):
     """A thread-linear store is bounded by its ends: the last lane's address is the one out,
     and its wave writes nothing (the blocks before it run as on hardware)."""
     a = np.zeros(32 * blocks, np.int32)
@@ -325,7 +326,7 @@ def test_ascending_store_one_past_the_end_writes_nothing(blocks):
     def bad_write(a):
         a[blockIdx.x * blockDim.x + lane_id() + 1] = 7
 
-    with pytest.raises(OutOfBoundsError) as info:
+    with pytest.raises(OutOfBoundsError) as info, use_engine(engine):
         kernel(bad_write)[blocks, 32, 0, "gfx1100"](a)
     assert f"at element offset {32 * blocks} by lane 31" in str(info.value)
     want = np.zeros_like(a)
@@ -333,8 +334,9 @@ def test_ascending_store_one_past_the_end_writes_nothing(blocks):
     np.testing.assert_array_equal(a, want)
 
 
+@pytest.mark.parametrize("engine", ["batch", "wave"])
 @pytest.mark.parametrize("blocks", [1, 3])
-def test_store_whose_lanes_pair_up_keeps_the_highest_lane(blocks):
+def test_store_whose_lanes_pair_up_keeps_the_highest_lane(blocks, engine):
     """Addresses that never descend but repeat (lanes 2k and 2k+1 on one element) are no
     thread-linear store: the higher lane's value is the one kept."""
     a = np.zeros(16 * blocks, np.int32)
@@ -342,7 +344,8 @@ def test_store_whose_lanes_pair_up_keeps_the_highest_lane(blocks):
     def pairs(a):
         a[blockIdx.x * 16 + lane_id() // 2] = blockIdx.x * 100 + lane_id()
 
-    kernel(pairs)[blocks, 32, 0, "gfx1100"](a)
+    with use_engine(engine):
+        kernel(pairs)[blocks, 32, 0, "gfx1100"](a)
     want = np.arange(16 * blocks) // 16 * 100 + np.arange(16 * blocks) % 16 * 2 + 1
     np.testing.assert_array_equal(a, want)
 
