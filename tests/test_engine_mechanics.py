@@ -40,8 +40,9 @@ from rocwmma_py.runtime import (
     threadIdx,
     use_engine,
 )
+from rocwmma_py.runtime import journal as journal_module
 from rocwmma_py.runtime.journal import Journal
-from rocwmma_py.settings import PROGRESS
+from rocwmma_py.settings import PROGRESS, use_batch_lanes
 from samples.cuda import tensor_core_gemm
 
 ENGINES = ["batch", "wave"]
@@ -233,14 +234,35 @@ def test_an_undone_batch_restores_a_snapshotted_buffer_as_per_wave(monkeypatch):
     """Every store rewrites all of `out`: its journal keeps a copy of it (a snapshot) instead
     of entries; the failing batch is undone from that copy and rerun wave by wave."""
     taken = []
-    real = Journal._adopt_snapshot
-    monkeypatch.setattr(Journal, "_adopt_snapshot",
+    real = Journal._adopt_runs
+    monkeypatch.setattr(Journal, "_adopt_runs",
                         lambda self, *args: taken.append(1) or real(self, *args))
     out = np.zeros(8 * 64, np.float32)
     with use_engine("batch"), use_workers(1), pytest.raises(IndexError):
         rewrite_then_fail[8, 64](out, 3)
     assert taken
     np.testing.assert_array_equal(out, prefix_states(8, 64, 40.0)[4])
+
+
+def test_batches_rewriting_their_slice_of_a_buffer_snapshot_only_its_pages(monkeypatch):
+    """Pages of one block's slice (64 float32), batches of two blocks: each batch copies its
+    two pages, never the buffer, and its stores there pass the journal; the failing batch
+    is undone from its pages and rerun wave by wave."""
+    monkeypatch.setattr(journal_module, "_PAGE_BYTES", 256)
+    records, copied = [], []
+    record, adopt = Journal.record, Journal._adopt_runs
+    monkeypatch.setattr(Journal, "record",
+                        lambda self, *args: records.append(1) or record(self, *args))
+    monkeypatch.setattr(Journal, "_adopt_runs", lambda self, key, runs: copied.append(
+        sum(copy.nbytes for *_, copy in runs)) or adopt(self, key, runs))
+    out = np.zeros(8 * 64, np.float32)
+    with (use_engine("batch"), use_workers(1), use_batch_lanes(2 * 64),
+          pytest.raises(IndexError)):
+        rewrite_then_fail[8, 64](out, 3)
+    np.testing.assert_array_equal(out, prefix_states(8, 64, 40.0)[4])
+    assert copied and max(copied) == 2 * 256
+    assert len(records) == 4  # the first store of each batch and of each block the failing
+    # batch reruns: the other 39 pass
 
 
 @pytest.mark.parametrize("value", ["lots", "0", "-5", "1.5"])

@@ -310,8 +310,12 @@ def trapped_scenario(at: int, snapshots: bool = False) -> tuple[int, bool]:
     return trap.count, bool(caught)
 
 
-@pytest.mark.parametrize("snapshots", [False, True])
-def test_an_interrupt_before_any_line_of_the_journal_leaves_it_undoable(snapshots):
+@pytest.mark.parametrize(("snapshots", "page_bytes"), [(False, None), (True, None), (True, 128)])
+def test_an_interrupt_before_any_line_of_the_journal_leaves_it_undoable(snapshots, page_bytes,
+                                                                        monkeypatch):
+    """(128-byte pages: the scenario's buffer spans 8, and its snapshots hold some.)"""
+    if page_bytes is not None:
+        monkeypatch.setattr(journal_module, "_PAGE_BYTES", page_bytes)
     lines, interrupted = trapped_scenario(-1, snapshots)
     assert not interrupted and lines > 100
     for at in range(lines):
@@ -330,7 +334,7 @@ def test_a_buffer_written_as_much_as_its_size_becomes_a_snapshot_and_undoes_exac
     start = memory.__array_interface__["data"][0]
     assert not journal.covers(start, memory.nbytes)
     journaled_write(journal, memory, np.arange(50, 300), 2.0)  # 1200 + 3000 >= 4000
-    assert list(journal._snapshots) == [key_of(memory)] and entries(journal) == 0
+    assert list(journal._snapshots) == [(key_of(memory), 0)] and entries(journal) == 0
     assert journal.nbytes == memory.nbytes and not journal._masks
     assert journal.covers(start, memory.nbytes) and not journal.covers(start, memory.nbytes + 1)
     journaled_write(journal, memory.view(np.int32), np.arange(1000), 7)  # costs nothing more
@@ -377,6 +381,75 @@ def test_one_store_of_the_whole_buffer_is_a_snapshot_at_once():
     assert memory.tobytes() == original.tobytes()
 
 
+# --- snapshots of pages ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_pages(monkeypatch):
+    """Snapshot pages of 1 KiB (256 float32): the tests' buffers span many."""
+    monkeypatch.setattr(journal_module, "_PAGE_BYTES", 1024)
+
+
+def test_a_rewritten_slice_of_a_big_buffer_becomes_a_snapshot_of_its_pages(small_pages):
+    memory = np.arange(16 * 256, dtype=np.float32)  # 16 pages
+    original = memory.copy()
+    start = memory.__array_interface__["data"][0]
+    journal = Journal()
+    rows = np.arange(700, 1300)  # in pages 2 to 5
+    journaled_write(journal, memory, rows[::2], 1.0)  # 300 x 12 bytes < 4 pages: entries
+    assert entries(journal) == 300 and not journal._snapshots
+    journaled_write(journal, memory, rows[1::2], 2.0)  # 7200 bytes >= 4 pages: theirs
+    assert list(journal._snapshots) == [(key_of(memory), 2)] and entries(journal) == 0
+    assert journal.nbytes == 4 * 1024 and not journal._masks
+    assert journal.holds(memory, 512, 1535) and not journal.holds(memory, 511, 600)
+    assert not journal.holds(memory.view(np.int16), 1024, 1030)  # (another view's elements)
+    assert not journal.covers(start, memory.nbytes)
+    journaled_write(journal, memory, rows, 3.0)  # held: no entry
+    journaled_write(journal, memory, [5, 4000], 4.0)  # outside: entries
+    assert entries(journal) == 2 and journal.nbytes == 4 * 1024 + 24
+    journal.undo()
+    assert memory.tobytes() == original.tobytes()
+
+
+def test_a_write_half_inside_the_held_pages_keeps_entries_for_the_rest(small_pages):
+    memory = np.arange(4 * 256, dtype=np.float32)
+    original = memory.copy()
+    journal = Journal()
+    journaled_write(journal, memory, np.arange(256, 512), 1.0)  # page 1 at once
+    assert list(journal._snapshots) == [(key_of(memory), 1)] and entries(journal) == 0
+    journaled_write(journal, memory, np.arange(500, 520), 2.0)  # 12 held, 8 new
+    assert journal._chunks[0][2].tolist() == list(range(512, 520))
+    journal.undo()
+    assert memory.tobytes() == original.tobytes()
+
+
+def test_the_pages_of_a_childs_snapshot_the_parent_holds_stay_the_parents(small_pages):
+    memory = np.arange(8 * 256, dtype=np.float32)
+    original = memory.copy()
+    parent = Journal()
+    journaled_write(parent, memory, np.arange(0, 512), -1.0)  # pages 0 and 1
+    child = Journal(parent=parent)
+    journaled_write(child, memory, np.arange(256, 1024), -2.0)  # pages 1 to 3, the child's
+    journaled_write(child, memory, [1500], -3.0)  # an entry of the child's
+    assert list(child._snapshots) == [(key_of(memory), 1)]
+    parent.absorb(child)
+    assert sorted(parent._snapshots) == [(key_of(memory), 0), (key_of(memory), 2)]
+    (_, older), (_, taken) = (parent._snapshots[(key_of(memory), page)] for page in (0, 2))
+    assert older.view(np.float32).tolist() == original[:512].tolist()
+    assert taken.view(np.float32).tolist() == original[512:1024].tolist()
+    assert not np.shares_memory(taken, child._snapshots[(key_of(memory), 1)][1])
+    assert parent.holds(memory, 0, 1023) and entries(parent) == 1
+    parent.undo()
+    assert memory.tobytes() == original.tobytes()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_writes_undo_exactly_with_small_pages(seed, monkeypatch):
+    monkeypatch.setattr(journal_module, "_COMPACT_MIN", 64)
+    monkeypatch.setattr(journal_module, "_PAGE_BYTES", 512)
+    random_run(seed, overlapping=False, snapshots=True)
+
+
 def test_overlapping_views_and_write_logs_keep_entries():
     memory = np.arange(256, dtype=np.int32)
     journal = Journal()
@@ -401,7 +474,7 @@ def test_a_child_snapshot_absorbed_takes_the_parent_entries_into_its_copy():
     journaled_write(child, memory, np.arange(500), -2.0)  # the child's snapshot
     assert child._snapshots and not parent._snapshots
     at_child_start = np.where(np.arange(500) % 5 == 0, -1.0, original).astype(np.float32)
-    assert child._snapshots[key_of(memory)][1].view(np.float32).tolist() == \
+    assert child._snapshots[(key_of(memory), 0)][1].view(np.float32).tolist() == \
         at_child_start.tolist()
     parent.absorb(child)
     assert parent._snapshots and entries(parent) == 0

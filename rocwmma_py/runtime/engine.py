@@ -41,6 +41,7 @@ import sysconfig
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -177,6 +178,7 @@ class _Launch:
             self.progress.end()
 
     def run_batched(self, start: int, stop: int) -> None:
+        _warm_allocator()
         while start < stop:
             blocks = np.arange(start, min(start + self.per_batch, stop))
             self.progress.begin(blocks.size)
@@ -435,3 +437,16 @@ def _in_library(path: str) -> bool:
     if path.startswith((_PACKAGE_DIR, _NUMPY_DIR)):
         return True
     return path.startswith(_STDLIB_DIR) and not path.startswith(_INSTALLED_DIRS)
+
+
+_WARM_BYTES = 4 << 20  # a batch's largest usual numpy temporaries, with room
+
+
+@cache
+def _warm_allocator() -> None:
+    """Allocate and free one 4 MiB block, once per process: glibc's malloc then serves
+    blocks below that size from its heap, where by default it maps fresh pages for any
+    block of 128 KiB or more (a batch of 32768 lanes makes 256 KiB float64 temporaries),
+    and their page faults measured up to a quarter of a SIMT kernel's time. (Elsewhere,
+    one allocation.)"""
+    np.empty(_WARM_BYTES, np.uint8)

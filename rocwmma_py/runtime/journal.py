@@ -7,27 +7,30 @@ journal keeps a bit per element of the buffer (its mask: the elements it has ent
 records only the others. It then costs about (8 + element size) bytes per distinct element
 written plus the masks, without sorting. A buffer whose mask would cost more than its entries
 (a huge buffer written sparsely) gets none: its entries are compacted by sorting when the
-journal's entries have doubled. A buffer whose entries come to cost as much as the buffer
-itself, or a 32nd of it once it is written again (within the budget), becomes a snapshot
-instead: a copy of its bytes as of the journal's start (the current bytes with its entries
-undone into the copy), after which its writes cost the journal nothing (`covers`: the
-engine's observer stops calling). A journal over its byte budget (masks and
-snapshots included) raises `JournalFull`; the engine then reruns the batch's blocks in
+journal's entries have doubled. Where a buffer's entries come to cost as much as the pages
+(`_PAGE_BYTES`) they span, or a 32nd of them once it is written again (within the budget),
+those pages become a snapshot instead: a copy of their bytes as of the journal's start (the
+current bytes with the entries undone into the copy), after which writes there cost the
+journal nothing (one look at the pages a write spans; once every page of a buffer is held,
+none: `covers`, and the engine's observer stops calling). A batch that writes its own slice
+of a huge buffer copies that slice, not the buffer. A journal over its byte budget (masks
+and snapshots included) raises `JournalFull`; the engine then reruns the batch's blocks in
 smaller batches.
 
 Entries are kept per (data address, element size, element count) of the buffer's view, in
 unsigned views of the same bytes, so float32 and int32 writes to one buffer share entries and
 a mask. Filtering keeps write order, so it stays exact when views of different element sizes
 overlap; a sort would not, so a journal that saw such views does not compact, nor take a
-snapshot (the copy would hold another view's newer bytes). A snapshot is undone last, after
-every entry, so views overlapping it later are restored by it too.
+snapshot (the copy would hold another view's newer bytes). Snapshots are undone last, after
+every entry, so views overlapping them later are restored by them too.
 
 A signal handler's exception (Ctrl-C, a timeout) can arrive between any two bytecodes, so the
 entries that `undo` reads are always complete: each write's old values are recorded before
 the write, the entry list changes only by one C-level list operation (append, extend, pop) or
 by one assignment of a list built aside (compaction, a snapshot dropping the entries it
-replaces, which it holds before they go), and a mask gains an element only after its entry is
-in the list (an undo empties the masks first). Undoing newest first restores the
+replaces, which it holds before they go), and a mask gains an element, or the pages held (the
+writes they let pass), a page only after its entry or its snapshot is in place (an undo empties
+both first). Undoing newest first restores the
 oldest recorded values from any memory state, so an entry undone twice does no harm: a parent
 undoes its open child too (`absorb` may be cut short), and an interrupted undo finishes before
 the interrupt propagates. The byte and entry counts only steer the budget, masks and
@@ -45,6 +48,7 @@ from .distinct import distinct, first_occurrences
 _COMPACT_MIN = 1 << 16  # entries (elements) below which a journal is never compacted
 _MASK_PER_ENTRY = 32  # written(): a mask over the buffer while it has <= 32 elements per entry
 _SNAPSHOT_SHARE = 32  # a buffer written again becomes a snapshot at 1/32 of it in entries
+_PAGE_BYTES = 1 << 20  # snapshots hold whole pages of this many bytes (a buffer's last: its rest)
 _SPARE_BYTES = 64 << 20  # finished snapshots' buffers kept for the next snapshots
 # id -> uint8 buffer (a fresh one costs a page fault per 4 KiB); no lock, which an interrupt
 # could leave held: taking one is one dict.pop, which one thread wins
@@ -54,6 +58,7 @@ _UNSIGNED = {size: np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
 _BIT = (1 << np.arange(8)).astype(np.uint8)  # element i is bit i % 8 of mask byte i // 8
 
 Key = tuple[int, int, int]  # (data address, element size, element count) of a typed view
+Run = tuple[Key, int]  # a snapshot's buffer and first page (it holds consecutive pages)
 Chunk = tuple[Key, np.ndarray, np.ndarray, np.ndarray]  # (key, view, indices, old values)
 
 
@@ -75,10 +80,12 @@ class Journal:
         """`snapshots`: whether buffers may be kept as snapshots (not where the written
         elements must be listed later: a journal a `WriteLog` absorbs); children inherit it."""
         self._chunks: list[Chunk] = []
-        self._snapshots: dict[Key, tuple[np.ndarray, np.ndarray]] = {}  # key -> (view, copy)
+        self._snapshots: dict[Run, tuple[np.ndarray, np.ndarray]] = {}  # -> (its view, copy)
+        self._held: dict[Key, np.ndarray] = {}  # key -> its pages (bool) held by snapshots
         self._may_snapshot: bool = snapshots if parent is None else parent._may_snapshot
         self._masks: dict[Key, np.ndarray] = {}  # key -> bits of the elements with entries
         self._sizes: dict[Key, int] = {}  # key -> bytes of its entries (steers its mask)
+        self._spans: dict[Key, tuple[int, int]] = {}  # key -> its entries' lowest, highest
         self._ranges: dict[Key, tuple[int, int]] = {}  # key -> byte range
         self._ordered = False  # overlapping keys: never compact by sorting
         self.nbytes = 0
@@ -96,23 +103,33 @@ class Journal:
     def record(self, typed: np.ndarray, flat: np.ndarray, old: np.ndarray) -> None:
         """Values `old` of elements `flat` of the 1-d array `typed`, before a write to them."""
         view = typed.view(_unsigned(typed.dtype.itemsize))
-        key = (typed.__array_interface__["data"][0], typed.dtype.itemsize, typed.size)
-        if key in self._snapshots:
-            return
+        key = _key(typed)
+        chunk = (key, view, np.asarray(flat, np.int64).reshape(-1),
+                 np.asarray(old).reshape(-1).view(view.dtype))
+        if key in self._held:
+            chunk = self._outside_held(chunk)
+            if not chunk[2].size:
+                return
         if key not in self._ranges:
             self._add_range(key, typed.nbytes)
-        self._take([(key, view, np.asarray(flat, np.int64).reshape(-1),
-                     np.asarray(old).reshape(-1).view(view.dtype))], may_snapshot=True)
+        self._take([chunk], may_snapshot=True)
         if self.budget is not None and self.nbytes > self.budget:
             self.compact()
             if self.nbytes > self.budget:
                 raise JournalFull
 
+    def holds(self, typed: np.ndarray, low: int, high: int) -> bool:
+        """Whether our snapshots hold elements low..high of the 1-d array `typed` (writes
+        there need no entries)."""
+        held = self._held.get(_key(typed))
+        per = _page_elements(typed.dtype.itemsize)
+        return held is not None and bool(held[low // per:high // per + 1].all())
+
     def covers(self, start: int, nbytes: int) -> bool:
-        """Whether a snapshot holds every byte of [start, start + nbytes) (writes there need
-        no entries: undoing the snapshot restores them)."""
+        """Whether snapshots hold every page of a buffer that holds every byte of [start,
+        start + nbytes) (writes there need no entries: undoing the snapshots restores them)."""
         return any(key[0] <= start and start + nbytes <= key[0] + key[1] * key[2]
-                   for key in self._snapshots)
+                   and held.all() for key, held in list(self._held.items()))
 
     def absorb(self, child: Journal) -> None:
         """Keep a finished child's entries (newer than ours) of the elements we have no entry
@@ -124,12 +141,12 @@ class Journal:
         self._compacted += child._compacted  # as compacted as the child kept them
         assert self._may_snapshot or not child._snapshots, \
             "a journal that lists its writes absorbed a snapshot"
-        for key, (view, copy) in child._snapshots.items():
-            if key not in self._snapshots:
-                self._adopt_snapshot(key, view, copy)
-        self._take([chunk for chunk in child._chunks if chunk[0] not in self._snapshots],
+        for (key, first), (view, copy) in child._snapshots.items():
+            self._adopt_child_run(key, first, view, copy)
+        self._take([self._outside_held(chunk) if chunk[0] in self._held else chunk
+                    for chunk in child._chunks],
                    {key: mask for key, mask in child._masks.items()
-                    if key not in self._sizes and key not in self._snapshots})
+                    if key not in self._sizes and key not in self._held})
         self._child = None
 
     def undo(self) -> None:
@@ -147,7 +164,7 @@ class Journal:
         its write, so a restore cut short can be run again."""
         if self._child is not None:
             self._child._restore()
-        self._masks = {}
+        self._masks, self._held = {}, {}
         while self._chunks:
             _, view, flat, old = self._chunks[-1]
             view[flat] = old
@@ -156,7 +173,7 @@ class Journal:
             key, (view, copy) = next(iter(self._snapshots.items()))
             view[...] = copy
             del self._snapshots[key]
-        self._sizes = {}
+        self._sizes, self._spans = {}, {}
         self.nbytes = self._entries = self._compacted = 0
 
     def release(self) -> None:
@@ -214,7 +231,7 @@ class Journal:
         buffer now holds their old values and may become its snapshot."""
         kept = []
         for key, view, flat, old in chunks:
-            if may_snapshot and self._snapshot(key, view, flat.nbytes + old.nbytes):
+            if may_snapshot and self._snapshot(key, view, flat, flat.nbytes + old.nbytes):
                 continue
             mask = self._mask(key, view, flat.nbytes + old.nbytes)
             if mask is not None:
@@ -248,39 +265,103 @@ class Journal:
             self.nbytes += mask.nbytes
         return mask
 
-    def _snapshot(self, key: Key, view: np.ndarray, incoming: int) -> bool:
-        """Keep `key`'s buffer as a snapshot, when no other view overlaps any buffer we
-        journal and its entries with `incoming` more bytes cost at least the buffer, or,
-        from its second write on, 1/`_SNAPSHOT_SHARE` of it within the budget (a buffer
-        written again and again: an entry costs ~50x a copy per element, 20 ns against 0.4 ns
-        measured with the masks' bookkeeping, so a copy soon pays; a buffer written once is
-        a GEMM's output, which a copy would not). True if it is one now."""
-        if not self._may_snapshot or self._ordered:
+    def _snapshot(self, key: Key, view: np.ndarray, flat: np.ndarray, incoming: int) -> bool:
+        """Keep the pages of `key`'s buffer that its entries and a write of `flat` span (the
+        ones not held yet) as snapshots, when no other view overlaps any buffer we journal
+        and the entries with `incoming` more bytes cost at least those pages, or, from the
+        buffer's second write on, 1/`_SNAPSHOT_SHARE` of them within the budget (a buffer
+        written again and again: an entry costs ~50x a copy per element, 20 ns against 0.4
+        ns measured with the masks' bookkeeping, so a copy soon pays; a buffer written once
+        is a GEMM's output, which a copy would not). True if the write's elements are held
+        now."""
+        if not self._may_snapshot or self._ordered or not flat.size:
             return False
         entries = self._sizes.get(key, 0)
-        if view.nbytes > entries + incoming and (
-                not entries or view.nbytes > _SNAPSHOT_SHARE * (entries + incoming)
-                or (self.budget is not None
-                    and self.nbytes - entries + view.nbytes > self.budget)):
+        low, high = int(flat.min()), int(flat.max())
+        span = self._spans.get(key)
+        if span is not None:  # (a count that lags an interrupt only steers)
+            low, high = min(low, span[0]), max(high, span[1])
+
+        def too_dear(nbytes: int) -> bool:
+            return nbytes > entries + incoming and (
+                not entries or nbytes > _SNAPSHOT_SHARE * (entries + incoming)
+                or (self.budget is not None and self.nbytes - entries + nbytes > self.budget))
+
+        held = self._held.get(key)
+        if held is None and too_dear((high - low + 1) * view.itemsize):  # (pages hold more)
             return False
-        self._adopt_snapshot(key, view, _copy_of(view))
+        per = _page_elements(view.itemsize)
+        pages = np.arange(low // per, high // per + 1)
+        if held is not None:
+            pages = pages[~held[pages]]
+        runs = [(first, view[first * per:stop * per]) for first, stop in _runs(pages)]
+        if too_dear(sum(part.nbytes for _, part in runs)):
+            return False
+        if runs:
+            self._adopt_runs(key, [(first, part, _copy_of(part)) for first, part in runs])
         return True
 
-    def _adopt_snapshot(self, key: Key, view: np.ndarray, copy: np.ndarray) -> None:
-        """`copy` (the bytes of `key`'s buffer as of some write after our start) becomes its
-        snapshot, our entries of it undone into the copy newest first and then dropped."""
+    def _adopt_runs(self, key: Key, runs: list[tuple[int, np.ndarray, np.ndarray]]) -> None:
+        """Each (first page, view, copy) of `runs` (consecutive pages of `key`'s buffer, the
+        copy their bytes as of some write after our start) becomes a snapshot, our entries
+        there undone into the copies newest first and then dropped."""
+        per = _page_elements(key[1])
+        held = self._held.get(key)
+        adopted = np.zeros(-(-key[2] // per), np.bool_)  # the runs' pages
+        for first, _, copy in runs:
+            adopted[first:first + -(-copy.size // per)] = True
         for k, _, flat, old in reversed(self._chunks):
             if k == key:
-                copy[flat] = old
-        self._snapshots[key] = (view, copy)  # (held before the entries go)
-        self._swap([chunk for chunk in self._chunks if chunk[0] != key])
+                for first, _, copy in runs:
+                    at = flat - first * per
+                    inside = (at >= 0) & (at < copy.size)
+                    copy[at[inside]] = old[inside]
+        for first, view, copy in runs:  # (held before the entries go)
+            self._snapshots[(key, first)] = (view, copy)
+        if held is None:
+            self._held[key] = adopted
+        else:
+            held |= adopted
+        self._swap([_without(chunk, adopted, per) if chunk[0] == key else chunk
+                    for chunk in self._chunks])
         if self._masks.pop(key, None) is not None:
             self._swap(self._chunks)  # recount without the mask
+
+    def _adopt_child_run(self, key: Key, first: int, view: np.ndarray, copy: np.ndarray
+                         ) -> None:
+        """`absorb` a child's snapshot of consecutive pages from `first`: ours where we hold
+        none of its pages; where we hold some (older), its other pages' bytes, copied."""
+        per = _page_elements(key[1])
+        pages = np.arange(first, first + -(-copy.size // per))
+        held = self._held.get(key)
+        if held is None or not held[pages].any():
+            self._adopt_runs(key, [(first, view, copy)])
+            return
+        parts = [slice((start - first) * per, (stop - first) * per)
+                 for start, stop in _runs(pages[~held[pages]])]
+        if parts:
+            self._adopt_runs(key, [(first + part.start // per, view[part], copy[part].copy())
+                                   for part in parts])
+
+    def _outside_held(self, chunk: Chunk) -> Chunk:
+        """`chunk` without its elements in the pages our snapshots hold."""
+        key, view, flat, old = chunk
+        held = self._held.get(key)
+        if held is None or not flat.size:
+            return chunk
+        per = _page_elements(view.itemsize)
+        spanned = held[int(flat.min()) // per:int(flat.max()) // per + 1]
+        if not spanned.any():
+            return chunk
+        if spanned.all():
+            return key, view, flat[:0], old[:0]
+        return _without(chunk, held, per)
 
     def _add(self, chunks: list[Chunk]) -> None:
         """Append entries (one list operation) and count them."""
         self._chunks.extend(chunks)
         for key, _, flat, old in chunks:
+            _widen(self._spans, key, flat)
             self._sizes[key] = self._sizes.get(key, 0) + flat.nbytes + old.nbytes
             self.nbytes += flat.nbytes + old.nbytes
             self._entries += flat.size
@@ -289,9 +370,11 @@ class Journal:
         """Replace the entries by compacted ones, built aside: one assignment."""
         self._chunks = chunks
         sizes: dict[Key, int] = {}
+        spans: dict[Key, tuple[int, int]] = {}
         for key, _, flat, old in chunks:
+            _widen(spans, key, flat)
             sizes[key] = sizes.get(key, 0) + flat.nbytes + old.nbytes
-        self._sizes = sizes
+        self._sizes, self._spans = sizes, spans
         self.nbytes = (sum(sizes.values()) + sum(mask.nbytes for mask in self._masks.values())
                        + sum(copy.nbytes for _, copy in self._snapshots.values()))
         self._entries = self._compacted = sum(flat.size for _, _, flat, _ in chunks)
@@ -326,6 +409,40 @@ def _unsigned(itemsize: int) -> np.dtype:
     float and int types of one size share entries."""
     unsigned = _UNSIGNED.get(itemsize)
     return np.dtype(f"V{itemsize}") if unsigned is None else unsigned
+
+
+def _key(typed: np.ndarray) -> Key:
+    """The `Key` of a 1-d typed view."""
+    return typed.__array_interface__["data"][0], typed.dtype.itemsize, typed.size
+
+
+def _page_elements(itemsize: int) -> int:
+    """Elements of `itemsize` bytes per snapshot page."""
+    return max(1, _PAGE_BYTES // itemsize)
+
+
+def _runs(pages: np.ndarray) -> list[tuple[int, int]]:
+    """(first, stop) of each run of consecutive pages in ascending `pages`."""
+    if not pages.size:
+        return []
+    breaks = np.flatnonzero(np.diff(pages) != 1) + 1
+    starts, ends = pages[np.r_[0, breaks]], pages[np.r_[breaks - 1, pages.size - 1]]
+    return [(int(first), int(last) + 1) for first, last in zip(starts, ends, strict=True)]
+
+
+def _without(chunk: Chunk, pages: np.ndarray, per: int) -> Chunk:
+    """`chunk` without its elements in the `pages` (bool per page of `per` elements)."""
+    key, view, flat, old = chunk
+    keep = ~pages[flat // per]
+    return chunk if keep.all() else (key, view, flat[keep], old[keep])
+
+
+def _widen(spans: dict[Key, tuple[int, int]], key: Key, flat: np.ndarray) -> None:
+    """Widen `key`'s (lowest, highest) element in `spans` to take in `flat`."""
+    if flat.size:
+        low, high = int(flat.min()), int(flat.max())
+        span = spans.get(key, (low, high))
+        spans[key] = (min(low, span[0]), max(high, span[1]))
 
 
 def _copy_of(view: np.ndarray) -> np.ndarray:

@@ -43,6 +43,7 @@ from .sanitizers import (
     before_read,
     before_write,
     lds_state,
+    store_watchers,
     watching,
 )
 from .state import (
@@ -788,6 +789,10 @@ class Pointer:
             vals = values.reshape(-1) if src is None else values.reshape(-1)[src]
         typed = self.buffer.typed(self.dtype)
         observers = watching(self.buffer, ctx, write=True)
+        if observers and ctx is not None and flat.size:  # (observers watch a kernel's)
+            low, high = ((int(flat[0]), int(flat[-1])) if ascending and picked is None
+                         else (int(flat.min()), int(flat.max())))
+            observers = store_watchers(observers, self.buffer, self.dtype, ctx, low, high)
         if not observers:
             typed[flat] = vals
             return

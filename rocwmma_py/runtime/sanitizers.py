@@ -179,6 +179,12 @@ class Observer(ABC):
         """After a store."""
         return None  # (nothing to do by default)
 
+    def lets_pass(self, buffer: Buffer, dtype: np.dtype, ctx: WaveContext, low: int,
+                  high: int) -> bool:
+        """Whether a store by `ctx` to elements low..high (of `dtype`) of `buffer`, all or
+        some of them, needs no look (asked before a plain store's `Access` is made)."""
+        return False
+
 
 class LdsRaceCheck(Observer):
     """LDS of a block with more than one wave (a lone wave cannot race with itself): two
@@ -327,6 +333,11 @@ class JournalRecord(Observer):
         """It needs the stored elements only (`Access.flat`), never their lanes."""
         return True
 
+    def lets_pass(self, buffer: Buffer, dtype: np.dtype, ctx: WaveContext, low: int,
+                  high: int) -> bool:
+        """Stores where the journal's snapshots hold the old values already."""
+        return ctx.journal.holds(buffer.typed(dtype), low, high)
+
     def write(self, access: Access) -> None:
         typed = access.buffer.typed(access.dtype)
         flat = access.flat
@@ -366,6 +377,12 @@ def watching(buffer: Buffer, ctx: WaveContext | None, write: bool) -> tuple[Obse
         writes = tuple(o for o in active if o.writes)
         cached = buffer.observers = (weakref.ref(ctx), reads or _NONE, writes or _NONE)
     return cached[2] if write else cached[1]
+
+
+def store_watchers(observers: tuple[Observer, ...], buffer: Buffer, dtype: np.dtype,
+                   ctx: WaveContext, low: int, high: int) -> tuple[Observer, ...]:
+    """The `observers` of a plain store to elements low..high that do look at it."""
+    return tuple(o for o in observers if not o.lets_pass(buffer, dtype, ctx, low, high))
 
 
 def before_read(observers: tuple[Observer, ...], access: Access) -> None:
