@@ -460,7 +460,9 @@ def _by_wave(ufunc: np.ufunc, a: object, b: object, lanes: Lanes) -> Lanes | Non
     if lanes.lane_axis != -1 or data.shape != (ctx.lanes,):
         return None
     scalar = cast(Uniform, a if isinstance(a, Uniform) else b)
-    per_wave = scalar._wave_values((a, b))[:, None]
+    ints = scalar._int64()  # index arithmetic: int64 lanes and ints type as int64 anyway
+    per_wave = (ints if ints is not None and data.dtype == np.int64
+                else scalar._wave_values((a, b)))[:, None]
     rows = data.reshape(ctx.n_waves, ctx.width)
     try:
         result = ufunc(per_wave, rows) if scalar is a else ufunc(rows, per_wave)
