@@ -1,12 +1,14 @@
 """Running the waves of one block (or the wave groups of a batch) in a fixed order, and the
 workgroup barrier.
 
-Each wave gets a thread (a pooled one, `wave_threads`), but a baton (one Condition) lets
-only one run at a time: wave 0 runs until it reaches a barrier or finishes, then wave 1,
-and so on. When every live wave waits at the barrier (finished waves don't count) they
-are all released and the lowest wave runs again. The order, and hence every result, is
-deterministic. An exception in one wave stops the others (they unwind at their next baton
-wait) and is re-raised unchanged.
+Each wave gets a thread (a pooled one, `wave_threads`), but a baton (one lock) lets only
+one run at a time: wave 0 runs until it reaches a barrier or finishes, then wave 1, and so
+on. Each wave waits on its own condition of that lock, so passing the baton wakes only the
+wave whose turn it is (one condition for all woke every waiting wave at every pass: n²/2
+thread switches for a block of n waves without barriers). When every live wave waits at
+the barrier (finished waves don't count) they are all released and the lowest wave runs
+again. The order, and hence every result, is deterministic. An exception in one wave stops
+the others (they unwind at their next baton wait) and is re-raised unchanged.
 The batched engine uses the same scheduler with one "wave" per wave group (a WaveContext
 over the same waves of many blocks), so warp-specialized blocks interleave at barriers.
 
@@ -41,7 +43,9 @@ class WaveScheduler:
     def __init__(self, n_waves: int, on_release: Callable[[], None],
                  synccheck: bool = False, labels: Sequence[str] | None = None) -> None:
         """`labels`: each turn's waves for messages ("3", or "0-3" for a wave group)."""
-        self._cond = threading.Condition()
+        self._lock = threading.Lock()
+        self._wakes = [threading.Condition(self._lock) for _ in range(n_waves)]
+        self._launcher = threading.Condition(self._lock)  # waits for the end of the block
         self._n = n_waves
         self._on_release = on_release
         self._synccheck = synccheck
@@ -72,11 +76,11 @@ class WaveScheduler:
             for slot, ctx in enumerate(contexts)
         ]
         try:
-            with self._cond:
+            with self._lock:
                 self._turn = 0
-                self._cond.notify_all()
+                self._wakes[0].notify()
                 while not (self._done or self._aborted):
-                    self._cond.wait(_POLL_S)
+                    self._launcher.wait(_POLL_S)
         except BaseException:  # KeyboardInterrupt, a signal handler's exception: stop waves
             self._stop(jobs)
             raise
@@ -88,7 +92,7 @@ class WaveScheduler:
     def barrier(self, ctx: WaveContext) -> None:
         """Wave (group) `ctx` waits here until every live wave of the block has arrived."""
         slot = self._slots[id(ctx)]
-        with self._cond:
+        with self._lock:
             self._at_barrier.add(slot)
             self._barriers[slot] += 1
             self._pass_baton()
@@ -97,9 +101,8 @@ class WaveScheduler:
     def _stop(self, jobs: list[Job]) -> None:
         """Abort every wave and wait until each has ended (re-raising _Abort into waves that
         spin in kernel code, until they notice)."""
-        with self._cond:
-            self._aborted = True
-            self._cond.notify_all()
+        with self._lock:
+            self._wake_all()
         for job in jobs:
             job.join(_POLL_S)  # waves waiting for the baton unwind by themselves
             while job.is_alive():
@@ -115,17 +118,17 @@ class WaveScheduler:
     def _wave_main(self, slot: int, ctx: WaveContext, body: Callable[[], None]) -> None:
         with running(ctx):
             try:
-                with self._cond:
+                with self._lock:
                     self._wait_turn(slot)
                 body()
             except _Abort:
                 return
             except BaseException as err:
                 note_where(err, ctx)
-                with self._cond:
+                with self._lock:
                     self._fail(err, slot)
                 return
-        with self._cond:
+        with self._lock:
             self._finished.add(slot)
             if not self._aborted:
                 self._pass_baton()
@@ -144,10 +147,11 @@ class WaveScheduler:
             ready = live
         if ready:
             self._turn = ready[0]
+            self._wakes[self._turn].notify()
         else:
             self._turn = None
             self._done = True
-        self._cond.notify_all()
+            self._launcher.notify()
 
     def _partial_barrier(self, live: list[int]) -> BarrierError:
         where = self._where
@@ -163,12 +167,19 @@ class WaveScheduler:
         """Stop the block with `err` (re-raised by run())."""
         if self._error is None:
             self._error, self.failed_slot = err, slot
+        self._wake_all()
+
+    def _wake_all(self) -> None:
+        """Abort the block: every waiting wave unwinds, the launcher stops waiting (under the
+        lock)."""
         self._aborted = True
-        self._cond.notify_all()
+        for wake in self._wakes:
+            wake.notify_all()
+        self._launcher.notify()
 
     def _wait_turn(self, wave: int) -> None:
         while self._turn != wave and not self._aborted:
-            self._cond.wait()
+            self._wakes[wave].wait()
         if self._aborted:
             raise _Abort
 
