@@ -43,3 +43,18 @@ def test_bench_worker_rule_quick_gives_identical_outputs():
     for row in rows:  # size, 5 times, used, rule, output: both workers, no serial fallback
         used, rule, output = row[17:].split()[6:]
         assert used == "2" and rule in ("met", "missed") and output == "identical", row
+
+
+PER_WAVE = SCRIPT.parent / "bench_per_wave.py"
+
+
+def test_bench_per_wave_rows_run_and_check():
+    """Every row on both wave sizes, on two blocks: each result checked exactly."""
+    run = subprocess.run([sys.executable, str(PER_WAVE), "--n", "2048", "--repeats", "1"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    rows = run.stdout.splitlines()[2:]
+    assert [(row[:14].strip(), *row[14:].split()[:2]) for row in rows] == [
+        ("element-wise", "gfx942", "16"), ("block sum", "gfx942", "16"),
+        ("element-wise", "gfx1100", "32"), ("block sum", "gfx1100", "32")]
+    assert not any("WRONG" in row for row in rows)
