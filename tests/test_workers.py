@@ -563,32 +563,73 @@ def _python_heavy(x, y, n):
     y[i] = v
 
 
-def test_a_probed_launch_runs_as_many_batches_and_the_next_one_is_not_probed(monkeypatch):
-    """A launch of 8 batches whose probe finds workers cannot pay stays here in 8 batches
-    in all (the probe's two among them); the next launch of that shape, whose cost is then
-    known (short, and mostly its batches' fixed cost), runs without a probe."""
+def _count_probes_and_batches(monkeypatch) -> tuple[list, list]:
+    """(the probes' `known` arguments, the sizes of the top batches) of the launches that
+    follow, `_python_heavy` never measured before."""
     from rocwmma_py.runtime import engine
     probes, batches = [], []
     real_probe, real_batch = spread_cost.probe, engine._Launch.top_batch
-    monkeypatch.setattr(spread_cost, "probe", lambda *a: probes.append(1) or real_probe(*a))
+
+    def probe(run, blocks, per_batch, promising, known=None):
+        probes.append(known)
+        return real_probe(run, blocks, per_batch, promising, known)
+
+    monkeypatch.setattr(spread_cost, "probe", probe)
     monkeypatch.setattr(engine._Launch, "top_batch", lambda self, blocks: (
         batches.append(blocks.size) or real_batch(self, blocks)))
     monkeypatch.setattr(_python_heavy, "costs", {})  # (never measured)
+    return probes, batches
+
+
+def _python_heavy_result(y: np.ndarray, n: int) -> bool:
+    want = np.float32(1.0)
+    for _ in range(n):
+        want = want * np.float32(1.0001)
+    return bool((y == want).all())
+
+
+def test_a_short_never_measured_launch_is_timed_by_its_first_batch(monkeypatch):
+    """A never-measured launch of 8 batches of a kernel whose batches cost its Python runs
+    its first batch as usual: 8 x its time is under MIN_PARALLEL_S, so the rest follows
+    in the same batches with no probe (whose two small batches cost as much as ordinary
+    ones); the next launch of that shape, measured now, is not probed either."""
+    probes, batches = _count_probes_and_batches(monkeypatch)
     monkeypatch.setattr(workers, "_promising", lambda cost, blocks, count: True)
     blocks = 8 * 512  # 8 batches of 512 one-wave blocks
     x = np.ones(blocks * 64, np.float32)
     y = np.zeros_like(x)
     with use_workers(2):
-        _python_heavy[blocks, 64, 0, "gfx942"](x, y, 200)
-        assert len(probes) == 1 and len(batches) == 8 and sum(batches) == blocks
+        for _ in range(2):
+            _python_heavy[blocks, 64, 0, "gfx942"](x, y, 20)
+            assert not probes and batches == [512] * 8
+            assert last_launch_stats().workers == 1
+            batches.clear()
+    assert _python_heavy.costs[next(iter(_python_heavy.costs))].seconds > 0
+    assert _python_heavy_result(y, 20)
+
+
+def test_a_long_never_measured_launch_probes_one_part_after_its_first_batch(monkeypatch):
+    """Where 8 x the first batch's time reaches MIN_PARALLEL_S, the probe runs one small
+    part, the first batch its other equation; a launch whose workers cannot pay then stays
+    here in 8 batches in all, and the next launch of that shape, known to be short, is not
+    probed."""
+    probes, batches = _count_probes_and_batches(monkeypatch)
+    monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)
+    monkeypatch.setattr(workers, "PAYOFF", 0.0)  # (workers never pay)
+    blocks = 8 * 512
+    x = np.ones(blocks * 64, np.float32)
+    y = np.zeros_like(x)
+    with use_workers(2):
+        _python_heavy[blocks, 64, 0, "gfx942"](x, y, 20)
+        assert len(probes) == 1 and probes[0][:2] == (512, 1) and probes[0][2] > 0
+        assert batches[0] == 512 and len(batches) == 8 and sum(batches) == blocks
+        assert 0 < batches[1] <= 256  # the probe's one part, smaller than a batch
         assert last_launch_stats().workers == 1
         probes.clear(), batches.clear()
-        _python_heavy[blocks, 64, 0, "gfx942"](x, y, 200)
+        monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.5)  # (its known cost is less)
+        _python_heavy[blocks, 64, 0, "gfx942"](x, y, 20)
         assert not probes and batches == [512] * 8
-    want = np.float32(1.0)
-    for _ in range(200):
-        want = want * np.float32(1.0001)
-    assert (y == want).all()
+    assert _python_heavy_result(y, 20)
 
 
 def test_a_short_launch_of_one_batch_is_never_probed(monkeypatch):

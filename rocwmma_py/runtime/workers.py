@@ -10,7 +10,10 @@ its kernel's last launch of the same shape showed that cheap (`Kernel.costs`), o
 long enough unprobed (its CPU time is then every later probe's second equation: one
 batch), or, never measured, where it has batches enough that the rest, staying here,
 absorbs the probe's (`spread_cost.rebatched`) or the kernel calls `mma_sync`; else it runs
-here unprobed, timed.
+here unprobed, timed. A never-measured launch of several batches without matrix-core work
+(its batches cost its Python) first runs its first batch as usual, timed: where that batch
+shows the launch too short to spread, the rest follows unprobed; else the probe needs only
+one small part, the first batch its other equation.
 
 Fork (not threads: the kernel's Python would fight over the GIL; not spawn: kernels
 are closures) hands each worker the kernel, its arguments and this process's memory
@@ -125,6 +128,7 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
         return
     per_batch = None if launch.per_wave else launch.per_batch
     memo = grid.memo
+    first, known = 0, None  # blocks run before the probe, and a whole run's cost
     if per_batch is not None:
         batches = -(-grid.blocks // per_batch)
         if not _worth_probing(memo, batches, grid.blocks):
@@ -132,36 +136,58 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
             launch.run_blocks(0, grid.blocks)
             memo.seconds = time.process_time() - started
             return
+        if memo.seconds is not None:
+            known = (grid.blocks, batches, memo.seconds)
+        elif memo.cost is None and not memo.matrix_work and batches > 1:
+            first, known = _first_batch(launch, per_batch)
+            if known[2] * batches < MIN_PARALLEL_S:  # too short to spread: as if unprobed
+                started = time.process_time()
+                launch.run_blocks(first, grid.blocks)
+                memo.seconds = known[2] + time.process_time() - started
+                return
     probe = max(1, grid.blocks // PROBE_SHARE)
     if per_batch is not None:
-        # at least 3 blocks: two parts of different sizes (spread_cost), if the grid has 12
-        probe = min(max(probe, 3), per_batch, max(1, grid.blocks // 4))
+        # at least 3 blocks: two parts of different sizes (spread_cost), if the grid has 12;
+        # after a first batch, smaller than it (the two runs must differ in size)
+        probe = min(max(probe, 3), per_batch if not first else max(1, per_batch // 2),
+                    max(1, grid.blocks // 4))
     sensitive = order_sensitive_ops()
     launch.record = record = WriteLog()  # the probe's writes price what workers send back
     try:
         with logging_atomics() as atomics:
             cost, probe, parts = spread_cost.probe(
-                launch.run_blocks, probe, per_batch, lambda c: _promising(c, grid.blocks, count),
-                None if memo.seconds is None or per_batch is None
-                else (grid.blocks, batches, memo.seconds))
+                lambda start, stop: launch.run_blocks(first + start, first + stop), probe,
+                per_batch, lambda c: _promising(c, grid.blocks, count), known)
     finally:
         launch.record = None
     memo.cost = cost
-    rest = grid.blocks - probe
+    rest = grid.blocks - first - probe
     serial = cost.serial(rest)
     cause = (order_sensitive_cause() if order_sensitive_ops() != sensitive
              else shared_address(atomics))
     if cause:
-        _note_serial(launch, probe, cause)
+        _note_serial(launch, first + probe, cause)
     elif serial >= MIN_PARALLEL_S:
         written = rest / probe * sum(flat.size for _, flat in _kernel_writes(record))
-        spread = _Spread(launch, count, probe, bool(atomics))
+        spread = _Spread(launch, count, first + probe, bool(atomics))
         if _spread_time(cost, rest, written, spread) <= PAYOFF * serial:
             spread.run()
             return
     if per_batch is not None:  # the probe's batches taken out of the rest's
-        launch.per_batch = spread_cost.rebatched(per_batch, rest, batches, parts)
-    launch.run_blocks(probe, grid.blocks)
+        launch.per_batch = spread_cost.rebatched(per_batch, rest, batches, parts + bool(first))
+    launch.run_blocks(first + probe, grid.blocks)
+
+
+def _first_batch(launch: BlockRunner, per_batch: int) -> tuple[int, spread_cost.Part]:
+    """Run a never-measured launch's first batch as usual, timed: (its blocks, the run as
+    (blocks, 1 batch, CPU seconds)). A kernel whose batches cost its Python (a softmax row
+    loop) shows from it whether its launch is long enough to spread at all, and its probe
+    then needs one small part, not two: two small batches cost it as much as the ordinary
+    ones, and their slope overstated its cost per block (3x, llama.cpp's softmax)."""
+    blocks = min(per_batch, launch.grid.blocks)
+    started = time.process_time()
+    launch.run_blocks(0, blocks)
+    return blocks, (blocks, 1, time.process_time() - started)
 
 
 def _worth_probing(memo: spread_cost.Memo, batches: int, blocks: int) -> bool:
