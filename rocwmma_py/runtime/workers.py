@@ -148,8 +148,9 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
     probe = max(1, grid.blocks // PROBE_SHARE)
     if per_batch is not None:
         # at least 3 blocks: two parts of different sizes (spread_cost), if the grid has 12;
-        # after a first batch, smaller than it (the two runs must differ in size)
-        probe = min(max(probe, 3), per_batch if not first else max(1, per_batch // 2),
+        # after a first batch, an eighth of one: its run is the other equation, and the
+        # probe's write log costs as much as its blocks again in a write-heavy kernel
+        probe = min(max(probe, 3), max(1, per_batch // 8) if first else per_batch,
                     max(1, grid.blocks // 4))
     sensitive = order_sensitive_ops()
     launch.record = record = WriteLog()  # the probe's writes price what workers send back
