@@ -231,8 +231,10 @@ def _spread_time(cost: spread_cost.Cost, blocks: int, written: float, spread: _S
 @functools.cache
 def _transfer_costs() -> tuple[float, float]:
     """Seconds per written element (float32, scattered) for a worker to log, collect and
-    pickle it, and for this process to unpickle and apply it: measured once per process."""
-    n = 1 << 16
+    pickle it, and for this process to unpickle and apply it: measured once per process,
+    on 16,384 elements (enough for a per-element price; 65,536 cost the first launch that
+    weighed workers 30 ms)."""
+    n = 1 << 14
     target = np.zeros(4 * n, np.float32)
     flat = np.random.default_rng(0).permutation(4 * n)[:n]
     costs = []
