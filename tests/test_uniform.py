@@ -355,3 +355,17 @@ def test_a_per_wave_scalar_meets_lanes_as_each_wave_would(op, dtype, scalar):
         assert stats.fallbacks  # 300 is no uint8 (NEP 50), float16 overflows: per wave
     else:
         assert stats.per_wave_blocks == 0
+
+
+def test_index_arithmetic_with_an_int_is_kept_per_uniform():
+    """`row * ncols + col` in every iteration of a kernel loop: a Uniform's values never
+    change, so `_with_int` gives its earlier result object again, for each side of the
+    operator apart, and past its memo's size still the right values."""
+    u = Uniform([3, 5, 7])
+    first = u * 4096
+    assert u * 4096 is first and exactly(first) == exactly(uniform([12288, 20480, 28672]))
+    assert exactly(4096 - u) == exactly(uniform([4093, 4091, 4089]))
+    assert exactly(u - 4096) == exactly(uniform([-4093, -4091, -4089]))
+    for k in range(3 * uniform_module._MEMO_SIZE):
+        assert exactly(first + k) == exactly(uniform([12288 + k, 20480 + k, 28672 + k]))
+    assert len(first._memo) <= uniform_module._MEMO_SIZE

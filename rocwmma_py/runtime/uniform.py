@@ -78,19 +78,21 @@ class Uniform:
     (`_int64`), and operators whose results provably are the per-wave ints run on it
     whole-array (`_whole`); the list of scalars is made only when something asks for it."""
 
-    __slots__ = ("_list", "_array", "_type", "_range")
+    __slots__ = ("_list", "_array", "_type", "_range", "_memo")
 
     def __init__(self, values: list) -> None:
         self._list: list | None = values
         self._array: np.ndarray | bool | None = None  # None: not looked at; False: no int64
         self._type: type | object | None = None  # the waves' one scalar type, or _MIXED
         self._range: tuple[int, int] | None = None  # (min, max) of the int64 values
+        self._memo: dict | None = None  # `_with_int`'s recent results
 
     @classmethod
     def _of_ints(cls, array: np.ndarray, bounds: tuple[int, int]) -> Uniform:
         """The Uniform of Python ints `array` (int64) holds, their (min, max) `bounds`."""
         made = cls.__new__(cls)
         made._list, made._array, made._type, made._range = None, array, int, bounds
+        made._memo = None
         return made
 
     @property
@@ -383,7 +385,13 @@ def _with_int(fn: Callable[..., Any], a: object, b: object) -> Any:
     and are attained. None where `_whole` decides."""
     ufunc = _AFFINE.get(fn)
     u, k = (cast(Uniform, a), b) if type(b) is int else (cast(Uniform, b), cast(int, a))
-    if ufunc is None or not _I64_MIN <= k <= _I64_MAX or (array := u._int64()) is None:
+    if ufunc is None:
+        return None
+    key = (ufunc, k, u is a)
+    memo = u._memo
+    if memo is not None and (known := memo.get(key)) is not None:
+        return known
+    if not _I64_MIN <= k <= _I64_MAX or (array := u._int64()) is None:
         return None
     low, high = u._bounds()
     ends = (fn(low, k), fn(high, k)) if u is a else (fn(k, low), fn(k, high))
@@ -391,7 +399,17 @@ def _with_int(fn: Callable[..., Any], a: object, b: object) -> Any:
     if bounds[0] < _I64_MIN or bounds[1] > _I64_MAX:
         return None
     result = ufunc(array, k) if u is a else ufunc(k, array)
-    return int(result[0]) if bounds[0] == bounds[1] else Uniform._of_ints(result, bounds)
+    out = int(result[0]) if bounds[0] == bounds[1] else Uniform._of_ints(result, bounds)
+    if memo is None or len(memo) >= _MEMO_SIZE:
+        u._memo = memo = {}
+    memo[key] = out
+    return out
+
+
+# results `_with_int` keeps per Uniform: a kernel loop recomputes `row * ncols + col` for
+# every `col` in each of its loops, and twice in one line (`dst[i] = x[i]`); a Uniform's
+# values never change, so a result is reused (the oldest all dropped when this many)
+_MEMO_SIZE = 128
 
 
 _AFFINE = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply}
