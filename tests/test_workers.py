@@ -632,6 +632,22 @@ def test_a_long_never_measured_launch_probes_one_part_after_its_first_batch(monk
     assert _python_heavy_result(y, 20)
 
 
+def test_a_probe_after_a_first_batch_stays_inside_the_grid(monkeypatch):
+    """Two batches, the second of one block: the probe after the first batch runs that
+    block alone, and no block twice or past the grid."""
+    probes, batches = _count_probes_and_batches(monkeypatch)
+    monkeypatch.setattr(workers, "MIN_PARALLEL_S", 0.0)
+    monkeypatch.setattr(workers, "PAYOFF", 0.0)
+    monkeypatch.setattr(workers, "UNMEASURED_MIN_BATCHES", 1)  # (4 by default)
+    blocks = 512 + 1
+    x = np.ones(blocks * 64, np.float32)
+    y = np.zeros_like(x)
+    with use_workers(2):
+        _python_heavy[blocks, 64, 0, "gfx942"](x, y, 20)
+    assert len(probes) == 1 and batches == [512, 1]
+    assert _python_heavy_result(y, 20)
+
+
 def test_a_short_launch_of_one_batch_is_never_probed(monkeypatch):
     monkeypatch.setattr(_python_heavy, "costs", {})  # (never measured)
     probes = []

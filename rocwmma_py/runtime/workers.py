@@ -151,7 +151,7 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
         # after a first batch, an eighth of one: its run is the other equation, and the
         # probe's write log costs as much as its blocks again in a write-heavy kernel
         probe = min(max(probe, 3), max(1, per_batch // 8) if first else per_batch,
-                    max(1, grid.blocks // 4))
+                    max(1, grid.blocks // 4), grid.blocks - first)
     sensitive = order_sensitive_ops()
     launch.record = record = WriteLog()  # the probe's writes price what workers send back
     try:
@@ -168,7 +168,7 @@ def run_on_workers(launch: BlockRunner, serial_cause: str) -> None:
              else shared_address(atomics))
     if cause:
         _note_serial(launch, first + probe, cause)
-    elif serial >= MIN_PARALLEL_S:
+    elif rest and serial >= MIN_PARALLEL_S:
         written = rest / probe * sum(flat.size for _, flat in _kernel_writes(record))
         spread = _Spread(launch, count, first + probe, bool(atomics))
         if _spread_time(cost, rest, written, spread) <= PAYOFF * serial:
