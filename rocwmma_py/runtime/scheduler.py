@@ -43,7 +43,8 @@ class WaveScheduler:
     def __init__(self, n_waves: int, on_release: Callable[[], None],
                  synccheck: bool = False, labels: Sequence[str] | None = None) -> None:
         """`labels`: each turn's waves for messages ("3", or "0-3" for a wave group)."""
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # (as a Condition's default: a stop that lands in a
+        # wait, between its release and re-acquire, cannot release another thread's hold)
         self._wakes = [threading.Condition(self._lock) for _ in range(n_waves)]
         self._launcher = threading.Condition(self._lock)  # waits for the end of the block
         self._n = n_waves
