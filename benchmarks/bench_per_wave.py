@@ -18,14 +18,16 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT)]
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
+# isort: off
+from bench_gemm import seconds  # noqa: E402 - sets one BLAS thread before numpy
 import numpy as np  # noqa: E402
+# isort: on
 
 from rocwmma_py import use_engine, use_workers, where  # noqa: E402
 from rocwmma_py.cuda import (  # noqa: E402
@@ -74,12 +76,7 @@ def tree_sums(x: np.ndarray) -> np.ndarray:
 
 
 def median_s(fn: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return statistics.median(seconds(fn) for _ in range(repeats))
 
 
 def rows(x: np.ndarray, arch: str):
