@@ -13,7 +13,9 @@ Hypothesis draws the same examples on every default run (profile "repeatable": C
 green or red for the code, not for the draw); `-m extended` runs, or HYPOTHESIS_PROFILE=
 explore, draw new ones each time to look for counterexamples."""
 
+import _thread
 import os
+import threading
 
 import pytest
 from hypothesis import settings
@@ -46,6 +48,18 @@ def _numerics(request):
         return
     with use_numerics(*marker.args):
         yield
+
+
+@pytest.fixture
+def interrupt_main():
+    """`_thread.interrupt_main` for a test that stops a hung launch with it: the test runs
+    in the main thread, outside pytest-xdist, whose workers were seen to lose the timer's
+    interrupt (the hung kernel then never stops: see the tests-and-speed guide)."""
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("interrupt_main reaches the main thread only")
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        pytest.skip("an xdist worker can lose interrupt_main's KeyboardInterrupt; run without -n")
+    return _thread.interrupt_main
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ present after an error) are checked from the kernels' definitions.
 
 from __future__ import annotations
 
-import _thread
 import os
 import re
 import sys
@@ -293,9 +292,7 @@ def _child_processes() -> list[str]:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
 @pytest.mark.parametrize("engine", ENGINES)
-def test_interrupt_stops_hung_workers(spread, engine):
-    if threading.current_thread() is not threading.main_thread():
-        pytest.skip("interrupt_main reaches the main thread only")
+def test_interrupt_stops_hung_workers(spread, engine, interrupt_main):
     parent = os.getpid()
 
     @kernel
@@ -305,7 +302,7 @@ def test_interrupt_stops_hung_workers(spread, engine):
         out[blockIdx.x * blockDim.x + threadIdx.x] = 1
 
     out = np.zeros(64 * 20, np.int32)
-    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer = threading.Timer(0.5, interrupt_main)
     started = time.monotonic()
     timer.start()
     try:
