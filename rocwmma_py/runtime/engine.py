@@ -51,7 +51,7 @@ from .checks import Checks
 from .dims import Dim3
 from .interrupts import is_asynchronous, signal_exceptions_marked
 from .journal import Journal, JournalFull
-from .lanes import Lanes
+from .lane_grid import lane_numbers, thread_lanes
 from .lds import BlockLds
 from .progress import Progress, step_listener
 from .races import GlobalRaces
@@ -324,7 +324,7 @@ class _Launch:
         # of one wave keeps whole waves: there a per-lane value would pass for the wave's)
         narrow = self.narrow if k > 1 else 0
         width = narrow or grid.arch.wave_size
-        tx, ty, tz = (Lanes(np.tile(t[group, :width].reshape(-1), k)) for t in self.tid)
+        tx, ty, tz = (thread_lanes(t[group, :width], k) for t in self.tid)
         # (a narrow batch's lanes are all threads, but its EXEC is a mask all the same, as
         # the partial waves' it stands for: operations take the same masked paths)
         live = (np.ones(k * n * width, bool) if narrow else None if self.live is None
@@ -339,7 +339,7 @@ class _Launch:
             block_ids=np.repeat(blocks, n),
             block_slots=np.repeat(np.arange(k), n),
             thread_idx=(tx, ty, tz),
-            lane_ids=Lanes(np.tile(np.arange(width, dtype=np.int64), k * n)),
+            lane_ids=lane_numbers(k * n, width),
             block_idx=tuple(uniform(np.repeat(c, n).tolist())  # Python ints per wave
                             for c in grid.block_coords(blocks)),
             lds=lds,
@@ -380,8 +380,8 @@ class _Launch:
                 wave_ids=np.array([w]),
                 block_ids=np.array([block]),
                 block_slots=np.zeros(1, np.int64),
-                thread_idx=tuple(Lanes(t[w]) for t in self.tid),
-                lane_ids=Lanes(np.arange(width, dtype=np.int64)),
+                thread_idx=tuple(thread_lanes(t[w:w + 1], 1) for t in self.tid),
+                lane_ids=lane_numbers(1, width),
                 block_idx=coords,
                 lds=lds,
                 journal=journal,

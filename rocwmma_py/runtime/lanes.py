@@ -436,7 +436,7 @@ def _direct(name: str, ufunc: np.ufunc, reflected: bool) -> Callable[[Lanes, obj
 
     def op(self: Lanes, other: object) -> Any:
         kind = type(other)
-        if kind is Lanes and other.lane_axis == self.lane_axis:  # type: ignore[attr-defined]
+        if kind in LANE_TYPES and other.lane_axis == self.lane_axis:  # type: ignore[attr-defined]
             other = other._data  # type: ignore[attr-defined]
         elif kind is not int and kind is not float:
             by_wave = WAVE_SCALARS.get(kind)  # a per-wave scalar (uniform.py)
@@ -454,6 +454,9 @@ def _direct(name: str, ufunc: np.ufunc, reflected: bool) -> Callable[[Lanes, obj
     op.__name__ = name
     return op
 
+
+# Lanes and its subclasses that hold their values the same way (lane_grid.GridLanes)
+LANE_TYPES: set[type] = {Lanes}
 
 # type -> fn(ufunc, a, b, lanes): ufunc(a, b) of that per-wave scalar type and `lanes` (one
 # of a, b), or None where it cannot; registered by uniform.py, which imports this module

@@ -32,6 +32,7 @@ from ..errors import AccessError, PointerTypeError
 from ..types import cxx_type
 from .distinct import first_occurrences, positions
 from .errors import OutOfBoundsError
+from .lane_grid import GridLanes, LaneGrid
 from .lanes import Lanes, as_lanes, batch_data, check_plain_data
 from .races import EpochClock, EpochLog, RaceTracker
 from .sanitizers import (
@@ -407,6 +408,10 @@ class Pointer:
     def __getitem__(self, i: int | Lanes | Uniform):
         """`p[i]`: a numpy scalar for one address in every lane of a wave (in a batch, each
         wave's scalar: `uniform`), a gather returning Lanes otherwise and inside `where`."""
+        if type(i) is GridLanes and i._grid is not None:
+            view = self._grid_view(i._grid, write=False)
+            if view is not None:
+                return Lanes(view.flatten())
         one_per_wave = not isinstance(i, Lanes) and not isinstance(self.offset, Lanes)
         addr, borrowed = self._indexed(i)
         ctx = current_context_or_none()
@@ -422,6 +427,8 @@ class Pointer:
     def __setitem__(self, i: int | Lanes, value: object) -> None:
         """`p[i] = v`: scatter; v scalar or one value per lane; highest lane wins on clashes."""
         check_plain_data(value)
+        if type(i) is GridLanes and i._grid is not None and self._grid_store(i._grid, value):
+            return
         addr, borrowed = self._indexed(i)
         ctx = current_context_or_none()
         if isinstance(addr, Lanes):
@@ -431,6 +438,48 @@ class Pointer:
         else:
             addr, borrowed = np.asarray(addr, np.int64), False
         self._write(addr, value, None, "write", borrowed=borrowed)
+
+    def _grid_view(self, grid: LaneGrid, write: bool) -> np.ndarray | None:
+        """The elements at pointer + `grid`'s lanes as a (waves, width) strided view of the
+        buffer, where the access is a plain one: inside the buffer, every wave's lanes
+        stepping evenly, no `where` mask, no LDS segments, no observer that must see it
+        (`write`: every address distinct, the buffer writeable). None where the general
+        path must run; it also reports every error."""
+        ctx = current_context_or_none()
+        if ctx is None or type(self.offset) is not int or self.buffer.segments > 1 or (
+                grid.shifts.size != ctx.n_waves or grid.pattern.size != ctx.width):
+            return None
+        active = ctx.active_mask()
+        if active is not None and not (ctx.narrow and active is ctx.live):
+            return None
+        layout = grid.strided(self.offset, self.size, distinct=write)
+        if layout is None or (write and not self.buffer.writeable):
+            return None
+        first, wave_step, lane_step = layout
+        observers = watching(self.buffer, ctx, write)
+        if observers and write:
+            last = first + wave_step * (grid.shifts.size - 1) + lane_step * (grid.pattern.size - 1)
+            observers = store_watchers(observers, self.buffer, self.dtype, ctx, first, last)
+        if observers:
+            return None
+        typed = self.buffer.typed(self.dtype)
+        size = typed.itemsize
+        return np.ndarray((grid.shifts.size, grid.pattern.size), typed.dtype, buffer=typed,
+                          offset=first * size, strides=(wave_step * size, lane_step * size))
+
+    def _grid_store(self, grid: LaneGrid, value: object) -> bool:
+        """`p[i] = value` at a grid's lanes by a strided view (`_grid_view`), value a scalar
+        or one per lane; False where the general path must run."""
+        if not isinstance(value, (Lanes, np.ndarray, np.generic, int, float, bool)):
+            return False
+        values = np.asarray(batch_data(value))
+        if values.ndim and values.shape != (grid.shifts.size * grid.pattern.size,):
+            return False
+        view = self._grid_view(grid, write=True)
+        if view is None:
+            return False
+        view[...] = values.reshape(view.shape) if values.ndim else values
+        return True
 
     def _indexed(self, i: object) -> tuple[Any, bool]:
         """(pointer + i, borrowed): at offset 0 that is i's own array (`_read`)."""

@@ -33,7 +33,9 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from .lanes import WAVE_SCALARS, Lanes, batch_data, is_per_lane
+from .lane_grid import GridLanes, Step, even_step
+from .lane_grid import by_wave as grid_by_wave
+from .lanes import LANE_TYPES, WAVE_SCALARS, Lanes, batch_data, is_per_lane
 from .state import BatchSplit, current_context, taint_running_batch
 
 _BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift",
@@ -78,7 +80,7 @@ class Uniform:
     (`_int64`), and operators whose results provably are the per-wave ints run on it
     whole-array (`_whole`); the list of scalars is made only when something asks for it."""
 
-    __slots__ = ("_list", "_array", "_type", "_range", "_memo")
+    __slots__ = ("_list", "_array", "_type", "_range", "_memo", "_step")
 
     def __init__(self, values: list) -> None:
         self._list: list | None = values
@@ -86,13 +88,14 @@ class Uniform:
         self._type: type | object | None = None  # the waves' one scalar type, or _MIXED
         self._range: tuple[int, int] | None = None  # (min, max) of the int64 values
         self._memo: dict | None = None  # `_with_int`'s recent results
+        self._step: Step = False  # the int64 values' even step (`wave_step`)
 
     @classmethod
     def _of_ints(cls, array: np.ndarray, bounds: tuple[int, int]) -> Uniform:
         """The Uniform of Python ints `array` (int64) holds, their (min, max) `bounds`."""
         made = cls.__new__(cls)
         made._list, made._array, made._type, made._range = None, array, int, bounds
-        made._memo = None
+        made._memo, made._step = None, False
         return made
 
     @property
@@ -118,6 +121,13 @@ class Uniform:
                 with suppress(OverflowError):  # an int beyond int64: the per-wave path
                     self._array = np.array(self._values, np.int64)
         return None if self._array is False else self._array  # type: ignore[return-value]
+
+    def wave_step(self) -> Step:
+        """s where the int64 values are values[0] + s * wave, else None (`_int64` is not
+        None): kept, and carried over by `_with_int`."""
+        if self._step is False:
+            self._step = even_step(self._int64())  # type: ignore[arg-type]
+        return self._step
 
     def _bounds(self) -> tuple[int, int]:
         """(min, max) of the int64 values (`_int64` is not None)."""
@@ -400,6 +410,9 @@ def _with_int(fn: Callable[..., Any], a: object, b: object) -> Any:
         return None
     result = ufunc(array, k) if u is a else ufunc(k, array)
     out = int(result[0]) if bounds[0] == bounds[1] else Uniform._of_ints(result, bounds)
+    if type(out) is Uniform and (step := u.wave_step()) is not None:
+        out._step = step * k if ufunc is np.multiply else -step if (
+            ufunc is np.subtract and u is b) else step  # (exact: the values are in int64)
     if memo is None or len(memo) >= _MEMO_SIZE:
         u._memo = memo = {}
     memo[key] = out
@@ -441,9 +454,9 @@ def _binary(fn: Callable[[Any, Any], Any], a: object, b: object) -> Any:
     values, per wave with scalars (and plain numpy arrays, whose results split),
     NotImplemented for other objects (a Pointer's reflected operator runs, as for an int)."""
     other = b if isinstance(a, Uniform) else a
-    if type(other) is Lanes:
+    if type(other) in LANE_TYPES:
         if (ufunc := _BY_WAVE.get(fn)) is not None:
-            result = _by_wave(ufunc, a, b, other)
+            result = _by_wave(ufunc, a, b, cast(Lanes, other))
             if result is not None:
                 return result
     else:
@@ -472,13 +485,19 @@ _BY_WAVE: dict[Callable[[Any, Any], Any], np.ufunc] = {
 def _by_wave(ufunc: np.ufunc, a: object, b: object, lanes: Lanes) -> Lanes | None:
     """`ufunc(a, b)` of a Uniform and (lanes,) Lanes with each wave's scalar broadcast over
     its lanes' row: the values and type of spreading it first (`__lane_values__`, then the
-    Lanes operator's ufunc), in one pass; None for Lanes of another shape."""
+    Lanes operator's ufunc), in one pass (+ and - of ints and a grid's lanes: per wave,
+    `lane_grid.by_wave`); None for Lanes of another shape."""
     ctx = current_context("a per-wave scalar")
+    scalar = cast(Uniform, a if isinstance(a, Uniform) else b)
+    ints = scalar._int64()  # index arithmetic: int64 lanes and ints type as int64 anyway
+    if (type(lanes) is GridLanes and (grid := lanes._grid) is not None and ints is not None
+            and grid.shifts.size == ctx.n_waves and grid.pattern.size == ctx.width
+            and (kept := grid_by_wave(ufunc, scalar is a, ints, scalar.wave_step(), grid))
+            is not None):
+        return kept
     data = lanes._data
     if lanes.lane_axis != -1 or data.shape != (ctx.lanes,):
         return None
-    scalar = cast(Uniform, a if isinstance(a, Uniform) else b)
-    ints = scalar._int64()  # index arithmetic: int64 lanes and ints type as int64 anyway
     per_wave = (ints if ints is not None and data.dtype == np.int64
                 else scalar._wave_values((a, b)))[:, None]
     rows = data.reshape(ctx.n_waves, ctx.width)

@@ -1,0 +1,250 @@
+"""Per-lane ints known by their form, each wave's shift plus one pattern of lanes, built into
+an array only when something looks at them.
+
+A kernel's addresses are mostly thread-linear: `x[row * ncols + col + threadIdx.x]`. Kept as
+(shifts per wave, pattern per lane), their index arithmetic costs a per-wave add instead of a
+pass over every lane, and a load or a store at them is a strided view of memory (no index
+array, no gather, bounds and repeats from the ends; `Pointer._grid_view`).
+
+Sound by construction: `GridLanes` uses its form only while its array has never been built.
+The first look at the array (any operation but the few below, `batch_data`, a load's general
+path) builds it and drops the form for good, so values that were ever exposed, and may have
+been changed in place since, are never read by their form again. The form's own arrays are
+never handed out. Every result is the int64 arithmetic of the built array, bit for bit
+(wrap-around included: + - * of int64 are a ring).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .lanes import LANE_TYPES, Lanes
+
+_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+# a sequence's even step (`even_step`): the int, None where it has none, False not looked for
+Step = int | None | bool
+
+
+def even_step(x: np.ndarray) -> int | None:
+    """s where int64 x == x[0] + s * arange(x.size) exactly (no wrap between the ends), else
+    None."""
+    if x.size < 2:
+        return 0
+    first, second, last = int(x[0]), int(x[1]), int(x[-1])
+    step = second - first
+    if last != first + step * (x.size - 1) or not _I64_MIN <= step <= _I64_MAX:
+        return None
+    if x.size > 2 and not (x[2:] - x[1:-1] == step).all():
+        return None
+    return step
+
+
+class LaneGrid:
+    """lanes = (shifts[:, None] + pattern).reshape(-1), int64: `shifts` (waves,), `pattern`
+    (width,); their even steps (`even_step`) are found once, when asked. Never changed."""
+
+    __slots__ = ("shifts", "pattern", "_steps")
+
+    def __init__(self, shifts: np.ndarray, pattern: np.ndarray, shift_step: Step = False,
+                 pattern_step: Step = False) -> None:
+        self.shifts, self.pattern = shifts, pattern
+        self._steps: list[Step] = [shift_step, pattern_step]
+
+    @classmethod
+    def of_rows(cls, rows: np.ndarray, repeats: int) -> LaneGrid | None:
+        """The grid of `repeats` copies of `rows` (waves, width) int64 (a batch's blocks of
+        one block's thread indices), or None where a wave is not the first one shifted."""
+        shift = rows[:, :1] - rows[:1, :1]
+        if not (rows - rows[:1] == shift).all():
+            return None
+        shifts, pattern = np.tile(shift.reshape(-1), repeats), rows[0].copy()
+        return cls(shifts, pattern, even_step(shifts), even_step(pattern))
+
+    def values(self) -> np.ndarray:
+        return np.add(self.shifts[:, None], self.pattern).reshape(-1)
+
+    def steps(self) -> tuple[int | None, int | None]:
+        """(shift step, pattern step), None where it does not step evenly. A step carried
+        over from an operand's (`times`, `negated`) holds modulo 2**64: it is kept only where
+        the ends agree with it exactly, so no element wrapped."""
+        for i, x in enumerate((self.shifts, self.pattern)):
+            step = self._steps[i]
+            if step is False:
+                step = even_step(x)
+            elif step is not None and int(x[-1]) != int(x[0]) + step * (x.size - 1):
+                step = None
+            self._steps[i] = step
+        return self._steps[0], self._steps[1]
+
+    def shifted(self, shifts: np.ndarray, step: Step = False) -> LaneGrid:
+        """Every wave's lanes plus its value of `shifts` (waves or 1,) int64, whose even step
+        is `step`."""
+        return LaneGrid(shifts + self.shifts, self.pattern, _sum(self._steps[0], step),
+                        self._steps[1])
+
+    def plus(self, other: LaneGrid) -> LaneGrid:
+        """The lane-by-lane sum of two grids of one shape."""
+        return LaneGrid(self.shifts + other.shifts, self.pattern + other.pattern,
+                        *(_sum(a, b) for a, b in zip(self._steps, other._steps, strict=True)))
+
+    def negated(self) -> LaneGrid:
+        return self.times(-1)
+
+    def times(self, k: int) -> LaneGrid:
+        return LaneGrid(self.shifts * k, self.pattern * k, *(_times(s, k) for s in self._steps))
+
+    def strided(self, offset: int, size: int, distinct: bool) -> tuple[int, int, int] | None:
+        """(first element, wave stride, lane stride) of offset + these lanes as a strided view
+        of [0, size), where both parts step evenly and non-negatively and every address lies
+        inside (`distinct`: and no two lanes share one, each wave's after the one before),
+        else None."""
+        wave_step, lane_step = self.steps()
+        if wave_step is None or lane_step is None or wave_step < 0 or lane_step < 0:
+            return None
+        first = offset + int(self.shifts[0]) + int(self.pattern[0])
+        last = offset + int(self.shifts[-1]) + int(self.pattern[-1])
+        if first < 0 or last >= size:
+            return None
+        width = self.pattern.size
+        if distinct and ((lane_step == 0 and width > 1) or (
+                self.shifts.size > 1 and wave_step <= (width - 1) * lane_step)):
+            return None
+        return first, wave_step, lane_step
+
+
+def _times(step: Step, k: int) -> Step:
+    """A step times k (False, not looked for, stays so; a product past int64 is None)."""
+    if step is None or step is False:
+        return step
+    product = step * k
+    return product if _I64_MIN <= product <= _I64_MAX else None
+
+
+def _sum(a: Step, b: Step) -> Step:
+    """The step of the sum of two sequences: None where one steps evenly and the other does
+    not; not known (False) where neither does (they may still add up to one that does)."""
+    if a is False or b is False or (a is None and b is None):
+        return False
+    if a is None or b is None:
+        return None
+    return a + b if _I64_MIN <= a + b <= _I64_MAX else False
+
+
+_DATA = Lanes.__dict__["_data"]  # Lanes' slot, where GridLanes keeps its built array
+
+
+class GridLanes(Lanes):
+    """int64 Lanes (lane axis -1) held as a `LaneGrid` until something reads the array."""
+
+    __slots__ = ("_grid",)
+
+    def __init__(self, data: np.ndarray, lane_axis: int = -1) -> None:
+        _DATA.__set__(self, data)
+        self.lane_axis = lane_axis
+        self._grid: LaneGrid | None = None
+
+    @classmethod
+    def of(cls, grid: LaneGrid) -> GridLanes:
+        made = cls.__new__(cls)
+        _DATA.__set__(made, None)
+        made.lane_axis, made._grid = -1, grid
+        return made
+
+    @property  # (Lanes' slot, built on first read)
+    def _data(self) -> np.ndarray:
+        data = _DATA.__get__(self, GridLanes)
+        if data is None:
+            data = self._grid.values()  # type: ignore[union-attr]  # (set while data is None)
+            _DATA.__set__(self, data)
+            self._grid = None  # its form is never used again
+        return data
+
+    @_data.setter
+    def _data(self, data: np.ndarray) -> None:
+        _DATA.__set__(self, data)
+        self._grid = None
+
+    def copy(self, order: Any = "K") -> Lanes:
+        grid = self._grid
+        return GridLanes.of(grid) if grid is not None else super().copy(order)
+
+
+def thread_lanes(rows: np.ndarray, repeats: int) -> Lanes:
+    """A batch's per-lane thread indices: `repeats` blocks of `rows` (waves, width) int64, one
+    block's; a grid where its waves are shifts of the first."""
+    grid = LaneGrid.of_rows(rows, repeats)
+    return Lanes(np.tile(rows.reshape(-1), repeats)) if grid is None else GridLanes.of(grid)
+
+
+def lane_numbers(waves: int, width: int) -> GridLanes:
+    """Each lane's number in its wave (`lane_id()`) for a batch of `waves`."""
+    return GridLanes.of(LaneGrid(np.zeros(waves, np.int64), np.arange(width, dtype=np.int64),
+                                 0, 1))
+
+
+def _int_operand(x: object) -> int | None:
+    """x as a Python int where int64 lanes and x make int64 lanes (a Python int within
+    int64, a numpy signed int or an unsigned one below 64 bits), else None."""
+    if isinstance(x, int):  # (bool too: int64 lanes and a bool make int64 lanes)
+        return int(x) if _I64_MIN <= x <= _I64_MAX else None
+    if isinstance(x, np.integer) and np.result_type(np.int64, x) == np.int64:
+        return int(x)
+    return None
+
+
+def _grid_operator(name: str, combine, both=lambda grid, other: None) -> None:
+    """GridLanes' operator `name` on an int operand keeps the form (`combine(grid, k)`), and
+    on another GridLanes where `both(grid, other)` gives a grid; anything else is Lanes'
+    own."""
+    general = getattr(Lanes, name)
+
+    def op(self: GridLanes, other: object) -> Any:
+        grid = self._grid
+        if grid is not None:
+            if (k := _int_operand(other)) is not None:
+                return GridLanes.of(combine(grid, k))
+            if type(other) is GridLanes and (sum_of := both(grid, other)) is not None:
+                return GridLanes.of(sum_of)
+        return general(self, other)
+
+    op.__name__ = name
+    setattr(GridLanes, name, op)
+
+
+def _sum_of(grid: LaneGrid, other: GridLanes, sign: int) -> LaneGrid | None:
+    """grid + sign * other's grid, where other still has one of the same shape."""
+    form = other._grid
+    if form is None or form.shifts.size != grid.shifts.size or (
+            form.pattern.size != grid.pattern.size):
+        return None
+    return grid.plus(form if sign > 0 else form.negated())
+
+
+def _plus(k: int) -> np.ndarray:
+    return np.array([k], np.int64)
+
+
+_grid_operator("__add__", lambda g, k: g.shifted(_plus(k), 0), lambda g, o: _sum_of(g, o, 1))
+_grid_operator("__radd__", lambda g, k: g.shifted(_plus(k), 0))
+_grid_operator("__sub__", lambda g, k: g.shifted(np.negative(_plus(k)), 0),  # (int64 wrap)
+               lambda g, o: _sum_of(g, o, -1))
+_grid_operator("__rsub__", lambda g, k: g.negated().shifted(_plus(k), 0))
+_grid_operator("__mul__", lambda g, k: g.times(k))
+_grid_operator("__rmul__", lambda g, k: g.times(k))
+LANE_TYPES.add(GridLanes)
+
+
+def by_wave(ufunc: np.ufunc, scalar_first: bool, ints: np.ndarray, step: Step,
+            grid: LaneGrid) -> GridLanes | None:
+    """`ufunc` of per-wave int64 `ints` (their even step `step`) and a grid's lanes
+    (`uniform._by_wave`), kept as a grid where it is + or -; else None."""
+    if ufunc is np.add:
+        return GridLanes.of(grid.shifted(ints, step))
+    if ufunc is np.subtract:
+        return GridLanes.of(grid.negated().shifted(ints, step) if scalar_first
+                            else grid.shifted(np.negative(ints), _times(step, -1)))
+    return None
+
+
