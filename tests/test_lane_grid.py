@@ -138,16 +138,8 @@ def test_what_leaves_the_form_is_computed_as_lanes():
 @kernel
 def _scale_and_index(x, y, n):
     i = (blockIdx.x * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x
-    with where(i < n) if n % (blockDim.x * blockDim.y) else _no_mask():
-        y[i] = x[i] * 2 + i
-
-
-class _no_mask:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
+    with where(i < n):  # (the comparison leaves i a grid; where every lane is on, the
+        y[i] = x[i] * 2 + i  # accesses run strided)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -178,7 +170,28 @@ def test_a_masked_tail_takes_the_general_path(engine, grid_views):
         _scale_and_index[6, 64, 0, "gfx942"](x, y, n)
     expected = np.where(np.arange(6 * 64) < n, x * 2 + np.arange(6 * 64), -1)
     np.testing.assert_array_equal(y, expected)
-    assert grid_views["views"] == 0  # every access sits inside `where`
+    # per wave, the five whole blocks run strided; the batch's mask has lanes off
+    assert (grid_views["views"] > 0) == (engine == "wave")
+
+
+@kernel
+def _compared(x, out):
+    tid = threadIdx.x
+    flags = [tid < 5, tid <= 5, tid > 60, tid >= 60, tid == 7, tid != 7, tid < blockIdx.x]
+    for k, f in enumerate(flags):
+        out[k * 128 + blockIdx.x * 64 + tid] = f
+    assert tid._grid is not None  # (comparisons leave the grid as it was)
+    out[7 * 128 + blockIdx.x * 64 + tid] = x[blockIdx.x * 64 + tid]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_comparisons_of_a_grid_are_lane_wise(engine):
+    x, out = np.arange(128, dtype=np.int64), np.zeros(8 * 128, np.int64)
+    with use_engine(engine):
+        _compared[2, 64, 0, "gfx942"](x, out)
+    b, t = np.repeat(np.arange(2), 64), np.tile(np.arange(64), 2)
+    expected = [t < 5, t <= 5, t > 60, t >= 60, t == 7, t != 7, t < b, np.arange(128)]
+    np.testing.assert_array_equal(out.reshape(8, 128), np.array(expected, np.int64))
 
 
 @kernel

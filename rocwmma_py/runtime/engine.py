@@ -51,7 +51,7 @@ from .checks import Checks
 from .dims import Dim3
 from .interrupts import is_asynchronous, signal_exceptions_marked
 from .journal import Journal, JournalFull
-from .lane_grid import lane_numbers, thread_lanes
+from .lane_grid import ThreadLanes
 from .lds import BlockLds
 from .progress import Progress, step_listener
 from .races import GlobalRaces
@@ -161,7 +161,9 @@ class _Launch:
         self.groups: list[np.ndarray] = [np.arange(grid.waves_per_block)]
         self.races = GlobalRaces() if grid.checks.racecheck else None
         width = grid.arch.wave_size
-        self.tid = [t.reshape(grid.waves_per_block, width) for t in grid.thread_indices()]
+        # threadIdx and lane_id() for each context
+        self.lanes_of = ThreadLanes([t.reshape(grid.waves_per_block, width)
+                                     for t in grid.thread_indices()])
         self.live = grid.live_lanes()
 
     def run_blocks(self, start: int, stop: int) -> None:
@@ -324,7 +326,7 @@ class _Launch:
         # of one wave keeps whole waves: there a per-lane value would pass for the wave's)
         narrow = self.narrow if k > 1 else 0
         width = narrow or grid.arch.wave_size
-        tx, ty, tz = (thread_lanes(t[group, :width], k) for t in self.tid)
+        tx, ty, tz = self.lanes_of(group, width, k)
         # (a narrow batch's lanes are all threads, but its EXEC is a mask all the same, as
         # the partial waves' it stands for: operations take the same masked paths)
         live = (np.ones(k * n * width, bool) if narrow else None if self.live is None
@@ -339,7 +341,7 @@ class _Launch:
             block_ids=np.repeat(blocks, n),
             block_slots=np.repeat(np.arange(k), n),
             thread_idx=(tx, ty, tz),
-            lane_ids=lane_numbers(k * n, width),
+            lane_ids=self.lanes_of.lane_numbers(k * n, width),
             block_idx=tuple(uniform(np.repeat(c, n).tolist())  # Python ints per wave
                             for c in grid.block_coords(blocks)),
             lds=lds,
@@ -380,8 +382,8 @@ class _Launch:
                 wave_ids=np.array([w]),
                 block_ids=np.array([block]),
                 block_slots=np.zeros(1, np.int64),
-                thread_idx=tuple(thread_lanes(t[w:w + 1], 1) for t in self.tid),
-                lane_ids=lane_numbers(1, width),
+                thread_idx=self.lanes_of(np.array([w]), width, 1),
+                lane_ids=self.lanes_of.lane_numbers(1, width),
                 block_idx=coords,
                 lds=lds,
                 journal=journal,

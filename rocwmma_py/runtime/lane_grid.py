@@ -93,6 +93,8 @@ class LaneGrid:
         return self.times(-1)
 
     def times(self, k: int) -> LaneGrid:
+        if k == 1:  # (C's `sh[i]` index arithmetic, `i * 1`)
+            return self
         return LaneGrid(self.shifts * k, self.pattern * k, *(_times(s, k) for s in self._steps))
 
     def strided(self, offset: int, size: int, distinct: bool) -> tuple[int, int, int] | None:
@@ -171,17 +173,34 @@ class GridLanes(Lanes):
         return GridLanes.of(grid) if grid is not None else super().copy(order)
 
 
-def thread_lanes(rows: np.ndarray, repeats: int) -> Lanes:
-    """A batch's per-lane thread indices: `repeats` blocks of `rows` (waves, width) int64, one
-    block's; a grid where its waves are shifts of the first."""
-    grid = LaneGrid.of_rows(rows, repeats)
-    return Lanes(np.tile(rows.reshape(-1), repeats)) if grid is None else GridLanes.of(grid)
+class ThreadLanes:
+    """threadIdx x, y, z (and lane numbers) of a launch's batches as Lanes, from one block's
+    thread indices `tid` (3 of (waves, W)): the grids are made once per batch shape (every
+    batch of a shape has the same ones; a grid is never changed), the Lanes per context."""
 
+    def __init__(self, tid: list[np.ndarray]) -> None:
+        self.tid = tid
+        self._grids: dict[tuple, tuple[LaneGrid | None, ...]] = {}
+        self._numbers: dict[tuple[int, int], LaneGrid] = {}
 
-def lane_numbers(waves: int, width: int) -> GridLanes:
-    """Each lane's number in its wave (`lane_id()`) for a batch of `waves`."""
-    return GridLanes.of(LaneGrid(np.zeros(waves, np.int64), np.arange(width, dtype=np.int64),
-                                 0, 1))
+    def __call__(self, group: np.ndarray, width: int, repeats: int) -> tuple[Lanes, ...]:
+        """x, y, z of `repeats` blocks of waves `group`, `width` lanes each."""
+        key = (group.tobytes(), width, repeats)
+        grids = self._grids.get(key)
+        if grids is None:
+            grids = self._grids[key] = tuple(LaneGrid.of_rows(t[group, :width], repeats)
+                                             for t in self.tid)
+        return tuple(GridLanes.of(g) if g is not None
+                     else Lanes(np.tile(t[group, :width].reshape(-1), repeats))
+                     for g, t in zip(grids, self.tid, strict=True))
+
+    def lane_numbers(self, waves: int, width: int) -> GridLanes:
+        """Each lane's number in its wave (`lane_id()`) for a batch of `waves`."""
+        grid = self._numbers.get((waves, width))
+        if grid is None:
+            grid = self._numbers[waves, width] = LaneGrid(
+                np.zeros(waves, np.int64), np.arange(width, dtype=np.int64), 0, 1)
+        return GridLanes.of(grid)
 
 
 def _int_operand(x: object) -> int | None:
@@ -226,8 +245,25 @@ def _plus(k: int) -> np.ndarray:
     return np.array([k], np.int64)
 
 
-_grid_operator("__add__", lambda g, k: g.shifted(_plus(k), 0), lambda g, o: _sum_of(g, o, 1))
-_grid_operator("__radd__", lambda g, k: g.shifted(_plus(k), 0))
+def _grid_comparison(name: str) -> None:
+    """GridLanes' comparison `name` (a `where` bound, `i < n`) on its values in a scratch
+    Lanes: the result is the same, and the grid keeps its form for the loads and stores
+    the mask guards."""
+    general = getattr(Lanes, name)
+
+    def op(self: GridLanes, other: object) -> Any:
+        grid = self._grid
+        return general(self if grid is None else Lanes(grid.values()), other)
+
+    op.__name__ = name
+    setattr(GridLanes, name, op)
+
+
+for _name in ("__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__"):
+    _grid_comparison(_name)
+_grid_operator("__add__", lambda g, k: g.shifted(_plus(k), 0) if k else g,
+               lambda g, o: _sum_of(g, o, 1))
+_grid_operator("__radd__", lambda g, k: g.shifted(_plus(k), 0) if k else g)
 _grid_operator("__sub__", lambda g, k: g.shifted(np.negative(_plus(k)), 0),  # (int64 wrap)
                lambda g, o: _sum_of(g, o, -1))
 _grid_operator("__rsub__", lambda g, k: g.negated().shifted(_plus(k), 0))

@@ -442,15 +442,16 @@ class Pointer:
     def _grid_view(self, grid: LaneGrid, write: bool) -> np.ndarray | None:
         """The elements at pointer + `grid`'s lanes as a (waves, width) strided view of the
         buffer, where the access is a plain one: inside the buffer, every wave's lanes
-        stepping evenly, no `where` mask, no LDS segments, no observer that must see it
+        stepping evenly, every lane on (a `where` mask all true), no LDS segments, no
+        observer that must see it
         (`write`: every address distinct, the buffer writeable). None where the general
         path must run; it also reports every error."""
         ctx = current_context_or_none()
         if ctx is None or type(self.offset) is not int or self.buffer.segments > 1 or (
                 grid.shifts.size != ctx.n_waves or grid.pattern.size != ctx.width):
             return None
-        active = ctx.active_mask()
-        if active is not None and not (ctx.narrow and active is ctx.live):
+        active = ctx.active_mask()  # (a narrow batch's EXEC is all threads)
+        if active is not None and not (ctx.narrow and active is ctx.live) and not active.all():
             return None
         layout = grid.strided(self.offset, self.size, distinct=write)
         if layout is None or (write and not self.buffer.writeable):
