@@ -17,9 +17,9 @@ model; the emulator's distance above it is what checks, certification and bookke
   emulator's cache-sized chunks, after the same loads as above; special values, the rare
   wide-d and subnormal cases and all bookkeeping left out.
 - softmax + rms_norm: the kernels transliterated to numpy with the batch's lanes as array
-  elements, one numpy call per kernel operation (index arithmetic, gathers and scatters for
-  the memory accesses, the xor shuffles as lane permutations); no bounds checks, journal or
-  masks.
+  elements, one numpy call per kernel operation (the thread-linear loads and stores as
+  strided views of a column block, as the emulator makes them; the xor shuffles as lane
+  permutations); no index arithmetic, bounds checks, journal or masks.
 - the per-wave engine: the silicon floor of one wave's 16x16x16 step, called per wave and
   step as that engine calls it.
 
@@ -237,11 +237,6 @@ def big_gemm_floor(size: int) -> tuple[Callable[[], np.ndarray], float]:
     return exact_gemm_floor(Gemm(size, 64, staged=True, depth=depth)), size / depth
 
 
-def _lanes(rows: int, ncols: int):
-    """Per-wave `row * ncols` (rows, 1) and per-lane tid (1, WARP), as the kernels form them."""
-    return np.arange(rows)[:, None], np.arange(WARP)[None, :]
-
-
 def _xor_reduce(v: np.ndarray, op) -> np.ndarray:
     """The kernels' __shfl_xor_sync butterfly over the lanes (axis 1)."""
     lane = np.arange(WARP)
@@ -252,31 +247,34 @@ def _xor_reduce(v: np.ndarray, op) -> np.ndarray:
     return v
 
 
+def _columns(x: np.ndarray) -> Callable[[int], np.ndarray]:
+    """The lanes' elements of thread-linear index `row * ncols + col + tid` in rows x ncols
+    x: column block col of every row, a strided view (as the emulator reads and writes it)."""
+    return lambda col: x[:, col:col + WARP]
+
+
 def softmax_floor(x: np.ndarray) -> Callable[[], np.ndarray]:
     """samples/cuda/softmax.py's soft_max, one numpy call per kernel operation."""
     rows, ncols = x.shape
-    src, dst = x.reshape(-1), np.empty(x.size, np.float32)
-    row, tid = _lanes(rows, ncols)
+    dst = np.empty_like(x)
+    src_at, dst_at = _columns(x), _columns(dst)
     scale = np.float32(1.0)
 
     def run() -> np.ndarray:
         max_val = np.full((rows, WARP), -np.inf, np.float32)
         for col in range(0, ncols, WARP):
-            i = row * ncols + col + tid
-            val = src[i] * scale
-            dst[i] = val
+            val = src_at(col) * scale
+            dst_at(col)[...] = val
             max_val = np.fmax(max_val, val)
         max_val = _xor_reduce(max_val, np.fmax)
         tmp = np.zeros((rows, WARP), np.float32)
         for col in range(0, ncols, WARP):
-            i = row * ncols + col + tid
-            val = np.exp(dst[i] - max_val)
+            val = np.exp(dst_at(col) - max_val)
             tmp = tmp + val
-            dst[i] = val
+            dst_at(col)[...] = val
         inv_sum = np.float32(1) / _xor_reduce(tmp, np.add)
         for col in range(0, ncols, WARP):
-            i = row * ncols + col + tid
-            dst[i] = dst[i] * inv_sum
+            dst_at(col)[...] = dst_at(col) * inv_sum
         return dst
 
     return run
@@ -285,20 +283,19 @@ def softmax_floor(x: np.ndarray) -> Callable[[], np.ndarray]:
 def rms_norm_floor(x: np.ndarray) -> Callable[[], np.ndarray]:
     """samples/cuda/rms_norm.py's rms_norm, one numpy call per kernel operation."""
     rows, ncols = x.shape
-    src, dst = x.reshape(-1), np.empty(x.size, np.float32)
-    row, tid = _lanes(rows, ncols)
+    dst = np.empty_like(x)
+    src_at, dst_at = _columns(x), _columns(dst)
     eps = np.float32(1e-6)
 
     def run() -> np.ndarray:
         tmp = np.zeros((rows, WARP), np.float32)
         for col in range(0, ncols, WARP):
-            v = src[row * ncols + col + tid]
+            v = src_at(col)
             tmp = tmp + v * v
         tmp = _xor_reduce(tmp, np.add)
         scale = np.float32(1) / np.sqrt(tmp / np.float32(ncols) + eps)
         for col in range(0, ncols, WARP):
-            i = row * ncols + col + tid
-            dst[i] = scale * src[i]
+            dst_at(col)[...] = scale * src_at(col)
         return dst
 
     return run
