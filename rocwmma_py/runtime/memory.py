@@ -153,7 +153,13 @@ def _as_offset(value: Any, what: str = "pointer arithmetic", copy: bool = False)
     wrap in int64 arithmetic)."""
     check_plain_data(value)  # (a narrow batch reads a plain array with whole waves)
     if isinstance(value, Uniform):  # one offset per wave: each wave's lanes
+        ints = value._int64()
+        if ints is not None:  # (a grid: `p = x + row * ncols; p[tid]` is strided)
+            width = current_context("a per-wave offset").width
+            return GridLanes.of(LaneGrid(ints, np.zeros(width, np.int64), value.wave_step(), 0))
         value = value.__lane_values__(())
+    if type(value) is GridLanes and (grid := value._grid) is not None:
+        return GridLanes.of(grid)  # (its own object: the caller may change value in place)
     if isinstance(value, (np.ndarray, Lanes)):
         value = batch_data(value)
         if value.dtype.kind not in "iu":
@@ -408,8 +414,8 @@ class Pointer:
     def __getitem__(self, i: int | Lanes | Uniform):
         """`p[i]`: a numpy scalar for one address in every lane of a wave (in a batch, each
         wave's scalar: `uniform`), a gather returning Lanes otherwise and inside `where`."""
-        if type(i) is GridLanes and i._grid is not None:
-            view = self._grid_view(i._grid, write=False)
+        if (at := self._grid_address(i)) is not None:
+            view = self._grid_view(*at, write=False)
             if view is not None:
                 return Lanes(view.flatten())
         one_per_wave = not isinstance(i, Lanes) and not isinstance(self.offset, Lanes)
@@ -427,7 +433,7 @@ class Pointer:
     def __setitem__(self, i: int | Lanes, value: object) -> None:
         """`p[i] = v`: scatter; v scalar or one value per lane; highest lane wins on clashes."""
         check_plain_data(value)
-        if type(i) is GridLanes and i._grid is not None and self._grid_store(i._grid, value):
+        if (at := self._grid_address(i)) is not None and self._grid_store(*at, value):
             return
         addr, borrowed = self._indexed(i)
         ctx = current_context_or_none()
@@ -439,21 +445,36 @@ class Pointer:
             addr, borrowed = np.asarray(addr, np.int64), False
         self._write(addr, value, None, "write", borrowed=borrowed)
 
-    def _grid_view(self, grid: LaneGrid, write: bool) -> np.ndarray | None:
-        """The elements at pointer + `grid`'s lanes as a (waves, width) strided view of the
+    def _grid_address(self, i: object) -> tuple[LaneGrid, int] | None:
+        """(grid, element offset) of pointer + i where one of the two is a grid still in its
+        form (`GridLanes`) and the other an int or such a grid too; else None."""
+        offset = self.offset
+        own = offset._grid if type(offset) is GridLanes else None
+        if type(i) is GridLanes and (grid := i._grid) is not None:
+            if type(offset) is int:
+                return grid, offset
+            if own is not None and own.shifts.size == grid.shifts.size and (
+                    own.pattern.size == grid.pattern.size):
+                return own.plus(grid), 0
+        elif own is not None and type(i) is int:
+            return own, i
+        return None
+
+    def _grid_view(self, grid: LaneGrid, base: int, write: bool) -> np.ndarray | None:
+        """The elements at `base` + `grid`'s lanes as a (waves, width) strided view of the
         buffer, where the access is a plain one: inside the buffer, every wave's lanes
         stepping evenly, every lane on (a `where` mask all true), no LDS segments, no
         observer that must see it
         (`write`: every address distinct, the buffer writeable). None where the general
         path must run; it also reports every error."""
         ctx = current_context_or_none()
-        if ctx is None or type(self.offset) is not int or self.buffer.segments > 1 or (
+        if ctx is None or self.buffer.segments > 1 or (
                 grid.shifts.size != ctx.n_waves or grid.pattern.size != ctx.width):
             return None
         active = ctx.active_mask()  # (a narrow batch's EXEC is all threads)
         if active is not None and not (ctx.narrow and active is ctx.live) and not active.all():
             return None
-        layout = grid.strided(self.offset, self.size, distinct=write)
+        layout = grid.strided(base, self.size, distinct=write)
         if layout is None or (write and not self.buffer.writeable):
             return None
         first, wave_step, lane_step = layout
@@ -468,7 +489,7 @@ class Pointer:
         return np.ndarray((grid.shifts.size, grid.pattern.size), typed.dtype, buffer=typed,
                           offset=first * size, strides=(wave_step * size, lane_step * size))
 
-    def _grid_store(self, grid: LaneGrid, value: object) -> bool:
+    def _grid_store(self, grid: LaneGrid, base: int, value: object) -> bool:
         """`p[i] = value` at a grid's lanes by a strided view (`_grid_view`), value a scalar
         or one per lane; False where the general path must run."""
         if not isinstance(value, (Lanes, np.ndarray, np.generic, int, float, bool)):
@@ -476,7 +497,7 @@ class Pointer:
         values = np.asarray(batch_data(value))
         if values.ndim and values.shape != (grid.shifts.size * grid.pattern.size,):
             return False
-        view = self._grid_view(grid, write=True)
+        view = self._grid_view(grid, base, write=True)
         if view is None:
             return False
         view[...] = values.reshape(view.shape) if values.ndim else values
