@@ -140,33 +140,37 @@ _DATA = Lanes.__dict__["_data"]  # Lanes' slot, where GridLanes keeps its built 
 class GridLanes(Lanes):
     """int64 Lanes (lane axis -1) held as a `LaneGrid` until something reads the array."""
 
-    __slots__ = ("_grid",)
+    __slots__ = ("_form",)
 
     def __init__(self, data: np.ndarray, lane_axis: int = -1) -> None:
         _DATA.__set__(self, data)
         self.lane_axis = lane_axis
-        self._grid: LaneGrid | None = None
+        self._form: LaneGrid | None = None
 
     @classmethod
     def of(cls, grid: LaneGrid) -> GridLanes:
         made = cls.__new__(cls)
         _DATA.__set__(made, None)
-        made.lane_axis, made._grid = -1, grid
+        made.lane_axis, made._form = -1, grid
         return made
+
+    @property
+    def _grid(self) -> LaneGrid | None:
+        """The form, while the array has never been built: one slot, the array's, decides,
+        so an interrupt between two steps cannot leave a built array with a usable form."""
+        return self._form if _DATA.__get__(self, GridLanes) is None else None
 
     @property  # (Lanes' slot, built on first read)
     def _data(self) -> np.ndarray:
         data = _DATA.__get__(self, GridLanes)
         if data is None:
-            data = self._grid.values()  # type: ignore[union-attr]  # (set while data is None)
-            _DATA.__set__(self, data)
-            self._grid = None  # its form is never used again
+            data = self._form.values()  # type: ignore[union-attr]  # (set while data is None)
+            _DATA.__set__(self, data)  # from here on the form is never used
         return data
 
     @_data.setter
     def _data(self, data: np.ndarray) -> None:
         _DATA.__set__(self, data)
-        self._grid = None
 
     def copy(self, order: Any = "K") -> Lanes:
         grid = self._grid
