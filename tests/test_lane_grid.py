@@ -22,7 +22,7 @@ from rocwmma_py import (
     where,
 )
 from rocwmma_py.runtime.lane_grid import GridLanes, LaneGrid, even_step
-from rocwmma_py.runtime.lanes import batch_data
+from rocwmma_py.runtime.lanes import Lanes, batch_data
 
 ENGINES = ("batch", "wave")
 I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
@@ -92,6 +92,18 @@ def test_which_grids_are_strided(shifts, pattern, read, write):
     grid = LaneGrid(np.array(shifts, np.int64), np.array(pattern, np.int64))
     assert (grid.strided(0, 100, False) is not None) == read
     assert (grid.strided(0, 100, True) is not None) == write
+
+
+def test_a_grid_is_never_used_once_its_array_was_built():
+    lanes = GridLanes.of(LaneGrid(np.array([0, 10], np.int64), np.arange(3, dtype=np.int64)))
+    twin = lanes.copy()  # (shares the grid, not an array)
+    data = batch_data(lanes)  # built: the array is out
+    assert lanes._grid is None and twin._grid is not None
+    data[0] = 99  # changed through the array
+    np.testing.assert_array_equal(batch_data(lanes + 1), [100, 2, 3, 11, 12, 13])
+    assert type(lanes + 1) is Lanes and type(lanes.copy()) is GridLanes
+    assert lanes.copy()._grid is None
+    np.testing.assert_array_equal(batch_data(twin), [0, 1, 2, 10, 11, 12])
 
 
 @kernel
@@ -317,3 +329,22 @@ def test_pointers_moved_per_wave_and_per_lane_run_strided(engine, grid_views):
     # the 4 loads of x and lane[0]'s load and store at least (a batch's first stores to a
     # buffer take the general path, which the undo journal records)
     assert grid_views["views"] >= 4 + 2
+
+
+@kernel
+def _plus_one(x, y):
+    i = blockIdx.x * 64 + threadIdx.x
+    y[i] = x[i] + 1
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_loads_from_read_only_arrays_and_views_of_bigger_ones(engine, grid_views):
+    frozen = np.arange(256, dtype=np.float32)
+    frozen.setflags(write=False)
+    inside = np.arange(1000, dtype=np.float32)[100:356]  # a view 400 bytes into its base
+    for x in (frozen, inside):
+        y = np.zeros(256, np.float32)
+        with use_engine(engine):
+            _plus_one[4, 64, 0, "gfx942"](x, y)
+        np.testing.assert_array_equal(y, x + 1)
+    assert grid_views["views"] >= 2
