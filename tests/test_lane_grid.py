@@ -67,12 +67,12 @@ def test_a_carried_step_is_dropped_where_an_element_wrapped():
 
 
 @pytest.mark.parametrize("offset, size, distinct, expected", [
-    (0, 1000, False, (10, 100, 1)),
-    (0, 1000, True, (10, 100, 1)),
-    (-10, 1000, False, (0, 100, 1)),
+    (0, 1000, False, (10, 213, 100, 1)),
+    (0, 1000, True, (10, 213, 100, 1)),
+    (-10, 1000, False, (0, 203, 100, 1)),
     (-11, 1000, False, None),  # the first lane before the buffer
     (0, 213, False, None),  # the last lane (210 + 3) past the end
-    (0, 214, False, (10, 100, 1)),
+    (0, 214, False, (10, 213, 100, 1)),
 ])
 def test_strided_layout_and_its_ends(offset, size, distinct, expected):
     grid = LaneGrid(np.array([10, 110, 210], np.int64), np.arange(4, dtype=np.int64))

@@ -22,7 +22,7 @@ import numpy as np
 
 from .lanes import LANE_TYPES, Lanes
 
-_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1  # (uniform.py's bounds too)
 # a sequence's even step (`even_step`): the int, None where it has none, False not looked for
 Step = int | None | bool
 
@@ -34,7 +34,7 @@ def even_step(x: np.ndarray) -> int | None:
         return 0
     first, second, last = int(x[0]), int(x[1]), int(x[-1])
     step = second - first
-    if last != first + step * (x.size - 1) or not _I64_MIN <= step <= _I64_MAX:
+    if last != first + step * (x.size - 1) or not I64_MIN <= step <= I64_MAX:
         return None
     if x.size > 2 and not (x[2:] - x[1:-1] == step).all():
         return None
@@ -97,8 +97,10 @@ class LaneGrid:
             return self
         return LaneGrid(self.shifts * k, self.pattern * k, *(_times(s, k) for s in self._steps))
 
-    def strided(self, offset: int, size: int, distinct: bool) -> tuple[int, int, int] | None:
-        """(first element, wave stride, lane stride) of offset + these lanes as a strided view
+    def strided(self, offset: int, size: int, distinct: bool
+                ) -> tuple[int, int, int, int] | None:
+        """(first element, last element, wave stride, lane stride) of offset + these lanes as a
+        strided view
         of [0, size), where both parts step evenly and non-negatively and every address lies
         inside (`distinct`: and no two lanes share one, each wave's after the one before),
         else None."""
@@ -113,7 +115,7 @@ class LaneGrid:
         if distinct and ((lane_step == 0 and width > 1) or (
                 self.shifts.size > 1 and wave_step <= (width - 1) * lane_step)):
             return None
-        return first, wave_step, lane_step
+        return first, last, wave_step, lane_step
 
 
 def _times(step: Step, k: int) -> Step:
@@ -121,7 +123,7 @@ def _times(step: Step, k: int) -> Step:
     if step is None or step is False:
         return step
     product = step * k
-    return product if _I64_MIN <= product <= _I64_MAX else None
+    return product if I64_MIN <= product <= I64_MAX else None
 
 
 def _sum(a: Step, b: Step) -> Step:
@@ -131,7 +133,7 @@ def _sum(a: Step, b: Step) -> Step:
         return False
     if a is None or b is None:
         return None
-    return a + b if _I64_MIN <= a + b <= _I64_MAX else False
+    return a + b if I64_MIN <= a + b <= I64_MAX else False
 
 
 _DATA = Lanes.__dict__["_data"]  # Lanes' slot, where GridLanes keeps its built array
@@ -211,7 +213,7 @@ def _int_operand(x: object) -> int | None:
     """x as a Python int where int64 lanes and x make int64 lanes (a Python int within
     int64, a numpy signed int or an unsigned one below 64 bits), else None."""
     if isinstance(x, int):  # (bool too: int64 lanes and a bool make int64 lanes)
-        return int(x) if _I64_MIN <= x <= _I64_MAX else None
+        return int(x) if I64_MIN <= x <= I64_MAX else None
     if isinstance(x, np.integer) and np.result_type(np.int64, x) == np.int64:
         return int(x)
     return None

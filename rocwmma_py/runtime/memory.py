@@ -477,10 +477,9 @@ class Pointer:
         layout = grid.strided(base, self.size, distinct=write)
         if layout is None or (write and not self.buffer.writeable):
             return None
-        first, wave_step, lane_step = layout
+        first, last, wave_step, lane_step = layout
         observers = watching(self.buffer, ctx, write)
         if observers and write:
-            last = first + wave_step * (grid.shifts.size - 1) + lane_step * (grid.pattern.size - 1)
             observers = store_watchers(observers, self.buffer, self.dtype, ctx, first, last)
         if observers:
             return None

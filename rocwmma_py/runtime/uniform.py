@@ -33,6 +33,8 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
+from .lane_grid import I64_MAX as _I64_MAX
+from .lane_grid import I64_MIN as _I64_MIN
 from .lane_grid import GridLanes, Step, even_step
 from .lane_grid import by_wave as grid_by_wave
 from .lanes import LANE_TYPES, WAVE_SCALARS, Lanes, batch_data, is_per_lane
@@ -44,7 +46,6 @@ _COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
 _UNARY = ("neg", "pos", "abs", "invert")
 _SCALARS = (bool, int, float, complex, np.generic)
 _MIXED = object()  # a Uniform whose waves' scalars have different types
-_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 _EXACT = 1 << 53  # every int up to this magnitude is an exact double
 _FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
 
