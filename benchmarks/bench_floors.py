@@ -10,7 +10,8 @@ model; the emulator's distance above it is what checks, certification and bookke
   float64 sum rounds like the exact one is left out, so this floor is below any exact model.
 - GEMM, silicon model (CDNA3 fused dot, groups of 8 K positions): every product term is
   truncated on its own, so no BLAS: per group three whole-array passes over the products
-  (einsum on K-major operands taken from the distinct tiles' K-major copy; scale and
+  (einsum on K-major operands taken from the distinct tiles' K-major copy, tiles narrower
+  than 32 as grids of block rows by block columns, as the emulator forms them; scale and
   truncate to int32 in one ufunc; the group's integer sum) and the few
   every output needs (its alignment exponent from one small matmul of exponent weights,
   the scale from its bits, d aligned, floored, added, scaled back and rounded), in the
@@ -147,13 +148,15 @@ def _silicon_step(a_k: np.ndarray, b_k: np.ndarray, wa: np.ndarray, wb: np.ndarr
     truncation to an integer in one ufunc with an int32 output, the group's integer sum),
     and every output's few: its alignment exponent E (one small matmul of exponent weights
     2**(4e), whose bits give E, as the emulator finds it), the scale 2**(24-E) (two integer
-    passes on the bits; the weights `wa`, `wb` are one table look-up per distinct tile's
-    element and one take per wave's, `_weights`), and d aligned,
-    floored, added to the sum, scaled back and rounded to f32 in place (five passes). Left
-    out: special values, the rare wide-d and subnormal cases, and the emulator's
-    bookkeeping. `a_k` (K, T, M) and `b_k` (K, T, N) are float32, K first and contiguous
-    (the products by einsum, the emulator's fastest way)."""
-    shape = (GROUP, a_k.shape[1], a_k.shape[2], b_k.shape[2])
+    passes on the bits; the weights are one table look-up per distinct tile's element,
+    `_weights`), and d aligned, floored, added to the sum, scaled back and rounded to f32 in
+    place (five passes). Left out: special values, the rare wide-d and subnormal cases, and
+    the emulator's bookkeeping. Tiles come as C grids of I x J (single tiles: I = J = 1), as
+    the emulator forms them: `a_k` (K, C, I, M) and `b_k` (K, C, J, N) float32, K first and
+    contiguous (the products by einsum, the emulator's fastest way), `wa` (C, I*M, K), `wb`
+    (C, K, J*N), d (C, I, M, J, N)."""
+    grids, i, m, j, n = d.shape
+    shape = (GROUP, *d.shape)
     if scratch.get("shape") != shape:
         scratch.update(shape=shape, products=np.empty(shape, np.float32),
                        units=np.empty(shape, np.int32), sums=np.empty(shape[1:], np.int32),
@@ -163,13 +166,14 @@ def _silicon_step(a_k: np.ndarray, b_k: np.ndarray, wa: np.ndarray, wb: np.ndarr
                        d_units=np.empty(shape[1:], np.float64))
     weights, bits, d_units = scratch["weights"], scratch["bits"], scratch["d_units"]
     for g0 in range(0, a_k.shape[0], GROUP):
-        np.matmul(wa[..., g0:g0 + GROUP], wb[..., g0:g0 + GROUP, :], out=weights)
+        np.matmul(wa[..., g0:g0 + GROUP], wb[:, g0:g0 + GROUP],
+                  out=weights.reshape(grids, i * m, j * n))
         np.right_shift(weights.view(np.int64), 54, out=bits)  # 256 + E
         np.subtract(1023 + 24 + 256, bits, out=bits)
         bits <<= 52
         scale = bits.view(np.float64)  # 2**(24 - E)
         np.copyto(scratch["scale32"], scale, casting="same_kind")
-        np.einsum("gtm,gtn->gtmn", a_k[g0:g0 + GROUP], b_k[g0:g0 + GROUP],
+        np.einsum("gcim,gcjn->gcimjn", a_k[g0:g0 + GROUP], b_k[g0:g0 + GROUP],
                   out=scratch["products"])
         np.multiply(scratch["products"], scratch["scale32"], out=scratch["units"],
                     casting="unsafe")
@@ -181,28 +185,52 @@ def _silicon_step(a_k: np.ndarray, b_k: np.ndarray, wa: np.ndarray, wb: np.ndarr
         np.copyto(d, d_units, casting="same_kind")
 
 
+SHORT_ROW = 32  # tiles narrower than this are multiplied grid by grid, as the emulator does
+
+
 def silicon_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
     """Per K step the batch's loads, then the fused dot's passes (`_silicon_step`) in
-    chunks of at most 2**18 product terms (the emulator's own chunk, near L2 size)."""
+    chunks of at most 2**18 product terms a group (the emulator's own chunk, near L2 size):
+    tiles one by one, or, where they are narrower than `SHORT_ROW`, as the emulator forms
+    them: a grid of the whole block rows that fit in a chunk against every block column,
+    with d laid out as the output matrix itself."""
     a, bt = _operands(g)
     tiles = _tile_indices(g)
+    side = g.size // g.tile
+    grid = g.tile < SHORT_ROW
     per_chunk = max(1, (1 << 18) // (g.tile * g.tile * GROUP))
+    rows = max(1, per_chunk // side) if grid else 0
     scratch: dict = {}
     a_buf, b_buf = (np.empty((K_STEP, min(per_chunk, g.tiles), g.tile), np.float32)
                     for _ in range(2))
 
-    def run() -> None:
-        d = np.zeros((g.tiles, g.tile, g.tile), np.float32)
+    def grid_step(d, ka, kb, da, db) -> None:
+        wa, wb = _weights(da), _weights(db).transpose(1, 0, 2).reshape(1, K_STEP, -1)
+        b_k = kb.reshape(K_STEP, 1, side, g.tile)
+        for r0 in range(0, side, rows):
+            part = slice(r0, r0 + rows)
+            count = len(range(side)[part])
+            _silicon_step(ka[:, part].reshape(K_STEP, 1, count, g.tile), b_k,
+                          wa[part].reshape(1, count * g.tile, K_STEP), wb,
+                          d[part].reshape(1, count, g.tile, side, g.tile), scratch)
+
+    def run() -> np.ndarray:
+        d = np.zeros((side, g.tile, side, g.tile) if grid else (g.tiles, g.tile, g.tile),
+                     np.float32)
         for k0 in range(0, g.k, K_STEP):
             da, db = _distinct_loads(g, a, bt, tiles, k0)
             ka, kb = _k_major(da, _A_K), _k_major(db, _B_K)  # (K, distinct tiles, M / N)
+            if grid:  # (d: the output matrix, block row by block row)
+                grid_step(d, ka, kb, da, db)
+                continue
             wa, wb = _per_wave(tiles, _weights(da), _weights(db))
             for t0 in range(0, g.tiles, per_chunk):
                 part = slice(t0, t0 + per_chunk)  # each chunk's K-major tiles by one take
                 of_a, of_b = tiles.of_a[part], tiles.of_b[part]
-                _silicon_step(np.take(ka, of_a, axis=1, out=a_buf[:, :of_a.size]),
-                              np.take(kb, of_b, axis=1, out=b_buf[:, :of_b.size]),
-                              wa[part], wb[part], d[part], scratch)
+                _silicon_step(
+                    np.take(ka, of_a, axis=1, out=a_buf[:, :of_a.size])[:, :, None],
+                    np.take(kb, of_b, axis=1, out=b_buf[:, :of_b.size])[:, :, None],
+                    wa[part], wb[part], d[part][:, None, :, None], scratch)
         return d
 
     return run
@@ -220,8 +248,8 @@ def per_wave_floor(g: Gemm) -> Callable[[], None]:
             own = tiles.wave(w)
             for k0 in range(0, g.k, K_STEP):
                 at, bk = _distinct_loads(g, a, bt, own, k0)
-                _silicon_step(_k_major(at, _A_K), _k_major(bk, _B_K), _weights(at),
-                              _weights(bk), d[w:w + 1], scratch)
+                _silicon_step(_k_major(at, _A_K)[:, :, None], _k_major(bk, _B_K)[:, :, None],
+                              _weights(at), _weights(bk), d[w:w + 1, None, :, None], scratch)
 
     return run
 

@@ -33,7 +33,9 @@ def test_silicon_floor_accumulates_the_product_through_its_truncated_groups(tile
     a64, b64 = a.reshape(128, 128).astype(np.float64), bt.reshape(128, 128).T.astype(np.float64)
     got = F.silicon_gemm_floor(g)()
     per_side = 128 // tile
-    got = got.reshape(per_side, per_side, tile, tile).transpose(0, 2, 1, 3).reshape(128, 128)
+    if tile >= F.SHORT_ROW:  # (else it computes grids of tiles in the output matrix itself)
+        got = got.reshape(per_side, per_side, tile, tile).transpose(0, 2, 1, 3)
+    got = got.reshape(128, 128)
     scale = np.abs(a64) @ np.abs(b64)
     assert np.max(np.abs(got - a64 @ b64) / scale) < 128 * 2.0**-21
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import groupby
 from typing import NamedTuple
 
@@ -44,6 +44,7 @@ _FP8_DROP = 25  # fp8/bf8: d is dropped when e(d) < M - 25
 _F32_TINY = np.float32(2.0**-126)  # 2**e(d) of a subnormal or zero d
 _BIG_PRODUCT = 2.0**128  # products at least this large make the group infinite
 _CHUNK_TERMS = 1 << 19  # product terms per chunk step (measured best: products near 2 L2 sizes)
+_SHORT_ROW = 32  # outer products with rows shorter than this are formed grid by grid (_Pairs)
 # float32 is exact for the scaled products when every non-zero product lies in
 # [2**-100, 2**126): then a non-zero product has alignment exponent >= -101, and with E
 # clamped at -102 the scale 2**(24-E) <= 2**126 stays a normal float32.
@@ -66,7 +67,8 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     float32 values; `group` is G, `split` the fp8/bf8 two-stage sum, `*_min_exp` the input
     formats' minimum normal exponents; `shared`: the distinct tiles a and b (waves, ...)
     were gathered from, where known: ranges, exponent weights and K-major copies are made
-    from them once and taken per chunk (`_Tiles`).
+    from them once and taken per chunk (`_Tiles`), and where the waves pair them as grids
+    (`_Pairs`) the products are formed grid by grid.
     """
     a3, b3, c3, shape = SC.flatten_tiles(a, b, c)
     tiles, m, k = a3.shape
@@ -80,36 +82,38 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     (ua, at_a), (ub, at_b) = distinct
     range_a, range_b = SC.magnitude_range(ua), SC.magnitude_range(ub)
     finite = math.isfinite(range_a[1]) and math.isfinite(range_b[1])
-    a_fin, b_fin = a3, b3
     if not finite:  # (the waves' own tiles, zeroed where not finite)
-        a_fin, b_fin = (np.where(np.isfinite(x), x, 0.0) for x in (a3, b3))
-        (ua, at_a), (ub, at_b) = (a_fin, None), (b_fin, None)
-        range_a, range_b = SC.magnitude_range(a_fin), SC.magnitude_range(b_fin)
+        (ua, at_a), (ub, at_b) = ((np.where(np.isfinite(x), x, 0.0), None) for x in (a3, b3))
+        range_a, range_b = SC.magnitude_range(ua), SC.magnitude_range(ub)
     lo, hi = range_a[0] * range_b[0], range_a[1] * range_b[1]
     # float32 is exact for every non-zero product and its scaled form (always for f16, fp8)
     work = np.float32 if lo >= _F32_MIN_PRODUCT and hi < _F32_MAX_PRODUCT else np.float64
+    big = hi >= _BIG_PRODUCT
+    # only the special values read the waves' own tiles, in the waves' order
+    pairs = _Pairs.of(at_a, at_b, (m, n, k), plain=big or not finite)
     # a zero operand makes an alignment exponent of -126 + e: E may then fall below the
     # float32 floor, and the scale must be clamped
     zeros = not (ua.all() and ub.all())  # (faster than count_nonzero or == 0)
     operands = Operands(
-        a=a3, b=b3, a_fin=_finite_operand(a_fin, ua, at_a, _A_AXES, work, "fused a distinct"),
-        b_fin=_finite_operand(b_fin, ub, at_b, _B_AXES, work, "fused b distinct"), work=work,
-        finite=finite, big=hi >= _BIG_PRODUCT, deep=lo < _SHALLOW_PRODUCT,
+        a=a3, b=b3, k=k, a_fin=_k_major_tiles(ua, pairs.a_at, _A_AXES, work, "fused a"),
+        b_fin=_k_major_tiles(ub, pairs.b_at, _B_AXES, work, "fused b"), work=work,
+        finite=finite, big=big, deep=lo < _SHALLOW_PRODUCT,
         floor_e=_F32_MIN_E if work is np.float32 and zeros else _F64_MIN_E,
-        wa=_Tiles(_exponent_weights(ua, a_min_exp, range_a[0], 1, "fused wa"), at_a, 0),
-        wb=_Tiles(_exponent_weights(ub, b_min_exp, range_b[0], 0, "fused wb"), at_b, 0))
-    out = np.array(c3, np.float32, order="C")
-    step = max(1, _CHUNK_TERMS // (m * n * max(k, 1)))
+        wa=_Tiles(_exponent_weights(ua, a_min_exp, range_a[0], 1, "fused wa"), pairs.a_at, 0),
+        wb=_Tiles(_exponent_weights(ub, b_min_exp, range_b[0], 0, "fused wb").transpose(1, 0, 2),
+                  pairs.b_at, 1))
+    out = pairs.to_grid(c3)
+    step = max(1, _CHUNK_TERMS // (pairs.size * m * n * max(k, 1)))
     # non-finite d (its outputs are the special values' anyway) and overflow to +-inf (the
     # intended result) must not warn
     with np.errstate(over="ignore", invalid="ignore"):
-        if step >= tiles:  # one chunk (the per-wave engine's one tile): no slicing
+        if step >= len(out):  # one chunk (the per-wave engine's one tile): no slicing
             _fused_chunk(operands, out, group, split)
         else:
-            for t0 in range(0, tiles, step):
-                part = slice(t0, t0 + step)
+            for c0 in range(0, len(out), step):
+                part = slice(c0, c0 + step)
                 _fused_chunk(operands.part(part), out[part], group, split)
-    return out.reshape(shape)
+    return pairs.from_grid(out).reshape(shape)
 
 
 def _distinct(facts: Shared | None, x: np.ndarray, x3: np.ndarray
@@ -130,6 +134,140 @@ def _halves_order(k: int, group: int) -> np.ndarray:
                            for g0 in starts])
 
 
+class _Pairs(NamedTuple):
+    """How a batch's tiles pair A tiles with B tiles, as C grids of I x J tiles: grid c pairs
+    A tiles `a_at[c]` (I of them) with B tiles `b_at[c]` (J), each pair one tile of the batch,
+    `tile_of[c, i, j]`. Every per-output array of the fused dot is laid out (C, I, M, J, N),
+    so a grid's outer products are one einsum whose inner loop runs over J x N elements
+    instead of N, and its exponent weights one matmul (16 x 16 tiles that 32 waves share:
+    2-3x faster). `a_at` / `b_at` index the operand's distinct tiles, or are None where each
+    tile has its own (I or J is 1 then); `tile_of` None: grid c is tile c (I = J = 1)."""
+
+    a_at: np.ndarray | None
+    b_at: np.ndarray | None
+    tile_of: np.ndarray | None
+
+    @property
+    def size(self) -> int:
+        """Tiles a grid."""
+        return 1 if self.tile_of is None else self.tile_of[0].size
+
+    @staticmethod
+    def of(at_a: np.ndarray | None, at_b: np.ndarray | None, shape: tuple[int, int, int],
+           plain: bool) -> _Pairs:
+        """The grids of the tiles that take A tile at_a[t] and B tile at_b[t] (None: tile t's
+        own), tiles of `shape` (M, N, K): where the tiles that share an A tile share the same
+        set of B tiles (a GEMM's waves, block row by block column) and rows are short (N <
+        `_SHORT_ROW`), grids of those, cut to fit `_CHUNK_TERMS`; else (and where `plain`)
+        one tile a grid."""
+        m, n, k = shape
+        if not (plain or at_a is None or at_b is None or n >= _SHORT_ROW):
+            found = _grids(np.asarray(at_a, np.int64).tobytes(),
+                           np.asarray(at_b, np.int64).tobytes(),
+                           max(1, _CHUNK_TERMS // (m * n * max(k, 1))))
+            if found is not None:
+                return found
+        return _Pairs(None if at_a is None else at_a[:, None],
+                      None if at_b is None else at_b[:, None], None)
+
+    def to_grid(self, c3: np.ndarray) -> np.ndarray:
+        """The accumulator tiles c3 (T, M, N) as a float32 (C, I, M, J, N) copy (a scratch
+        buffer where it is not the result itself)."""
+        if self.tile_of is None:
+            return np.array(c3, np.float32, order="C")[:, None, :, None, :]
+        grids, i, j = self.tile_of.shape
+        m, n = c3.shape[1:]
+        taken = np.take(c3, self.tile_of, axis=0, mode="wrap",
+                        out=scratch("fused c taken", (grids, i, j, m, n), c3.dtype))
+        out = scratch("fused d grid", (grids, i, m, j, n), np.float32)
+        np.copyto(out, taken.transpose(0, 1, 3, 2, 4))
+        return out
+
+    def from_grid(self, d: np.ndarray) -> np.ndarray:
+        """`to_grid`'s inverse: the tiles (T, M, N) of d (C, I, M, J, N)."""
+        if self.tile_of is None:
+            return d.reshape(d.shape[0], d.shape[2], d.shape[4])
+        m, n = d.shape[2], d.shape[4]
+        out = np.empty((self.tile_of.size, m, n), np.float32)
+        out[self.tile_of] = d.transpose(0, 1, 3, 2, 4)
+        return out
+
+
+@lru_cache(maxsize=64)
+def _grids(a_bytes: bytes, b_bytes: bytes, budget: int) -> _Pairs | None:
+    """`_Pairs.of`'s grids, from the int64 bytes of at_a and at_b (a launch's batches repeat
+    them step after step: found once), cut to at most `budget` tiles a grid: the A tiles
+    grouped by the set of B tiles they meet, where every A tile meets J > 1 distinct B tiles,
+    one tile each, and every set is met by I A tiles; else None."""
+    at_a, at_b = np.frombuffer(a_bytes, np.int64), np.frombuffer(b_bytes, np.int64)
+    order = np.lexsort((at_b, at_a))  # the tiles by A tile, then B tile
+    by_a, by_b = at_a[order], at_b[order]
+    starts = np.flatnonzero(np.r_[True, by_a[1:] != by_a[:-1]])
+    j = by_a.size // starts.size
+    if j == 1 or not np.array_equal(starts, np.arange(0, by_a.size, j)):
+        return None  # (the A tiles meet different numbers of B tiles)
+    met = by_b.reshape(-1, j)  # each A tile's B tiles, ascending
+    if not (met[:, 1:] > met[:, :-1]).all():
+        return None  # (a pair of tiles taken twice)
+    sets, which, count = np.unique(met, axis=0, return_inverse=True, return_counts=True)
+    i = int(count[0])
+    if (count != i).any():
+        return None
+    grouped = np.argsort(which.reshape(-1), kind="stable")
+    return _cut(by_a[starts][grouped].reshape(-1, i), sets,
+                order.reshape(-1, j)[grouped].reshape(-1, i, j), budget)
+
+
+def _cut(a_at: np.ndarray, b_at: np.ndarray, tile_of: np.ndarray, budget: int) -> _Pairs:
+    """The grids cut into equal grids of at most `budget` tiles where they hold more, B's
+    extent kept whole as long as one row of it fits (the einsum's inner loop); read-only
+    (`_grids` keeps them)."""
+    grids, i, j = tile_of.shape
+    cols = max(d for d in range(1, j + 1) if j % d == 0 and d <= budget)
+    rows = max(d for d in range(1, i + 1) if i % d == 0 and d * cols <= max(cols, budget))
+    a_cut = np.broadcast_to(a_at.reshape(grids, i // rows, 1, rows),
+                            (grids, i // rows, j // cols, rows)).reshape(-1, rows)
+    b_cut = np.broadcast_to(b_at.reshape(grids, 1, j // cols, cols),
+                            (grids, i // rows, j // cols, cols)).reshape(-1, cols)
+    tiles = tile_of.reshape(grids, i // rows, rows, j // cols, cols).transpose(0, 1, 3, 2, 4)
+    cut = (a_cut, b_cut, tiles.reshape(-1, rows, cols))
+    for x in cut:
+        x.flags.writeable = False
+    return _Pairs(*cut)
+
+
+_A_AXES, _B_AXES = (2, 0, 1), (1, 0, 2)  # A (T, M, K), B (T, K, N) -> K first
+
+
+class _Tiles(NamedTuple):
+    """Operand data as a chunk reads it: `values` with one entry per tile along `axis` (`at`
+    None: a grid's only tile), or the distinct tiles' `values` with the positions `at` (C, I)
+    of each grid's among them, taken per chunk: where a batch's tiles are shared, per-tile
+    copies of a whole batch (a transposing copy of every small tile, a batch of exponent
+    weights) cost more than one take of a chunk's rows while they are in cache."""
+
+    values: np.ndarray
+    at: np.ndarray | None
+    axis: int
+
+    def part(self, grids: slice) -> _Tiles:
+        """The same for a chunk of grids."""
+        if self.at is None:
+            return _Tiles(self.values[(slice(None),) * self.axis + (grids,)], None, self.axis)
+        return _Tiles(self.values, self.at[grids], self.axis)
+
+    def per_grid(self, name: str) -> np.ndarray:
+        """`values` with `axis` made two, (C, I): each grid's entries (a scratch buffer `name`
+        when taken)."""
+        shape = self.values.shape
+        if self.at is None:
+            return self.values.reshape(*shape[:self.axis], shape[self.axis], 1,
+                                       *shape[self.axis + 1:])
+        out = scratch(name, (*shape[:self.axis], *self.at.shape, *shape[self.axis + 1:]),
+                      self.values.dtype)
+        return np.take(self.values, self.at, axis=self.axis, out=out, mode="wrap")
+
+
 def _k_major(x: np.ndarray, axes: tuple[int, int, int], dtype, name: str) -> np.ndarray:
     """x (3-D) transposed by `axes` (its K axis first), a contiguous scratch copy in `dtype`
     (einsum is about twice as fast on contiguous operands as on strided views)."""
@@ -139,54 +277,26 @@ def _k_major(x: np.ndarray, axes: tuple[int, int, int], dtype, name: str) -> np.
     return copy
 
 
-_A_AXES, _B_AXES = (2, 0, 1), (1, 0, 2)  # A (T, M, K), B (T, K, N) -> K first
-
-
-class _Tiles(NamedTuple):
-    """Per-tile operand data as a chunk reads it: `values` with one entry per tile along
-    `axis` (`at` None), or the distinct tiles' `values` with each tile's position among
-    them, `at`, taken per chunk: where a batch's tiles are shared, per-tile copies of a
-    whole batch (a transposing copy of every small tile, a batch of exponent weights) cost
-    more than one take of a chunk's rows while they are in cache."""
-
-    values: np.ndarray
-    at: np.ndarray | None
-    axis: int
-
-    def part(self, tiles: slice) -> _Tiles:
-        """The same for a chunk of tiles."""
-        if self.at is None:
-            return _Tiles(self.values[(slice(None),) * self.axis + (tiles,)], None, self.axis)
-        return _Tiles(self.values, self.at[tiles], self.axis)
-
-    def per_tile(self, name: str) -> np.ndarray:
-        """One entry per tile along `axis` (a scratch buffer `name` when taken)."""
-        if self.at is None:
-            return self.values
-        shape = list(self.values.shape)
-        shape[self.axis] = self.at.size
-        return np.take(self.values, self.at, axis=self.axis, mode="wrap",
-                       out=scratch(name, tuple(shape), self.values.dtype))
-
-
-def _finite_operand(tiles: np.ndarray, distinct: np.ndarray, at: np.ndarray | None,
-                    axes: tuple[int, int, int], work, name: str) -> _Tiles:
-    """An operand's finite values for `_group_sums`: the tiles (T, ...) float64, copied
-    K-major per chunk, or, where they are shared, the distinct tiles' K-major copy in
-    `work` (made once; taken per chunk along its tile axis)."""
+def _k_major_tiles(x: np.ndarray, at: np.ndarray | None, axes: tuple[int, int, int], work,
+                   name: str) -> _Tiles:
+    """An operand's finite values x (tiles or distinct tiles, ...) for `_group_sums`: where
+    each grid has its own tile (`at` None), the tiles, copied K-major per chunk; else the
+    distinct tiles' K-major copy in `work` (made once; taken per chunk)."""
     if at is None:
-        return _Tiles(tiles, None, 0)
-    return _Tiles(_k_major(distinct, axes, work, name), at, 1)
+        return _Tiles(x, None, 0)
+    return _Tiles(_k_major(x, axes, work, name + " distinct"), at, 1)
 
 
 @dataclass(frozen=True)
 class Operands:
-    """A and B of a batch of tiles as `_fused_chunk` reads them: the original values (for
-    special values), the finite ones (non-finite entries zeroed) and exponent weights."""
+    """A and B of a batch of grids as `_fused_chunk` reads them: the original tiles (for
+    special values, where grids are single tiles), the finite values (non-finite entries
+    zeroed) and exponent weights."""
 
     a: np.ndarray  # (T, M, K)
     b: np.ndarray  # (T, K, N)
-    a_fin: _Tiles  # A's finite values (non-finite entries zeroed), `_finite_operand`
+    k: int
+    a_fin: _Tiles  # A's finite values (non-finite entries zeroed), `_k_major_tiles`
     b_fin: _Tiles
     work: type  # the products' dtype, np.float32 or np.float64
     finite: bool  # no NaN/inf in a or b
@@ -194,22 +304,22 @@ class Operands:
     deep: bool  # some product may lie below 2**-132 (every output takes the general sum)
     floor_e: int  # the alignment exponent the product scale is clamped to (-252: none)
     wa: _Tiles  # (T, M, K) float64 2**(4 e(a) + 1), `_exponent_weights`
-    wb: _Tiles  # (T, K, N) float64 2**(4 e(b))
+    wb: _Tiles  # (K, T, N) float64 2**(4 e(b))
 
-    def part(self, tiles: slice) -> Operands:
-        """The same for a chunk of tiles."""
-        return Operands(self.a[tiles], self.b[tiles], self.a_fin.part(tiles),
-                        self.b_fin.part(tiles), self.work, self.finite, self.big, self.deep,
-                        self.floor_e, self.wa.part(tiles), self.wb.part(tiles))
+    def part(self, grids: slice) -> Operands:
+        """The same for a chunk of grids (tiles: the special values read them only where
+        every grid is one tile)."""
+        return Operands(self.a[grids], self.b[grids], self.k, self.a_fin.part(grids),
+                        self.b_fin.part(grids), self.work, self.finite, self.big, self.deep,
+                        self.floor_e, self.wa.part(grids), self.wb.part(grids))
 
 
 def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
-    """`fused_dot` for one chunk of tiles: d (T, M, N) float32 holds C and is updated in
-    place, group after group (the group sums, which do not depend on d, all at once). A
+    """`fused_dot` for one chunk of grids: d (C, I, M, J, N) float32 holds C and is updated
+    in place, group after group (the group sums, which do not depend on d, all at once). A
     float64 copy of d, kept equal to it, spares each group a float32 x float64 multiply
     (numpy casts mixed operands in buffered chunks, three times the cost of the pass)."""
-    a, b, finite, big = ops.a, ops.b, ops.finite, ops.big
-    k = a.shape[-1]
+    k, finite, big = ops.k, ops.finite, ops.big
     size = min(group, k)
     groups = [(g0, min(g0 + size, k)) for g0 in range(0, k, size)]
     sums = iter(_group_sums(ops, groups, split))
@@ -227,12 +337,15 @@ def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
         d_units = np.multiply(d64, scale, out=scratch("fused d units", d.shape, np.float64))
         hi, lo = float(d_units.max()), float(d_units.min())
         specials = None
-        if not (finite and not big and math.isfinite(hi) and math.isfinite(lo)):
-            specials = _special_values(a[..., g0:stop], b[..., g0:stop, :], d, big)
+        if not (finite and not big):  # (`_Pairs.of`: every grid is one tile, in tile order)
+            tiles = d.reshape(d.shape[0], d.shape[2], d.shape[4])
+            specials = _special_values(ops.a[..., g0:stop], ops.b[..., g0:stop, :], tiles, big)
+        elif not (math.isfinite(hi) and math.isfinite(lo)):
+            specials = _nonfinite_d(d)
         _add_accumulator(s, scale, d, d_units, (lo, hi), drop=split, general=split or ops.deep)
         if specials is not None:
             where, values = specials
-            d[where] = values
+            d.reshape(where.shape)[where] = values
         if stop < k:
             np.copyto(d64, d)
 
@@ -247,23 +360,25 @@ def _group_sums(ops: Operands, groups: list[tuple[int, int]], split: bool
     for g0, stop in groups:
         middle = g0 + (stop - g0 + 1) // 2  # fp8/bf8: the even positions come first
         parts += [(g0, middle), (middle, stop)] if split else [(g0, stop)]
-    # K-major: a run's (H, L, T, M) and (H, L, T, N) operands are contiguous slices
-    a_k, b_k = (_k_major(x.values, axes, ops.work, name) if x.at is None else
-                x.per_tile(name)
+    # K-major: a run's (H, L, C, I, M) and (H, L, C, J, N) operands are contiguous slices
+    a_k, b_k = (x.per_grid(name) if x.at is not None else
+                _k_major(x.values, axes, ops.work, name).reshape(
+                    ops.k, -1, 1, x.values.shape[axes[2]])
                 for x, axes, name in ((ops.a_fin, _A_AXES, "fused a"),
                                       (ops.b_fin, _B_AXES, "fused b")))
-    wa, wb = ops.wa.per_tile("fused wa tiles"), ops.wb.per_tile("fused wb tiles")
-    tiles, m, n = a_k.shape[1], a_k.shape[2], b_k.shape[2]
+    wa, wb = ops.wa.per_grid("fused wa tiles"), ops.wb.per_grid("fused wb tiles")
+    grids, i, m = a_k.shape[1:]
+    j, n = b_k.shape[2:]
     sums: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     start = 0
     for run, (length, same) in enumerate(groupby(parts, key=lambda part: part[1] - part[0])):
         count = len(list(same))
         stop = start + count * length
         sums_h = _truncated_sum(
-            a_k[start:stop].reshape(count, length, tiles, m),
-            b_k[start:stop].reshape(count, length, tiles, n),
-            wa[..., start:stop].reshape(tiles, m, count, length).transpose(2, 0, 1, 3),
-            wb[:, start:stop].reshape(tiles, count, length, n).transpose(1, 0, 2, 3),
+            a_k[start:stop].reshape(count, length, grids, i, m),
+            b_k[start:stop].reshape(count, length, grids, j, n),
+            wa[..., start:stop].reshape(grids, i * m, count, length).transpose(2, 0, 1, 3),
+            wb[start:stop].reshape(count, length, grids, j * n).transpose(0, 2, 1, 3),
             ops.floor_e, str(run))
         sums += zip(*sums_h, strict=True)
         start = stop
@@ -304,10 +419,10 @@ def _scale(q: np.ndarray, name: str) -> np.ndarray:
 def _truncated_sum(a_k, b_k, wa, wb, floor_e: int, tag: str
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(S, q, 2**(24-E)) of H groups (or fp8 halves) of L <= 8 K positions each, a_k
-    (H, L, T, M) and b_k (H, L, T, N) with their weights wa (H, T, M, L), wb (H, T, L, N): E
-    the largest alignment exponent e(a_k) + e(b_k) of a group, q = 256 + E (int64), S
-    (int32) the exact sum of the products truncated to multiples of 2**(E-24), in units of
-    2**(E-24); the scale float64; each (H, T, M, N).
+    (H, L, C, I, M) and b_k (H, L, C, J, N) with their weights wa (H, C, I*M, L), wb (H, C, L,
+    J*N) (C grids of I x J tiles, `_Pairs`): E the largest alignment exponent e(a_k) + e(b_k)
+    of a group, q = 256 + E (int64), S (int32) the exact sum of the products truncated to
+    multiples of 2**(E-24), in units of 2**(E-24); the scale float64; each (H, C, I, M, J, N).
 
     E comes from one small matmul: sum_k 2**(4 e(a_k) + 1) 2**(4 e(b_k)) lies in
     [2**(4E+1), 2**(4E+4)] (powers of two, at most 8 of them; float64 rounding keeps it
@@ -315,9 +430,12 @@ def _truncated_sum(a_k, b_k, wa, wb, floor_e: int, tag: str
     4, rounded down, is q: the bits shifted right by 54. Every result is a per-thread scratch
     buffer (`tag` tells those of one chunk's runs apart), reused chunk after chunk and call
     after call."""
-    shape = (a_k.shape[0], *a_k.shape[2:], b_k.shape[3])  # (H, T, M, N)
+    h, _, grids, i, m = a_k.shape
+    j, n = b_k.shape[3:]
+    shape = (h, grids, i, m, j, n)
     assert a_k.shape[1] <= 8, "G = 4, 8, or fp8's 16 in two halves of 8"
-    weights = np.matmul(wa, wb, out=scratch("fused weights", shape, np.float64))
+    weights = np.matmul(wa, wb, out=scratch("fused weights", (h, grids, i * m, j * n),
+                                            np.float64)).reshape(shape)
     q = np.right_shift(weights.view(np.int64), 54, out=scratch("fused q" + tag, shape, np.int64))
     scale64 = scale = _scale(q, "fused scale" + tag)
     if a_k.dtype != np.float64:
@@ -328,8 +446,8 @@ def _truncated_sum(a_k, b_k, wa, wb, floor_e: int, tag: str
         np.copyto(scale32, scale, casting="same_kind")  # powers of two in float32's range
         scale = scale32
     # the outer products a_k b_k^T; einsum's loop beats broadcasting multiply here
-    products = np.einsum("hltm,hltn->hltmn", a_k, b_k,
-                         out=scratch("fused products", (shape[0], a_k.shape[1], *shape[1:]),
+    products = np.einsum("hlcim,hlcjn->hlcimjn", a_k, b_k,
+                         out=scratch("fused products", (h, a_k.shape[1], *shape[1:]),
                                      a_k.dtype))
     products *= scale[:, None]
     # the sum's cast to int32 truncates each term toward zero; |scaled product| < 2**26, a
@@ -402,6 +520,13 @@ def _ratio(scale, d) -> np.ndarray:
 def _grid(ratio) -> np.ndarray:
     """R = max(1, 2**(e(d) - E - 7)), the grid of S and d in units 2**(E-24), from `_ratio`."""
     return np.maximum(ratio * 2.0**-_SUM_BITS, 1.0)
+
+
+def _nonfinite_d(d: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """`_special_values` where every operand is finite and no product reaches 2**128: an
+    output whose d is NaN or +-inf becomes d plus a finite sum, d itself (a NaN quieted)."""
+    where = ~np.isfinite(d)
+    return (where, d[where] + np.float32(0.0)) if where.any() else None
 
 
 def _special_values(a, b, d, big: bool):
