@@ -177,20 +177,27 @@ class _Pairs(NamedTuple):
             return np.array(c3, np.float32, order="C")[:, None, :, None, :]
         grids, i, j = self.tile_of.shape
         m, n = c3.shape[1:]
-        taken = np.take(c3, self.tile_of, axis=0, mode="wrap",
-                        out=scratch("fused c taken", (grids, i, j, m, n), c3.dtype))
-        out = scratch("fused d grid", (grids, i, m, j, n), np.float32)
-        np.copyto(out, taken.transpose(0, 1, 3, 2, 4))
-        return out
+        taken = np.take(np.asarray(c3, np.float32), self.tile_of, axis=0, mode="wrap",
+                        out=scratch("fused c taken", (grids, i, j, m, n), np.float32))
+        return _swap_rows(taken, scratch("fused d grid", (grids, i, m, j, n), np.float32))
 
     def from_grid(self, d: np.ndarray) -> np.ndarray:
         """`to_grid`'s inverse: the tiles (T, M, N) of d (C, I, M, J, N)."""
         if self.tile_of is None:
             return d.reshape(d.shape[0], d.shape[2], d.shape[4])
-        m, n = d.shape[2], d.shape[4]
+        grids, i, m, j, n = d.shape
+        tiles = _swap_rows(d, scratch("fused d tiles", (grids, i, j, m, n), np.float32))
         out = np.empty((self.tile_of.size, m, n), np.float32)
-        out[self.tile_of] = d.transpose(0, 1, 3, 2, 4)
+        out[self.tile_of.reshape(-1)] = tiles.reshape(-1, m, n)
         return out
+
+
+def _swap_rows(x: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """out (..., Q, P, N) = x (..., P, Q, N) transposed, both float32 and C-contiguous, each
+    row of N values moved as one item (twice as fast as numpy's loop over 16 values)."""
+    row = np.dtype((np.void, 4 * x.shape[-1]))
+    np.copyto(out.view(row)[..., 0], x.view(row)[..., 0].swapaxes(-1, -2))
+    return out
 
 
 @lru_cache(maxsize=64)
