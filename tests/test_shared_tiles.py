@@ -92,6 +92,26 @@ def test_shared_tiles_give_the_exact_sums(kind, acc):
         assert same(accumulate(a, b, c, acc, shared=shared), want), (kind, shared)
 
 
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("acc", list(TARGETS))
+def test_column_major_shared_b_gives_the_exact_sums(kind, acc):
+    """B's tiles column-major views of column-major distinct tiles (perf_hgemm's transposed
+    LDS fragment): made row-major from the distinct tiles (`_row_major_shared`), the same
+    bits as the rational reference."""
+    rng = np.random.default_rng(KINDS.index(kind) + 50)
+    a, b, c, sa, sb = shared_batch(rng, kind, 9, 4, 5, 16, (3, 2))
+    if acc is not T.float32:
+        c = T.convert(c, acc).astype(np.float32)
+    dist = np.ascontiguousarray(sb.distinct.transpose(0, 2, 1)).transpose(0, 2, 1)
+    b_cm = np.ascontiguousarray(b.transpose(0, 2, 1)).transpose(0, 2, 1)
+    facts = Shared(b_cm, dist, sb.at)
+    taken, (_, rows) = numerics._row_major_shared(b_cm, (None, facts))
+    assert taken.flags.c_contiguous and np.array_equal(taken, b) and rows.values is taken
+    want = expected(a, b, c, TARGETS[acc])
+    for shared in ((sa, facts), (None, facts)):
+        assert same(accumulate(a, b_cm, c, acc, shared=shared), want), (kind, shared)
+
+
 def lossy_tiles(waves: int, bad_waves: np.ndarray):
     """A batch where float64 loses the bit that decides the f32 rounding: distinct A tile 2
     holds the row (2**30, 2**6, 2**-30, 0, ...), whose exact sum with a column of ones lies

@@ -102,7 +102,7 @@ def accumulate(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc_type, *,
         if c.dtype != np.float32:  # float32 C is read as is: half the bytes of every pass
             c = np.asarray(c, np.float64)
         out = np.empty(shape, T.storage_dtype(acc_type))
-
+        b, shared = _row_major_shared(b, shared)
         lines = None if proven_exact else _shared_quanta(a, b, shape, *shared)
 
         def float_tier(a, b, c, out=out):
@@ -262,16 +262,36 @@ def _float64_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray, shape: tuple,
     return s
 
 
+def _column_major(b: np.ndarray) -> bool:
+    """b's K x N tiles are column-major (and b is not broadcast)."""
+    return b.ndim >= 2 and b.strides[-2] == b.itemsize and b.strides[-1] != b.itemsize and (
+        0 not in b.strides)
+
+
 def _row_major(b: np.ndarray) -> np.ndarray:
     """b, or its copy with row-major K x N tiles where b's are column-major (not
     broadcast): BLAS multiplies these small column-major tiles 1.4-2x slower than the copy
     costs, and the K-first copy of B's columns (`_quanta`) reads a row-major B faster."""
-    if b.ndim < 2 or b.strides[-2] != b.itemsize or b.strides[-1] == b.itemsize or 0 in (
-            b.strides):
+    if not _column_major(b):
         return b
     rows = scratch("b rows", b.shape, b.dtype)
     np.copyto(rows, b)
     return rows
+
+
+def _row_major_shared(b: np.ndarray, shared: tuple[Shared | None, Shared | None]
+                      ) -> tuple[np.ndarray, tuple[Shared | None, Shared | None]]:
+    """(b, shared) with b's column-major tiles made row-major from its distinct tiles where
+    it was gathered from them (perf_hgemm's B, a transposed LDS fragment that two waves
+    share): a take of contiguous tiles from the distinct tiles' row-major copy costs less
+    than a transposing copy of every wave's tile."""
+    facts = facts_of(b, shared[1])
+    if facts is None or b.ndim != 3 or not _column_major(b):
+        return b, shared
+    rows = np.ascontiguousarray(facts.distinct)
+    taken = np.take(rows, facts.at, axis=0, mode="wrap",
+                    out=scratch("b rows taken", b.shape, b.dtype))
+    return taken, (shared[0], Shared(taken, rows, facts.at))
 
 
 def _store(out: np.ndarray, s: np.ndarray, acc_type) -> None:
