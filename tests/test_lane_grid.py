@@ -16,7 +16,13 @@ from rocwmma_py import (
     Pointer,
     blockDim,
     blockIdx,
+    float16,
+    fragment,
     kernel,
+    load_matrix_sync,
+    matrix_a,
+    row_major,
+    store_matrix_sync,
     threadIdx,
     use_engine,
     where,
@@ -142,6 +148,60 @@ def test_what_leaves_the_form_is_computed_as_lanes():
     b, t = np.repeat(np.arange(2), 64), np.tile(np.arange(64), 2)
     np.testing.assert_array_equal(out.reshape(6, 128),
                                   [t * t, t * b, t // 2, -t, t + 1.5, t * 2])
+
+
+@kernel
+def _wave_indices(out, forms, big):
+    tid = blockIdx.x * blockDim.x + threadIdx.x
+    exprs = [tid // 64, tid % 64, tid // 128, tid % 128, (tid + 64) // 64 * 3 + 1,
+             tid // 32, tid % 32, tid // -64, tid % -64, (tid + big) // 64, (tid - big) % 64]
+    for k, e in enumerate(exprs):
+        forms.append(type(e) is GridLanes and e._grid is not None)
+        out[k * 256 + tid] = batch_data(e)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_wave_indices_keep_the_form_where_each_wave_has_one_quotient(engine):
+    """// and % by a positive int keep the form where every wave's lanes share a quotient
+    (a wave index, a lane number); elsewhere (two quotients a wave, a negative divisor,
+    lanes that would wrap int64) they are numpy's, on the same values."""
+    out, forms, big = np.zeros(11 * 256, np.int64), [], I64_MAX - 100
+    with use_engine(engine):
+        _wave_indices[4, 64, 0, "gfx942"](out, forms, big)
+    keeps = [True, True, True, True, True, False, False, False, False, False, False]
+    assert forms and forms == keeps * (len(forms) // len(keeps))
+    t = np.arange(256, dtype=np.int64)
+    with np.errstate(over="ignore"):
+        expected = [t // 64, t % 64, t // 128, t % 128, (t + 64) // 64 * 3 + 1, t // 32,
+                    t % 32, t // -64, t % -64, (t + np.int64(big)) // 64,
+                    (t - np.int64(big)) % 64]
+    np.testing.assert_array_equal(out.reshape(11, 256), np.array(expected))
+
+
+FragA16 = fragment[matrix_a, 16, 16, 16, float16, row_major]
+
+
+@kernel
+def _tiles_by_wave_index(a, out, forms, lda):
+    wave = (blockIdx.x * blockDim.x + threadIdx.x) // 64
+    frag = FragA16()
+    src = a + wave * 16 * lda
+    load_matrix_sync(frag, src, lda)
+    forms.append(src.offset._grid is not None)
+    store_matrix_sync(out + wave * 256, frag, 16)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("block", [256, 64])
+def test_a_wave_index_addresses_fragments_without_its_array(engine, block):
+    """A fragment load at a wave-index address reads each wave's address from the form (the
+    one-address check and the block starts), and loads what numpy reads."""
+    a = np.random.default_rng(block).standard_normal((8 * 16, 16)).astype(np.float16)
+    out, forms = np.zeros(8 * 256, np.float16), []
+    with use_engine(engine):
+        _tiles_by_wave_index[512 // block, block, 0, "gfx942"](a, out, forms, 16)
+    assert forms and all(forms)
+    np.testing.assert_array_equal(out, a.reshape(-1))
 
 
 # --- loads and stores at a grid -------------------------------------------------------------

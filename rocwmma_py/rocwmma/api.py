@@ -21,6 +21,7 @@ from .. import types as T
 from ..arch.numerics import Shared, decode
 from ..errors import FragmentValueError
 from ..runtime import Lanes, Pointer, current_arch
+from ..runtime.lane_grid import wave_values
 from ..runtime.lanes import batch_data, describe_lanes
 from ..runtime.progress import note_step
 from ..runtime.state import current_context, current_context_or_none
@@ -173,7 +174,7 @@ def _checked_ldm(frag: fragment, ldm, layout, what: str) -> int:
 
 def _check_one_address_per_wave(ptr: Pointer, ctx, what: str) -> None:
     """rocWMMA takes one address per wave: a per-lane pointer must be uniform in each wave."""
-    if not isinstance(ptr.offset, Lanes):
+    if not isinstance(ptr.offset, Lanes) or wave_values(ptr.offset) is not None:
         return
     per_wave = batch_data(ptr.offset).reshape(-1, ctx.wave_size)
     if (per_wave == per_wave[:, :1]).all():  # (one whole-array reduction on the usual path)

@@ -11,7 +11,9 @@ The first look at the array (any operation but the few below, `batch_data`, a lo
 path) builds it and drops the form for good, so values that were ever exposed, and may have
 been changed in place since, are never read by their form again. The form's own arrays are
 never handed out. Every result is the int64 arithmetic of the built array, bit for bit
-(wrap-around included: + - * of int64 are a ring).
+(wrap-around included: + - * of int64 are a ring; // and % by a positive int keep the form
+only where each wave's lanes share one quotient, which makes a wave index a per-wave value
+that loads read without building it, `wave_values`).
 """
 
 from __future__ import annotations
@@ -118,6 +120,44 @@ class LaneGrid:
         return first, last, wave_step, lane_step
 
 
+def _in_one_span(grid: LaneGrid, k: int) -> np.ndarray | None:
+    """Each wave's quotient (shift + lowest lane) // k where every lane of every wave has that
+    same quotient by k > 0 (its lanes lie in one span [q k, q k + k)), no element wrapping
+    int64; else None."""
+    low, high = int(grid.pattern.min()), int(grid.pattern.max())
+    if k <= 0 or int(grid.shifts.min()) + low < I64_MIN or int(grid.shifts.max()) + high > I64_MAX:
+        return None
+    quotient = (grid.shifts + low) // k
+    return quotient if np.array_equal(quotient, (grid.shifts + high) // k) else None
+
+
+def _floor_divided(grid: LaneGrid, k: int) -> LaneGrid | None:
+    """grid // k where `_in_one_span`: each wave's one value (a wave index from a thread
+    index, `(blockIdx.x * blockDim.x + threadIdx.x) // 64`)."""
+    quotient = _in_one_span(grid, k)
+    if quotient is None:
+        return None
+    return LaneGrid(quotient, np.zeros(grid.pattern.size, np.int64), False, 0)
+
+
+def _remainder(grid: LaneGrid, k: int) -> LaneGrid | None:
+    """grid % k where `_in_one_span`: the lanes less each wave's multiple of k
+    (`threadIdx.x % 64`, a lane's number)."""
+    quotient = _in_one_span(grid, k)
+    if quotient is None:
+        return None
+    return LaneGrid(grid.shifts - quotient * k, grid.pattern, False, grid._steps[1])
+
+
+def wave_values(x: object) -> np.ndarray | None:
+    """Each wave's one value, where x is a `GridLanes` whose form gives every lane of a wave
+    the same value (read from the form: its array is not built), else None."""
+    grid = x._grid if type(x) is GridLanes else None
+    if grid is None or grid.steps()[1] != 0:
+        return None
+    return grid.shifts + grid.pattern[0]
+
+
 def _times(step: Step, k: int) -> Step:
     """A step times k (False, not looked for, stays so; a product past int64 is None)."""
     if step is None or step is False:
@@ -220,16 +260,16 @@ def _int_operand(x: object) -> int | None:
 
 
 def _grid_operator(name: str, combine, both=lambda grid, other: None) -> None:
-    """GridLanes' operator `name` on an int operand keeps the form (`combine(grid, k)`), and
-    on another GridLanes where `both(grid, other)` gives a grid; anything else is Lanes'
-    own."""
+    """GridLanes' operator `name` on an int operand keeps the form where `combine(grid, k)`
+    gives a grid, and on another GridLanes where `both(grid, other)` does; anything else is
+    Lanes' own."""
     general = getattr(Lanes, name)
 
     def op(self: GridLanes, other: object) -> Any:
         grid = self._grid
         if grid is not None:
-            if (k := _int_operand(other)) is not None:
-                return GridLanes.of(combine(grid, k))
+            if (k := _int_operand(other)) is not None and (result := combine(grid, k)):
+                return GridLanes.of(result)
             if type(other) is GridLanes and (sum_of := both(grid, other)) is not None:
                 return GridLanes.of(sum_of)
         return general(self, other)
@@ -275,6 +315,8 @@ _grid_operator("__sub__", lambda g, k: g.shifted(np.negative(_plus(k)), 0),  # (
 _grid_operator("__rsub__", lambda g, k: g.negated().shifted(_plus(k), 0))
 _grid_operator("__mul__", lambda g, k: g.times(k))
 _grid_operator("__rmul__", lambda g, k: g.times(k))
+_grid_operator("__floordiv__", _floor_divided)
+_grid_operator("__mod__", _remainder)
 LANE_TYPES.add(GridLanes)
 
 

@@ -32,7 +32,7 @@ from ..errors import AccessError, PointerTypeError
 from ..types import cxx_type
 from .distinct import first_occurrences, positions
 from .errors import OutOfBoundsError
-from .lane_grid import GridLanes, LaneGrid
+from .lane_grid import GridLanes, LaneGrid, wave_values
 from .lanes import Lanes, as_lanes, batch_data, check_plain_data
 from .races import EpochClock, EpochLog, RaceTracker
 from .sanitizers import (
@@ -622,7 +622,10 @@ class Pointer:
             return None
         waves = ctx.n_waves if ctx is not None else 1
         base: int | np.ndarray = self.offset  # type: ignore[assignment]
-        if isinstance(self.offset, Lanes):
+        uniform = wave_values(self.offset)
+        if uniform is not None and uniform.size == waves:  # (a wave index's address)
+            base = uniform
+        elif isinstance(self.offset, Lanes):
             per_wave = batch_data(self.offset).reshape(waves, -1)
             base = per_wave[:, 0]
             if not lanes_agree and (per_wave != per_wave[:, :1]).any():
