@@ -10,8 +10,14 @@ import zlib
 
 import numpy as np
 import pytest
-import silicon_reference as R
-from test_silicon_speedpaths import FORMATS, KINDS, accumulator, decoded, operand
+from test_silicon_speedpaths import (
+    FORMATS,
+    KINDS,
+    accumulator,
+    assert_shared_samples,
+    decoded,
+    operand,
+)
 
 from rocwmma_py.arch import silicon_fused
 from rocwmma_py.arch.numerics import Shared
@@ -119,13 +125,7 @@ def test_grids_equal_single_tiles_and_the_reference(a_fmt, b_fmt, group, halves,
         Shared(a, dist[0], ats[0]), Shared(b, dist[1], ats[1])))
     assert grid_calls == [False, data != "bits"]
     assert np.array_equal(got.view(np.uint32), plain.view(np.uint32))
-    for w, i, j in zip(*np.unravel_index(rng.integers(0, got.size, 60), got.shape), strict=True):
-        want = R.family3_fused_dot(
-            bits[0][ats[0][w], i, :].tolist(), bits[1][ats[1][w], :, j].tolist(),
-            int(c[w, i, j]), FORMATS[a_fmt][0], FORMATS[b_fmt][0], group,
-            xf32=a_fmt == "xf32", halves=halves)
-        nan = np.isnan(got[w, i, j]) and np.isnan(np.uint32(want).view(np.float32))
-        assert int(got[w, i, j].view(np.uint32)) == want or nan
+    assert_shared_samples(rng, got, bits, ats, c, a_fmt, b_fmt, group, halves, 60)
 
 
 def test_grids_keep_a_non_finite_accumulator(grid_calls):

@@ -11,7 +11,6 @@ import zlib
 
 import numpy as np
 import pytest
-import silicon_reference as R
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_exact_speedpaths import KINDS, TARGETS, expected, operands, same
@@ -19,6 +18,7 @@ from test_silicon_speedpaths import DATA as SILICON_DATA
 from test_silicon_speedpaths import FORMATS as SILICON_FORMATS
 from test_silicon_speedpaths import KINDS as SILICON_KINDS
 from test_silicon_speedpaths import accumulator as silicon_accumulator
+from test_silicon_speedpaths import assert_shared_samples
 from test_silicon_speedpaths import decoded as silicon_decoded
 from test_silicon_speedpaths import operand as silicon_operand
 
@@ -259,13 +259,7 @@ def test_cdna3_fused_dot_reads_shared_tiles(a_fmt, b_fmt, group, halves, data, m
     got = silicon_fused.fused_dot(a, b, c.view(np.float32), **kwargs, shared=(
         Shared(a, dist[0], ats[0]), Shared(b, dist[1], ats[1])))
     assert np.array_equal(got.view(np.uint32), plain.view(np.uint32))
-    for w, i, j in zip(*np.unravel_index(rng.integers(0, got.size, 40), got.shape), strict=True):
-        want = R.family3_fused_dot(
-            bits[0][ats[0][w], i, :].tolist(), bits[1][ats[1][w], :, j].tolist(),
-            int(c[w, i, j]), SILICON_FORMATS[a_fmt][0], SILICON_FORMATS[b_fmt][0], group,
-            xf32=a_fmt == "xf32", halves=halves)
-        nan = np.isnan(got[w, i, j]) and np.isnan(np.uint32(want).view(np.float32))
-        assert int(got[w, i, j].view(np.uint32)) == want or nan
+    assert_shared_samples(rng, got, bits, ats, c, a_fmt, b_fmt, group, halves, 40)
 
 
 FragA32 = fragment[matrix_a, TILE, TILE, 2 * K_STEP, float16, row_major]

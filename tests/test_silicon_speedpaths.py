@@ -77,6 +77,20 @@ def decoded(bits: np.ndarray, fmt: str) -> np.ndarray:
         return bits.view(FORMATS[fmt][1]).astype(np.float64)
 
 
+def assert_shared_samples(rng, got, bits, ats, c, a_fmt: str, b_fmt: str, group: int,
+                          halves: bool, count: int) -> None:
+    """`count` sampled outputs of a batch whose tiles were gathered from distinct tiles
+    (`bits`: A's and B's, positions `ats`) equal the scalar reference (NaN as NaN)."""
+    for w, i, j in zip(*np.unravel_index(rng.integers(0, got.size, count), got.shape),
+                       strict=True):
+        want = R.family3_fused_dot(
+            bits[0][ats[0][w], i, :].tolist(), bits[1][ats[1][w], :, j].tolist(),
+            int(c[w, i, j]), FORMATS[a_fmt][0], FORMATS[b_fmt][0], group,
+            xf32=a_fmt == "xf32", halves=halves)
+        nan = np.isnan(got[w, i, j]) and np.isnan(np.uint32(want).view(np.float32))
+        assert int(got[w, i, j].view(np.uint32)) == want or nan
+
+
 @pytest.mark.parametrize("chunk", [None, 600])
 @pytest.mark.parametrize("data", DATA)
 @pytest.mark.parametrize(("a_fmt", "b_fmt", "group", "halves"), KINDS)
