@@ -7,7 +7,8 @@ d lies far above the group sum, special values. Random batches that reach each o
 and subnormal-heavy operands; products below 2**-133 with a zero or subnormal C, whose
 exponent -126 then sets the sum's grid; C far above and far below the products; K not a multiple of
 the group; small chunks so that tiles span several, the last one partial) must equal
-tests/silicon_reference.py bit for bit on every output checked (NaN as NaN).
+tests/silicon_reference.py bit for bit on every output checked (NaN as NaN), with the input
+formats' magnitude bounds given (as the models give them) and without.
 """
 
 from __future__ import annotations
@@ -72,6 +73,12 @@ def accumulator(rng, shape, data: str) -> np.ndarray:
     return c.astype(np.float32).view(np.uint32)
 
 
+def magnitudes(fmt: str) -> tuple[float, float]:
+    """The format's (smallest non-zero, largest finite) magnitude, as the models pass them."""
+    info = ml_dtypes.finfo(FORMATS[fmt][1])
+    return float(info.smallest_subnormal), float(info.max)
+
+
 def decoded(bits: np.ndarray, fmt: str) -> np.ndarray:
     with np.errstate(invalid="ignore"):  # NaN patterns decode to NaN
         return bits.view(FORMATS[fmt][1]).astype(np.float64)
@@ -91,11 +98,13 @@ def assert_shared_samples(rng, got, bits, ats, c, a_fmt: str, b_fmt: str, group:
         assert int(got[w, i, j].view(np.uint32)) == want or nan
 
 
-@pytest.mark.parametrize("chunk", [None, 600])
+@pytest.mark.parametrize(("chunk", "formats"), [(None, True), (600, True), (None, False)])
 @pytest.mark.parametrize("data", DATA)
 @pytest.mark.parametrize(("a_fmt", "b_fmt", "group", "halves"), KINDS)
-def test_fused_dot_matches_the_reference(a_fmt, b_fmt, group, halves, data, chunk,
+def test_fused_dot_matches_the_reference(a_fmt, b_fmt, group, halves, data, chunk, formats,
                                          monkeypatch):
+    """Formats given (as the models give them: f16 and fp8/bf8 then skip the range scans)
+    and not (every range scanned)."""
     rng = np.random.default_rng(zlib.crc32(f"{a_fmt} {b_fmt} {data} {chunk}".encode()))
     if chunk is not None:  # several chunks of tiles, the last one partial
         monkeypatch.setattr(silicon_fused, "_CHUNK_TERMS", chunk)
@@ -106,7 +115,8 @@ def test_fused_dot_matches_the_reference(a_fmt, b_fmt, group, halves, data, chun
         c = accumulator(rng, (tiles, m, n), data)
         d = silicon_fused.fused_dot(
             decoded(a, a_fmt), decoded(b, b_fmt), c.view(np.float32), group=group,
-            split=halves, a_min_exp=FORMATS[a_fmt][3], b_min_exp=FORMATS[b_fmt][3])
+            split=halves, a_min_exp=FORMATS[a_fmt][3], b_min_exp=FORMATS[b_fmt][3],
+            formats=(magnitudes(a_fmt), magnitudes(b_fmt)) if formats else None)
         assert d.dtype == np.float32 and d.shape == (tiles, m, n)
         picks = rng.integers(0, tiles * m * n, min(CHECKED, tiles * m * n))
         for t, i, j in zip(*np.unravel_index(picks, (tiles, m, n)), strict=True):

@@ -75,6 +75,12 @@ def _min_exp(t) -> int:
     return int(ml_dtypes.finfo(T.storage_dtype(t)).minexp)
 
 
+def _magnitudes(t) -> tuple[float, float]:
+    """The format's (smallest non-zero, largest finite) magnitude."""
+    info = ml_dtypes.finfo(T.storage_dtype(t))
+    return float(info.smallest_subnormal), float(info.max)
+
+
 def _no_floor(a, b, c, max_a: float, max_b: float) -> float:
     return -math.inf
 
@@ -100,7 +106,8 @@ def _fused(instr: Instruction) -> Arithmetic:
     group = 16 if eight_bit else 4 if instr.a_type is T.xfloat32 else 8
     mins = (_min_exp(instr.a_type), _min_exp(instr.b_type))
     return Arithmetic(partial(fused_dot, group=group, split=eight_bit, a_min_exp=mins[0],
-                              b_min_exp=mins[1]),
+                              b_min_exp=mins[1], formats=(_magnitudes(instr.a_type),
+                                                          _magnitudes(instr.b_type))),
                       partial(_untruncated_floor, mins=mins), positive_zero=True, shares=True)
 
 

@@ -60,15 +60,17 @@ _SHALLOW_PRODUCT = 2.0**-132
 
 def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split: bool,
               a_min_exp: int, b_min_exp: int,
+              formats: tuple[tuple[float, float], tuple[float, float]] | None = None,
               shared: tuple[Shared | None, Shared | None] = (None, None)) -> np.ndarray:
     """D = C + A @ B over the last two axes (batched) as CDNA3 computes it; float32 result.
 
     `a` (..., M, K), `b` (..., K, N) hold decoded input values (float64), `c` (..., M, N)
     float32 values; `group` is G, `split` the fp8/bf8 two-stage sum, `*_min_exp` the input
-    formats' minimum normal exponents; `shared`: the distinct tiles a and b (waves, ...)
-    were gathered from, where known: ranges, exponent weights and K-major copies are made
-    from them once and taken per chunk (`_Tiles`), and where the waves pair them as grids
-    (`_Pairs`) the products are formed grid by grid.
+    formats' minimum normal exponents, `formats` their (smallest non-zero, largest finite)
+    magnitudes where known (None: the values' ranges are scanned); `shared`: the distinct
+    tiles a and b (waves, ...) were gathered from, where known: ranges, exponent weights and
+    K-major copies are made from them once and taken per chunk (`_Tiles`), and where the
+    waves pair them as grids (`_Pairs`) the products are formed grid by grid.
     """
     a3, b3, c3, shape = SC.flatten_tiles(a, b, c)
     tiles, m, k = a3.shape
@@ -80,14 +82,13 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
         distinct = [(x[..., order] if i == 0 else x[:, order, :], at)
                     for i, (x, at) in enumerate(distinct)]
     (ua, at_a), (ub, at_b) = distinct
-    range_a, range_b = SC.magnitude_range(ua), SC.magnitude_range(ub)
-    finite = math.isfinite(range_a[1]) and math.isfinite(range_b[1])
+    range_a, range_b, finite = _ranges(ua, ub, formats)
     if not finite:  # (the waves' own tiles, zeroed where not finite)
         (ua, at_a), (ub, at_b) = ((np.where(np.isfinite(x), x, 0.0), None) for x in (a3, b3))
-        range_a, range_b = SC.magnitude_range(ua), SC.magnitude_range(ub)
+        range_a, range_b, _ = _ranges(ua, ub, formats)
     lo, hi = range_a[0] * range_b[0], range_a[1] * range_b[1]
     # float32 is exact for every non-zero product and its scaled form (always for f16, fp8)
-    work = np.float32 if lo >= _F32_MIN_PRODUCT and hi < _F32_MAX_PRODUCT else np.float64
+    work = np.float32 if _float32_exact(lo, hi) else np.float64
     big = hi >= _BIG_PRODUCT
     # only the special values read the waves' own tiles, in the waves' order
     pairs = _Pairs.of(at_a, at_b, (m, n, k), plain=big or not finite)
@@ -113,6 +114,26 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
                 part = slice(c0, c0 + step)
                 _fused_chunk(operands.part(part), out[part], group, split)
     return pairs.from_grid(out).reshape(shape)
+
+
+def _ranges(ua: np.ndarray, ub: np.ndarray,
+            formats: tuple[tuple[float, float], tuple[float, float]] | None
+            ) -> tuple[tuple[float, float], tuple[float, float], bool]:
+    """(A's, B's (smallest non-zero, largest) magnitude, whether both are finite): the
+    formats' own where they alone put every product where float32 is exact (f16, fp8/bf8:
+    the values are only tested for NaN and inf, a pass instead of a range's four), else the
+    values' (`SC.magnitude_range`)."""
+    if formats is not None and _float32_exact(formats[0][0] * formats[1][0],
+                                              formats[0][1] * formats[1][1]):
+        return (*formats, bool(np.isfinite(ua).all()) and bool(np.isfinite(ub).all()))
+    range_a, range_b = SC.magnitude_range(ua), SC.magnitude_range(ub)
+    return range_a, range_b, math.isfinite(range_a[1]) and math.isfinite(range_b[1])
+
+
+def _float32_exact(lo: float, hi: float) -> bool:
+    """Every non-zero product with magnitudes in [lo, hi] and its scaled form are exact in
+    float32 (see `_F32_MIN_PRODUCT`)."""
+    return lo >= _F32_MIN_PRODUCT and hi < _F32_MAX_PRODUCT
 
 
 def _distinct(facts: Shared | None, x: np.ndarray, x3: np.ndarray
@@ -350,17 +371,17 @@ def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
             s, _, scale = next(sums)
         # d in units of 2**(E-24), exact
         d_units = np.multiply(d64, scale, out=scratch("fused d units", d.shape, np.float64))
-        hi, lo = float(d_units.max()), float(d_units.min())
+        wide = _wide(d_units)
         specials = None
         if not (finite and not big):  # (`_Pairs.of`: every grid is one tile, in tile order)
             tiles = d.reshape(d.shape[0], d.shape[2], d.shape[4])
             specials = _special_values(ops.a[..., g0:stop], ops.b[..., g0:stop, :], tiles, big)
-        elif not (math.isfinite(hi) and math.isfinite(lo)):
-            specials = _nonfinite_d(d)
-        _add_accumulator(s, scale, d, d_units, (lo, hi), drop=split, general=split or ops.deep)
+        elif wide.size:
+            specials = _nonfinite_d(d, wide)
+        _add_accumulator(s, scale, d, d_units, wide, drop=split, general=split or ops.deep)
         if specials is not None:
             where, values = specials
-            d.reshape(where.shape)[where] = values
+            d.reshape(-1)[where] = values
         if stop < k:
             np.copyto(d64, d)
 
@@ -472,39 +493,42 @@ def _truncated_sum(a_k, b_k, wa, wb, floor_e: int, tag: str
     return total, q, scale64
 
 
-def _add_accumulator(s, scale, d, d_units, bounds: tuple[float, float], drop: bool,
+def _wide(d_units: np.ndarray) -> np.ndarray:
+    """The flat positions where not |d_units| < 2**32: d wide of its group's products (e(d)
+    > E + 7), infinite or NaN; few (one comparison finds them, as fast as d's range)."""
+    inside = np.less(np.abs(d_units, out=scratch("fused d magnitude", d_units.shape,
+                                                     np.float64)),
+                     2.0**32, out=scratch("fused d inside", d_units.shape, np.bool_))
+    return np.flatnonzero(np.logical_not(inside, out=inside))
+
+
+def _add_accumulator(s, scale, d, d_units, wide: np.ndarray, drop: bool,
                      general: bool) -> None:
     """Steps 5-6: floor S to 2**(M-31) and d to 2**(M-24), add exactly, round to f32 (RNE);
     the result replaces d (float32, contiguous) in place.
 
-    Everything in units u = 2**(E-24) (`scale` = 1/u, `d_units` = d/u, `bounds` its min and
-    max). With R = 2**max(0, e(d) - E - 7) = max(1, 2**(M-31) / u) the result is
-    (floor(S / R) + floor(d_units / R)) * R * u: where e(d) <= E + 7 (R = 1, |d_units| <
-    2**32) that is S plus d floored to u, computed for every output at once; where d is
-    larger, d_units is a multiple of 2**8 R (d's own grid), so those few outputs differ only
-    by S floored to R first. All outputs take the general form for fp8/bf8's drop rule, and
-    where a zero or subnormal d's exponent -126 may lie more than 7 above E (`general`).
+    Everything in units u = 2**(E-24) (`scale` = 1/u, `d_units` = d/u). With R = 2**max(0,
+    e(d) - E - 7) = max(1, 2**(M-31) / u) the result is (floor(S / R) + floor(d_units / R))
+    * R * u: where e(d) <= E + 7 (R = 1, |d_units| < 2**32) that is S plus d floored to u,
+    computed for every output at once; where d is larger (the flat positions `wide`, with
+    those of a non-finite d: `_wide`), d_units is a multiple of 2**8 R (d's own grid), so
+    those few outputs differ only by S floored to R first. All outputs take the general form
+    for fp8/bf8's drop rule, and where a zero or subnormal d's exponent -126 may lie more
+    than 7 above E (`general`).
     Both parts are multiples of R below 2**53 R, so every step is exact in float64 and the
     one rounding is the final float32 cast. An exact zero comes out +0 (S is never -0, and
     +0 + -0 is +0). Runs under `fused_dot`'s errstate: a non-finite d (its outputs are the
     special values') and overflow to +-inf (the intended result) do not warn."""
-    lo, hi = bounds
     if general:
         d[...] = _general_sum(s, scale, d, d_units, drop)
         return
-    large = None
-    if not (-2.0**32 < lo and hi < 2.0**32):  # (NaN bounds: a NaN d somewhere)
-        # one comparison where only one side is reached
-        large = np.flatnonzero(d_units >= 2.0**32 if lo > -2.0**32 else
-                               d_units <= -2.0**32 if hi < 2.0**32 else
-                               np.abs(d_units) >= 2.0**32)
     total = np.floor(d_units, out=d_units)
     s64 = scratch("fused s64", s.shape, np.float64)
     np.copyto(s64, s)  # (then a float64 add: faster than adding the int32 S itself)
-    if large is not None and large.size:  # d_units is a multiple of R there: floor S only
+    if wide.size:  # d_units is a multiple of R there: floor S only
         flat = s64.reshape(-1)
-        r = _grid(_ratio(scale.reshape(-1)[large], d.reshape(-1)[large]))
-        flat[large] = np.floor(flat[large] / r) * r
+        r = _grid(_ratio(scale.reshape(-1)[wide], d.reshape(-1)[wide]))
+        flat[wide] = np.floor(flat[wide] / r) * r
     total += s64
     total /= scale
     np.copyto(d, total, casting="same_kind")  # the one rounding
@@ -537,11 +561,13 @@ def _grid(ratio) -> np.ndarray:
     return np.maximum(ratio * 2.0**-_SUM_BITS, 1.0)
 
 
-def _nonfinite_d(d: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def _nonfinite_d(d: np.ndarray, wide: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """`_special_values` where every operand is finite and no product reaches 2**128: an
-    output whose d is NaN or +-inf becomes d plus a finite sum, d itself (a NaN quieted)."""
-    where = ~np.isfinite(d)
-    return (where, d[where] + np.float32(0.0)) if where.any() else None
+    output whose d is NaN or +-inf (among the flat positions `wide`, `_wide`) becomes d plus
+    a finite sum, d itself (a NaN quieted)."""
+    values = d.reshape(-1)[wide]
+    bad = ~np.isfinite(values)
+    return (wide[bad], values[bad] + np.float32(0.0)) if bad.any() else None
 
 
 def _special_values(a, b, d, big: bool):
@@ -568,4 +594,4 @@ def _special_values(a, b, d, big: bool):
     if not decided.any():
         return None
     with np.errstate(over="ignore", invalid="ignore"):
-        return decided, values[decided].astype(np.float32)
+        return np.flatnonzero(decided), values[decided].astype(np.float32)
