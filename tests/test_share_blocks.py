@@ -174,3 +174,20 @@ def test_lds_shares_race_exactly_when_they_meet(engine, overlap, share_io):
     if engine == "batch":
         assert last_launch_stats().per_wave_blocks == 0
         assert share_io and all(share_io)
+
+
+@pytest.mark.parametrize("shape", [(8, 4, 64), (4, 1, 32), (1, 3, 64), (16, 2, 1)])
+@pytest.mark.parametrize("order", [(1, 2, 0), (1, 0, 2), (0, 1, 2), (2, 1, 0)])
+def test_register_order_finds_the_axes_that_count_through_the_blocks(shape, order):
+    """Registers (E, waves, lanes) that hold the flat blocks in some axis order are a
+    transposed copy of them; any other index (a reversed run, a gap) takes the index."""
+    counting = np.arange(np.prod(shape)).reshape([shape[ax] for ax in order])
+    index = counting.transpose(np.argsort(order))
+    found = api._register_order(index)
+    assert found is not None
+    assert np.array_equal(np.arange(index.size).reshape([shape[ax] for ax in found])
+                          .transpose(np.argsort(found)), index)
+    if index.size > 1:
+        longest = int(np.argmax(shape))
+        assert api._register_order(np.flip(index, axis=longest)) is None
+        assert api._register_order(index * 2) is None

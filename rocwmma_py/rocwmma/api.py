@@ -280,13 +280,16 @@ class ShareGrid(NamedTuple):
     of `shape` elements on a strided grid (`strides`, the smaller one last: blocks are
     copied in memory order), wave w's starting `origins[w]` elements past the pointer.
     `to_registers` (E, n*W) indexes the flat blocks (n * block size) for every register;
-    `to_blocks` (n, block size) indexes the flat registers for every block element."""
+    `to_blocks` (n, block size) indexes the flat registers for every block element;
+    `order`, where not None, is the axis order of the registers (E, n, W) in which the flat
+    blocks hold them (`_register_order`): loads and stores are then transposing copies."""
 
     shape: tuple[int, int]
     strides: tuple[int, int]
     origins: np.ndarray
     to_registers: np.ndarray
     to_blocks: np.ndarray
+    order: tuple[int, ...] | None
 
 
 @lru_cache(maxsize=1024)
@@ -326,7 +329,20 @@ def _share_grid(cls: type[fragment], arch, plan: IoPlan) -> ShareGrid | None:
     for a in (origins, to_registers, to_blocks):
         a.flags.writeable = False
     return ShareGrid((height, width), (s_r, s_c), origins, to_registers,
-                     to_blocks.reshape(n, size))
+                     to_blocks.reshape(n, size), _register_order(to_registers.reshape(-1, n, wave)))
+
+
+def _register_order(index: np.ndarray) -> tuple[int, ...] | None:
+    """The order of the axes of `index` (E, n, W: register, wave, lane) in which it counts
+    0, 1, 2, ... (C order), where it does, else None. Lanes that load whole vectors (each
+    lane's registers a run of its block, the lanes one after another) are such: the
+    registers are then the blocks transposed, copied without a per-element index (2-3x
+    faster than `take` on 16-bit elements)."""
+    steps = [int(np.diff(index, axis=ax).flat[0]) if index.shape[ax] > 1 else 0
+             for ax in range(index.ndim)]
+    order = tuple(sorted(range(index.ndim), key=lambda ax: -steps[ax]))
+    counting = np.arange(index.size).reshape([index.shape[ax] for ax in order])
+    return order if np.array_equal(index, counting.transpose(np.argsort(order))) else None
 
 
 def _load_shares(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
@@ -344,7 +360,13 @@ def _load_shares(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
                              grid.origins)
     if blocks is None:
         return False
-    np.take(blocks.per_wave().reshape(-1), grid.to_registers, out=batch_data(frag), mode="clip")
+    registers, flat = batch_data(frag), blocks.per_wave().reshape(-1)
+    if grid.order is not None and registers.flags.c_contiguous:
+        shape = (registers.shape[0], grid.origins.size, frag.traits(frag.arch).wave_size)
+        np.copyto(registers.reshape(shape), flat.reshape([shape[ax] for ax in grid.order])
+                  .transpose(np.argsort(grid.order)))
+    else:
+        np.take(flat, grid.to_registers, out=registers, mode="clip")
     return True
 
 
@@ -357,7 +379,12 @@ def _store_shares(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
     grid = _share_grid(type(frag), frag.arch, plan)
     if grid is None:
         return False
-    blocks = np.take(batch_data(frag).reshape(-1), grid.to_blocks)
+    registers = batch_data(frag)
+    if grid.order is not None:  # (a C-order copy of the transposed registers)
+        shape = (registers.shape[0], grid.origins.size, frag.traits(frag.arch).wave_size)
+        blocks = np.ascontiguousarray(registers.reshape(shape).transpose(grid.order))
+    else:
+        blocks = np.take(registers.reshape(-1), grid.to_blocks)
     return ptr.write_blocks(blocks.reshape(-1, *grid.shape), grid.strides,
                             current_context_or_none() is not None, grid.origins)
 
