@@ -35,7 +35,7 @@ from rocwmma_py import (
 from rocwmma_py.arch import get_arch
 from rocwmma_py.errors import AccessError
 from rocwmma_py.rocwmma import api
-from rocwmma_py.runtime import last_launch_stats
+from rocwmma_py.runtime import last_launch_stats, memory
 from rocwmma_py.runtime.errors import OutOfBoundsError
 
 pytestmark = pytest.mark.smoke
@@ -210,3 +210,27 @@ def test_an_undone_batch_leaves_what_the_per_wave_engine_leaves(engine, dense_st
     assert dense_stores and all(dense_stores)
     if engine == "batch":
         assert last_launch_stats().fallbacks  # the batch was undone and rerun
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_blocks_called_apart_share_no_element_wherever_they_sit(seed):
+    """`memory._blocks_apart` (cached on the starts relative to the lowest) says apart only
+    where no element is written twice (checked element by element), and says the same
+    for the blocks moved together; the cached `_relative_positions` name each start's
+    distinct block."""
+    rng = np.random.default_rng(seed)
+    shape, strides = (int(rng.integers(1, 5)), int(rng.integers(1, 9))), (40, 1)
+    tiles = rng.choice(12, size=int(rng.integers(2, 10)), replace=bool(seed % 2))
+    starts = (tiles // 4) * shape[0] * 40 + (tiles % 4) * 8
+    if seed > 3:  # some blocks off the grid, into their neighbours
+        starts = starts + rng.integers(0, 3, starts.size)
+    elements = (starts[:, None, None] + strides[0] * np.arange(shape[0])[:, None]
+                + strides[1] * np.arange(shape[1])).reshape(-1)
+    apart = memory._blocks_apart(memory._relative(starts)[1], shape, strides)
+    if apart:
+        assert np.unique(elements).size == elements.size
+    moved = starts + int(rng.integers(1, 10_000))
+    assert memory._blocks_apart(memory._relative(moved)[1], shape, strides) == apart
+    base, rel = memory._relative(moved)
+    distinct, at = memory._relative_positions(rel)
+    assert np.array_equal((distinct + base)[at] if at is not None else distinct + base, moved)

@@ -23,6 +23,7 @@ in a batch, lanes are ordered wave-major, so the highest (wave, lane) wins.
 from __future__ import annotations
 
 import operator
+from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
 import numpy as np
@@ -572,8 +573,9 @@ class Pointer:
             return Blocks(self._strided(starts, (1, *shape), (0, *strides)).copy(), None)
         if observers:
             before_read(observers, self._block_access(starts, shape, strides))
-        distinct, at = positions(starts)
-        return Blocks(self._blocks_view(shape, strides)[distinct], at)
+        base, rel = _relative(starts)
+        distinct, at = _relative_positions(rel)
+        return Blocks(self._blocks_view(shape, strides)[distinct + base], at)
 
     def write_blocks(self, values: np.ndarray, strides: tuple[int, int],
                      lanes_agree: bool = False, shifts: np.ndarray | None = None) -> bool:
@@ -593,7 +595,7 @@ class Pointer:
         if isinstance(starts, int):
             self._strided(starts, shape, strides)[...] = values[0]
             return True
-        if starts.size > 1 and not _blocks_apart(starts, shape, strides):
+        if starts.size > 1 and not _blocks_apart(_relative(starts)[1], shape, strides):
             return False
         view = self._blocks_view(shape, strides)
         if not observers:
@@ -1054,9 +1056,30 @@ def _tiles_repeat(origins: np.ndarray, box: np.ndarray) -> bool | None:
     return bool(np.unique(cells).size < cells.size)
 
 
-def _blocks_apart(starts: np.ndarray, shape: tuple[int, ...], strides: tuple[int, int]) -> bool:
-    """Whether blocks of `shape` and `strides` (non-negative) at `starts` share no element:
-    their ranges are disjoint, or they are tiles of one grid (`_tiles_repeat`)."""
+def _relative(starts: np.ndarray) -> tuple[int, bytes]:
+    """(the lowest start, the int64 bytes of the starts less it): what blocks overlap and
+    which coincide does not change when all move together (a kernel's K loop moves its
+    loads; its LDS stores repeat), so the answers are cached on these bytes."""
+    base = int(starts.min())
+    return base, np.subtract(starts, base, dtype=np.int64).tobytes()
+
+
+@lru_cache(maxsize=64)
+def _relative_positions(rel: bytes) -> tuple[np.ndarray, np.ndarray | None]:
+    """`positions` of the starts `_relative` gives as bytes (read-only arrays)."""
+    found = positions(np.frombuffer(rel, np.int64))
+    for x in found:
+        if x is not None:
+            x.flags.writeable = False
+    return found
+
+
+@lru_cache(maxsize=64)
+def _blocks_apart(rel: bytes, shape: tuple[int, ...], strides: tuple[int, int]) -> bool:
+    """Whether blocks of `shape` and `strides` (non-negative) at the starts `_relative`
+    gives as bytes share no element: their ranges are disjoint, or they are tiles of one
+    grid (`_tiles_repeat`)."""
+    starts = np.frombuffer(rel, np.int64)
     box = np.sort((strides[0] * np.arange(shape[0])[:, None]
                    + strides[1] * np.arange(shape[1])).reshape(-1))
     if (box[1:] == box[:-1]).any():  # a zero stride: the block repeats an element
