@@ -362,12 +362,18 @@ def _load_shares(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
         return False
     registers, flat = batch_data(frag), blocks.per_wave().reshape(-1)
     if grid.order is not None and registers.flags.c_contiguous:
-        shape = (registers.shape[0], grid.origins.size, frag.traits(frag.arch).wave_size)
-        np.copyto(registers.reshape(shape), flat.reshape([shape[ax] for ax in grid.order])
+        by_wave = _by_wave(registers, frag)
+        np.copyto(by_wave, flat.reshape([by_wave.shape[ax] for ax in grid.order])
                   .transpose(np.argsort(grid.order)))
     else:
         np.take(flat, grid.to_registers, out=registers, mode="clip")
     return True
+
+
+def _by_wave(registers: np.ndarray, frag: fragment) -> np.ndarray:
+    """A batch's registers (E, n * W) as (E, n, W): register, wave, lane."""
+    wave = frag.traits(frag.arch).wave_size
+    return registers.reshape(registers.shape[0], -1, wave)
 
 
 def _store_shares(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
@@ -381,8 +387,7 @@ def _store_shares(frag: fragment, ptr: Pointer, plan: IoPlan) -> bool:
         return False
     registers = batch_data(frag)
     if grid.order is not None:  # (a C-order copy of the transposed registers)
-        shape = (registers.shape[0], grid.origins.size, frag.traits(frag.arch).wave_size)
-        blocks = np.ascontiguousarray(registers.reshape(shape).transpose(grid.order))
+        blocks = np.ascontiguousarray(_by_wave(registers, frag).transpose(grid.order))
     else:
         blocks = np.take(registers.reshape(-1), grid.to_blocks)
     return ptr.write_blocks(blocks.reshape(-1, *grid.shape), grid.strides,
