@@ -1,12 +1,13 @@
 """The CDNA3 fused dot's fast paths (silicon_fused.py) against the scalar reference.
 
-`fused_dot` picks its path from the data: float32 or float64 products, the clamped scale
-of groups with zero operands, the exponent weights' table, chunks of tiles, outputs whose
-d lies far above the group sum, special values. Random batches that reach each of them
-(uniform bit patterns with NaN, inf, subnormals and extremes; random normal values; zero-
-and subnormal-heavy operands; products below 2**-133 with a zero or subnormal C, whose
-exponent -126 then sets the sum's grid; C far above and far below the products; K not a multiple of
-the group; small chunks so that tiles span several, the last one partial) must equal
+`fused_dot` picks its path from the data: float32 or float64 products and exponent
+weights, the clamped scale of groups with zero operands, the exponent weights' table,
+chunks of tiles, outputs whose d lies far above the group sum, special values. Random
+batches that reach each of them (uniform bit patterns with NaN, inf, subnormals and
+extremes; random normal values; zero- and subnormal-heavy operands; products below 2**-133
+with a zero or subnormal C, whose exponent -126 then sets the sum's grid; C far above and
+far below the products, and every f32 pattern of C onto normal operands; K not a multiple
+of the group; small chunks so that tiles span several, the last one partial) must equal
 tests/silicon_reference.py bit for bit on every output checked (NaN as NaN), with the input
 formats' magnitude bounds given (as the models give them) and without.
 """
@@ -33,7 +34,7 @@ FORMATS = {
 # (A format, B format, group, fp8/bf8 halves): every family-3 input type
 KINDS = [("f16", "f16", 8, False), ("bf16", "bf16", 8, False), ("xf32", "xf32", 4, False),
          ("fp8", "bf8", 16, True), ("bf8", "fp8", 16, True)]
-DATA = ["bits", "normal", "sparse", "tiny", "deep"]
+DATA = ["bits", "normal", "sparse", "tiny", "deep", "c bits"]
 CHECKED = 400  # outputs compared with the (slow) reference per case
 
 
@@ -60,9 +61,10 @@ def operand(rng, fmt: str, shape, data: str) -> np.ndarray:
 
 
 def accumulator(rng, shape, data: str) -> np.ndarray:
-    """f32 bit patterns of C: random patterns, or values near, far above and far below the
-    group sums (the general alignment path), with -0 and subnormals among them."""
-    if data == "bits":
+    """f32 bit patterns of C: random patterns (also under normal operands: NaN, inf and C
+    up to 2**128 onto finite sums), or values near, far above and far below the group sums
+    (the general alignment path), with -0 and subnormals among them."""
+    if data in ("bits", "c bits"):
         return rng.integers(0, 1 << 32, shape, dtype=np.uint64).astype(np.uint32)
     if data == "deep":  # zeros and subnormals (exponent -126 above the products) and a few
         c = rng.standard_normal(shape) * 2.0 ** rng.choice([-149, -140, -130, -120], shape)
@@ -142,3 +144,50 @@ def test_zero_d_sets_the_grid_of_a_sum_far_below_it():
     want = R.family3_fused_dot(bits, bits, 0, R.BF16, R.BF16, 4)
     assert want == 512  # 2**-140 = 512 * 2**-149
     assert int(d[0, 0, 0].view(np.uint32)) == want
+
+
+def test_floor_sum_floors_s_to_the_grid_of_d():
+    """`_floor_sum` against floor(S / R) * R, R = 2**(e(d) - E - 7) (1 where that is below
+    1), for every shift up to 31 (R = 2**31: S floored to 0 or -2**31), and S left alone
+    where R is larger (the rounded sum is then the same, `_floor_sum`); q = E + 165."""
+    rng = np.random.default_rng(7)
+    n = 20_000
+    s = rng.integers(-2**29, 2**29, n).astype(np.int32)
+    e_d = rng.integers(-126, 128, n)
+    d = (rng.choice([-1.0, 1.0], n) * rng.uniform(1, 2, n) * 2.0 ** e_d).astype(np.float32)
+    log_r = rng.integers(-40, 45, n)  # e(d) - E - 7
+    q = (e_d - log_r - 7 + silicon_fused._Q_BIAS).astype(np.int32)
+    got = silicon_fused._floor_sum(s.copy(), q, d)
+    grid = 2 ** np.clip(log_r, 0, 31).astype(np.int64)
+    want = np.where(log_r > 31, s, s.astype(np.int64) // grid * grid)
+    assert (log_r > 31).any() and (log_r == 31).any() and (log_r < 0).any()
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize(("low", "high", "narrow"), [
+    (-31, 30, True), (-32, 30, False), (-31, 31, False), (-34, 33, False), (-20, 10, True)])
+def test_float32_exponent_weights_reach_their_range(low, high, narrow):
+    """bf16 operands (ranges scanned) whose alignment exponents e(a) + e(b) span exactly
+    [low, high], one group of eight at each end: float32 exponent weights (`_narrow`) hold
+    [-31, 30] and no more (beyond [-32, 31] they would find a wrong E); either way every
+    output equals the reference."""
+    rng = np.random.default_rng(abs(low) * 100 + high)
+    m, k, n = 6, 16, 6
+    e_a = rng.integers(low // 2, high // 2 + 1, (1, m, k))
+    e_b = rng.integers(low - low // 2, high - high // 2 + 1, (1, k, n))
+    # output (0, 0)'s first group at the lowest sum throughout, (1, 1)'s at the highest
+    e_a[0, 0, :8], e_b[0, :8, 0] = low // 2, low - low // 2
+    e_a[0, 1, :8], e_b[0, :8, 1] = high // 2, high - high // 2
+    a = (rng.uniform(1, 2, e_a.shape) * 2.0 ** e_a).astype(ml_dtypes.bfloat16)
+    b = (rng.uniform(1, 2, e_b.shape) * 2.0 ** e_b).astype(ml_dtypes.bfloat16)
+    ranges = [(float(np.abs(x).min()), float(np.abs(x).max())) for x in (a, b)]
+    assert silicon_fused._narrow(*ranges, -126, -126) is narrow
+    c = accumulator(rng, (1, m, n), "normal")
+    d = silicon_fused.fused_dot(a.astype(np.float64), b.astype(np.float64), c.view(np.float32),
+                                group=8, split=False, a_min_exp=-126, b_min_exp=-126)
+    for i in range(m):
+        for j in range(n):
+            want = R.family3_fused_dot(a[0, i].view(np.uint16).tolist(),
+                                       b[0, :, j].view(np.uint16).tolist(), int(c[0, i, j]),
+                                       R.BF16, R.BF16, 8)
+            assert int(d[0, i, j].view(np.uint32)) == want, (i, j)

@@ -17,11 +17,13 @@ Vectorised over cache-sized chunks of tiles, d updated in place in the output: p
 contiguous K-major copy of A and B (fp8/bf8: each group's even k first, so both halves are
 contiguous slices; a take from the distinct tiles' K-major copy where the batch shares
 them); per group the largest exponent sum from one small matmul of powers of
-two (their weights by one table look-up per operand), the outer products by einsum, scaled,
-truncated by the float -> int32 cast inside the group sum, and the alignment of d in
-float64. Products and scales are float32 when every product and 2**(24-E) is exact there
-(always for f16 and fp8), else float64. Every temporary is a per-thread scratch buffer:
-fresh ones cost a page fault per 4 KiB on every call (a quarter of the time, measured).
+two (their weights by one table look-up per operand; float32 where the operands' exponents
+allow, `_narrow`), the outer products by einsum, scaled, truncated by the float -> int32
+cast inside the group sum, S floored to d's grid by an int32 mask (`_floor_sum`), and the
+alignment of d in float64. Products and scales are float32 when every product and
+2**(24-E) is exact there (always for f16 and fp8), else float64. Every temporary is a
+per-thread scratch buffer: fresh ones cost a page fault per 4 KiB on every call (a quarter
+of the time, measured).
 """
 
 from __future__ import annotations
@@ -50,8 +52,17 @@ _SHORT_ROW = 32  # outer products with rows shorter than this are formed grid by
 # clamped at -102 the scale 2**(24-E) <= 2**126 stays a normal float32.
 _F32_MIN_PRODUCT, _F32_MAX_PRODUCT, _F32_MIN_E = 2.0**-100, 2.0**126, -102
 _F64_MIN_E = -252  # the smallest alignment exponent there is (zero times zero)
-_Q_BIAS = 256  # q = 256 + E, see _truncated_sum
-_SCALE_BITS = 1023 + _FRACTION_BITS + _Q_BIAS  # 2**(24-E) has the exponent field this - q
+# q = E + 165 (int32), see _truncated_sum: then q less d's exponent field (e(d) + 127) is
+# 31 - log2 R, R the grid S is floored to (`_floor_sum`)
+_Q_BIAS = 127 + (_SUM_BITS - _FRACTION_BITS) + 31
+_INT32_MIN = np.int32(-2**31)
+# 2**(24-E) has the exponent field (bias + 24 + _Q_BIAS) - q: per float type, that constant,
+# the integer type of its bits and their mantissa width
+_SCALE_BITS = {np.float64: (1023 + _FRACTION_BITS + _Q_BIAS, np.int64, 52),
+               np.float32: (127 + _FRACTION_BITS + _Q_BIAS, np.int32, 23)}
+# narrow exponent weights (`_narrow`): float32 holds 2**(4 e + 1 to 4) for every alignment
+# exponent e in this range, and its exponent field divided by 4 is 32 + e
+_NARROW_E = (-31, 30)
 _F64_TINY = 2.0**-1022  # the smallest normal float64
 # every non-zero product at least this large has e(a) + e(b) >= -133, so a zero or subnormal
 # d (exponent -126) is never more than 2**7 above a group holding one: S keeps its grid
@@ -95,13 +106,17 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
     # a zero operand makes an alignment exponent of -126 + e: E may then fall below the
     # float32 floor, and the scale must be clamped
     zeros = not (ua.all() and ub.all())  # (faster than count_nonzero or == 0)
+    weight = (np.float32 if not (zeros or split) and _narrow(range_a, range_b, a_min_exp,
+                                                             b_min_exp) else np.float64)
     operands = Operands(
         a=a3, b=b3, k=k, a_fin=_k_major_tiles(ua, pairs.a_at, _A_AXES, work, "fused a"),
         b_fin=_k_major_tiles(ub, pairs.b_at, _B_AXES, work, "fused b"), work=work,
         finite=finite, big=big, deep=lo < _SHALLOW_PRODUCT,
         floor_e=_F32_MIN_E if work is np.float32 and zeros else _F64_MIN_E,
-        wa=_Tiles(_exponent_weights(ua, a_min_exp, range_a[0], 1, "fused wa"), pairs.a_at, 0),
-        wb=_b_weights(_exponent_weights(ub, b_min_exp, range_b[0], 0, "fused wb"), pairs.b_at))
+        wa=_Tiles(_exponent_weights(ua, a_min_exp, range_a[0], 1, weight, "fused wa"),
+                  pairs.a_at, 0),
+        wb=_b_weights(_exponent_weights(ub, b_min_exp, range_b[0], 0, weight, "fused wb"),
+                      pairs.b_at))
     out = pairs.to_grid(c3)
     step = max(1, _CHUNK_TERMS // (pairs.size * m * n * max(k, 1)))
     # non-finite d (its outputs are the special values' anyway) and overflow to +-inf (the
@@ -128,6 +143,19 @@ def _ranges(ua: np.ndarray, ub: np.ndarray,
         return (*formats, bool(np.isfinite(ua).all()) and bool(np.isfinite(ub).all()))
     range_a, range_b = SC.magnitude_range(ua), SC.magnitude_range(ub)
     return range_a, range_b, math.isfinite(range_a[1]) and math.isfinite(range_b[1])
+
+
+@lru_cache(maxsize=64)
+def _narrow(range_a: tuple[float, float], range_b: tuple[float, float], a_min_exp: int,
+            b_min_exp: int) -> bool:
+    """Every alignment exponent e(a) + e(b) of non-zero operands with magnitudes in these
+    ranges lies in `_NARROW_E`: then (with no zero operand, whose exponent -126 does not)
+    float32 exponent weights find E, in half the bytes of float64 ones."""
+    def exponent(x: float, min_exp: int) -> int:
+        return max(math.frexp(x)[1] - 1, min_exp)
+    low = exponent(range_a[0], a_min_exp) + exponent(range_b[0], b_min_exp)
+    high = exponent(range_a[1], a_min_exp) + exponent(range_b[1], b_min_exp)
+    return _NARROW_E[0] <= low and high <= _NARROW_E[1]
 
 
 def _float32_exact(lo: float, hi: float) -> bool:
@@ -320,7 +348,7 @@ def _b_weights(wb: np.ndarray, at: np.ndarray | None) -> _Tiles:
     contiguous copy of the distinct tiles' (a take from a transposed view is ~15x slower)."""
     if at is None:
         return _Tiles(wb.transpose(1, 0, 2), None, 1)
-    return _Tiles(_k_major(wb, _B_AXES, np.float64, "fused wb distinct"), at, 1)
+    return _Tiles(_k_major(wb, _B_AXES, wb.dtype, "fused wb distinct"), at, 1)
 
 
 @dataclass(frozen=True)
@@ -366,19 +394,22 @@ def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
             (s0, q0, _), (s1, q1, _) = next(sums), next(sums)
             q = np.maximum(q0, q1)
             s = (s0 >> np.minimum(q - q0, 31)) + (s1 >> np.minimum(q - q1, 31))
-            scale = _scale(q, "fused scale")
+            scale = _scale(q, np.float64, "fused scale")
         else:
-            s, _, scale = next(sums)
+            s, q, scale = next(sums)
         # d in units of 2**(E-24), exact
         d_units = np.multiply(d64, scale, out=scratch("fused d units", d.shape, np.float64))
-        wide = _wide(d_units)
+        general = split or ops.deep
         specials = None
         if not (finite and not big):  # (`_Pairs.of`: every grid is one tile, in tile order)
             tiles = d.reshape(d.shape[0], d.shape[2], d.shape[4])
             specials = _special_values(ops.a[..., g0:stop], ops.b[..., g0:stop, :], tiles, big)
-        elif wide.size:
-            specials = _nonfinite_d(d, wide)
-        _add_accumulator(s, scale, d, d_units, wide, drop=split, general=split or ops.deep)
+        elif general:
+            specials = _nonfinite_d(d)
+        if general:
+            d[...] = _general_sum(s, scale, d, d_units, drop=split)
+        else:
+            _add_accumulator(_floor_sum(s, q, d), scale, d, d_units)
         if specials is not None:
             where, values = specials
             d.reshape(-1)[where] = values
@@ -422,34 +453,39 @@ def _group_sums(ops: Operands, groups: list[tuple[int, int]], split: bool
 
 
 @cache
-def _weight_table(min_exp: int, extra: int) -> np.ndarray:
-    """2**(4 e + extra) as float64, indexed by the top 12 bits (sign, exponent field) of a
+def _weight_table(min_exp: int, extra: int, dtype: type) -> np.ndarray:
+    """2**(4 e + extra) in `dtype`, indexed by the top 12 bits (sign, exponent field) of a
     finite float64 x: e(x) the field's exponent clamped below at `min_exp`, -126 for the zero
-    field (zeros; float64 subnormals are not in the table's domain)."""
+    field (zeros; float64 subnormals are not in the table's domain). float32 entries outside
+    its range (of exponents `_narrow` rules out) are 0 or inf."""
     field = np.arange(4096) & 2047
     e = np.where(field == 0, SC.ZERO_EXPONENT, np.maximum(field - 1023, min_exp))
-    return SC.pow2(4 * e + extra, np.float64)
+    with np.errstate(over="ignore", under="ignore"):
+        return SC.pow2(4 * e + extra, np.float64).astype(dtype)
 
 
-def _exponent_weights(x: np.ndarray, min_exp: int, smallest: float, extra: int,
+def _exponent_weights(x: np.ndarray, min_exp: int, smallest: float, extra: int, dtype: type,
                       name: str) -> np.ndarray:
-    """2**(4 e(x) + extra) as float64 (every e in [-126, 127]: normal, and so are products of
-    two), x finite float64 with `smallest` its smallest non-zero magnitude: one table look-up
-    by x's top 12 bits where no x is a float64 subnormal (always, for decoded formats)."""
+    """2**(4 e(x) + extra) in `dtype` (float64: every e in [-126, 127] is normal, and so are
+    products of two; float32 where `_narrow`), x finite float64 with `smallest` its smallest
+    non-zero magnitude: one table look-up by x's top 12 bits where no x is a float64
+    subnormal (always, for decoded formats)."""
     if smallest < _F64_TINY or x.dtype != np.float64:
-        return SC.pow2(4 * SC.exponents(x, min_exp).astype(np.int32) + extra, np.float64)
+        weights = SC.pow2(4 * SC.exponents(x, min_exp).astype(np.int32) + extra, np.float64)
+        return weights.astype(dtype, copy=False)
     top = np.right_shift(x.view(np.uint64), np.uint64(52), out=scratch(name, x.shape, np.uint64))
     # (mode "raise" would buffer `out`: "wrap", a no-op on these indices, is 1.7x faster)
-    return np.take(_weight_table(min_exp, extra), top.view(np.int64),
-                   out=scratch(name, x.shape, np.float64), mode="wrap")
+    return np.take(_weight_table(min_exp, extra, dtype), top.view(np.int64),
+                   out=scratch(name, x.shape, dtype), mode="wrap")
 
 
-def _scale(q: np.ndarray, name: str) -> np.ndarray:
-    """2**(24 - E) as float64 from q = 256 + E (E in [-252, 254]), from the bits:
-    (1023 + 24 - E) << 52, in the scratch buffer `name`."""
-    bits = np.subtract(_SCALE_BITS, q, out=scratch(name, q.shape, np.int64))
-    bits <<= 52
-    return bits.view(np.float64)
+def _scale(q: np.ndarray, dtype: type, name: str) -> np.ndarray:
+    """2**(24 - E) in `dtype` (float64, or float32 for E in [-102, 126]) from q = E + 165,
+    from the bits, in the scratch buffer `name`."""
+    top, bits_type, mantissa = _SCALE_BITS[dtype]
+    bits = np.subtract(top, q, out=scratch(name, q.shape, bits_type))
+    bits <<= mantissa
+    return bits.view(dtype)
 
 
 def _truncated_sum(a_k, b_k, wa, wb, floor_e: int, tag: str
@@ -457,30 +493,41 @@ def _truncated_sum(a_k, b_k, wa, wb, floor_e: int, tag: str
     """(S, q, 2**(24-E)) of H groups (or fp8 halves) of L <= 8 K positions each, a_k
     (H, L, C, I, M) and b_k (H, L, C, J, N) with their weights wa (H, C, I*M, L), wb (H, C, L,
     J*N) (C grids of I x J tiles, `_Pairs`): E the largest alignment exponent e(a_k) + e(b_k)
-    of a group, q = 256 + E (int64), S (int32) the exact sum of the products truncated to
+    of a group, q = E + 165 (int32), S (int32) the exact sum of the products truncated to
     multiples of 2**(E-24), in units of 2**(E-24); the scale float64; each (H, C, I, M, J, N).
 
     E comes from one small matmul: sum_k 2**(4 e(a_k) + 1) 2**(4 e(b_k)) lies in
-    [2**(4E+1), 2**(4E+4)] (powers of two, at most 8 of them; float64 rounding keeps it
-    there), so its biased exponent field is 1024 + 4E + (0 to 3), and the field divided by
-    4, rounded down, is q: the bits shifted right by 54. Every result is a per-thread scratch
-    buffer (`tag` tells those of one chunk's runs apart), reused chunk after chunk and call
-    after call."""
+    [2**(4E+1), 2**(4E+4)] (powers of two, at most 8 of them; rounding keeps it there), so
+    its exponent is 4E + (1 to 4), and its biased exponent field divided by 4, rounded down,
+    is E plus a quarter of the bias: float64's bits shifted right by 54 give E + 256,
+    float32's (`_narrow` weights) shifted by 25 give E + 32. Every result is a per-thread
+    scratch buffer (`tag` tells those of one chunk's runs apart), reused chunk after chunk
+    and call after call."""
     h, _, grids, i, m = a_k.shape
     j, n = b_k.shape[3:]
     shape = (h, grids, i, m, j, n)
     assert a_k.shape[1] <= 8, "G = 4, 8, or fp8's 16 in two halves of 8"
     weights = np.matmul(wa, wb, out=scratch("fused weights", (h, grids, i * m, j * n),
-                                            np.float64)).reshape(shape)
-    q = np.right_shift(weights.view(np.int64), 54, out=scratch("fused q" + tag, shape, np.int64))
-    scale64 = scale = _scale(q, "fused scale" + tag)
-    if a_k.dtype != np.float64:
-        if floor_e != _F64_MIN_E and int(q.min()) < _Q_BIAS + floor_e:
-            # groups with zero products only: zero at any scale
-            scale = _scale(np.maximum(q, _Q_BIAS + floor_e), "fused clamped scale")
-        scale32 = scratch("fused scale32", shape, np.float32)
-        np.copyto(scale32, scale, casting="same_kind")  # powers of two in float32's range
-        scale = scale32
+                                            wa.dtype)).reshape(shape)
+    q = scratch("fused q" + tag, shape, np.int32)
+    if weights.dtype == np.float32:  # (`_narrow`: no zero operand, products in float32)
+        np.right_shift(weights.view(np.int32), 25, out=q)
+        q += _Q_BIAS - 32
+        scale = _scale(q, np.float32, "fused scale32")
+        scale64 = scratch("fused scale" + tag, shape, np.float64)
+        np.copyto(scale64, scale)
+    else:
+        np.right_shift(weights.view(np.int64), 54, out=q, casting="unsafe")
+        q += _Q_BIAS - 256
+        scale64 = scale = _scale(q, np.float64, "fused scale" + tag)
+        if a_k.dtype != np.float64:
+            if floor_e != _F64_MIN_E and int(q.min()) < _Q_BIAS + floor_e:
+                # groups with zero products only: zero at any scale
+                scale = _scale(np.maximum(q, _Q_BIAS + floor_e), np.float64,
+                               "fused clamped scale")
+            scale32 = scratch("fused scale32", shape, np.float32)
+            np.copyto(scale32, scale, casting="same_kind")  # powers of two in float32's range
+            scale = scale32
     # the outer products a_k b_k^T; einsum's loop beats broadcasting multiply here
     products = np.einsum("hlcim,hlcjn->hlcimjn", a_k, b_k,
                          out=scratch("fused products", (h, a_k.shape[1], *shape[1:]),
@@ -493,56 +540,48 @@ def _truncated_sum(a_k, b_k, wa, wb, floor_e: int, tag: str
     return total, q, scale64
 
 
-def _wide(d_units: np.ndarray) -> np.ndarray:
-    """The flat positions where not |d_units| < 2**32: d wide of its group's products (e(d)
-    > E + 7), infinite or NaN; few. d's range first (two fast reductions: the per-wave
-    engine's small tiles seldom hold one), then one comparison."""
-    if -2.0**32 < d_units.min() and d_units.max() < 2.0**32:  # (False for a NaN)
-        return _NOWHERE
-    inside = np.less(np.abs(d_units, out=scratch("fused d magnitude", d_units.shape,
-                                                     np.float64)),
-                     2.0**32, out=scratch("fused d inside", d_units.shape, np.bool_))
-    return np.flatnonzero(np.logical_not(inside, out=inside))
+def _floor_sum(s: np.ndarray, q: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """S floored in place to a multiple of R = 2**max(0, e(d) - E - 7), the grid of the sum
+    of S and d where d is wide of the group (e(d) > E + 7): in two's complement S & -R, and
+    -R = -2**31 >> (31 - log2 R), the shift q less d's exponent field. numpy shifts a
+    negative value by a count outside [0, 31] to -1: R = 1 for e(d) <= E + 7, and S is left
+    alone where R > 2**31 (R > |S|: S floored is 0 or -R, and d, a multiple of 2**8 R in
+    units, absorbs either). Five int32 passes over every output, cheaper than finding the
+    few wide ones. A zero or subnormal d reads as e = -127, R = 1 where every non-zero
+    product is at least 2**-132 (else the general sum runs); a NaN or infinite d keeps its
+    value through `_add_accumulator`'s arithmetic."""
+    shift = np.right_shift(d.view(np.int32), 23, out=scratch("fused d shift", d.shape, np.int32))
+    shift &= 0xFF
+    np.subtract(q, shift, out=shift)
+    s &= np.right_shift(_INT32_MIN, shift, out=shift)
+    return s
 
 
-_NOWHERE = np.empty(0, np.intp)
-_NOWHERE.flags.writeable = False
-
-
-def _add_accumulator(s, scale, d, d_units, wide: np.ndarray, drop: bool,
-                     general: bool) -> None:
-    """Steps 5-6: floor S to 2**(M-31) and d to 2**(M-24), add exactly, round to f32 (RNE);
-    the result replaces d (float32, contiguous) in place.
+def _add_accumulator(s, scale, d, d_units) -> None:
+    """Steps 5-6 where every output's S is floored to its grid (`_floor_sum`): d floored to
+    2**(M-24), added, rounded to f32 (RNE); the result replaces d (float32, contiguous) in
+    place.
 
     Everything in units u = 2**(E-24) (`scale` = 1/u, `d_units` = d/u). With R = 2**max(0,
     e(d) - E - 7) = max(1, 2**(M-31) / u) the result is (floor(S / R) + floor(d_units / R))
-    * R * u: where e(d) <= E + 7 (R = 1, |d_units| < 2**32) that is S plus d floored to u,
-    computed for every output at once; where d is larger (the flat positions `wide`, with
-    those of a non-finite d: `_wide`), d_units is a multiple of 2**8 R (d's own grid), so
-    those few outputs differ only by S floored to R first. All outputs take the general form
-    for fp8/bf8's drop rule, and where a zero or subnormal d's exponent -126 may lie more
-    than 7 above E (`general`).
-    Both parts are multiples of R below 2**53 R, so every step is exact in float64 and the
-    one rounding is the final float32 cast. An exact zero comes out +0 (S is never -0, and
-    +0 + -0 is +0). Runs under `fused_dot`'s errstate: a non-finite d (its outputs are the
-    special values') and overflow to +-inf (the intended result) do not warn."""
-    if general:
-        d[...] = _general_sum(s, scale, d, d_units, drop)
-        return
+    * R * u: where e(d) <= E + 7 (R = 1) that is S plus d floored to u; where d is larger,
+    d_units is a multiple of 2**8 R (d's own grid), so only S needs flooring. Both parts are
+    multiples of R below 2**53 R, so every step is exact in float64 and the one rounding is
+    the final float32 cast. An exact zero comes out +0 (S is never -0, and +0 + -0 is +0).
+    Runs under `fused_dot`'s errstate: a non-finite d and overflow to +-inf (the intended
+    result) do not warn."""
     total = np.floor(d_units, out=d_units)
     s64 = scratch("fused s64", s.shape, np.float64)
     np.copyto(s64, s)  # (then a float64 add: faster than adding the int32 S itself)
-    if wide.size:  # d_units is a multiple of R there: floor S only
-        flat = s64.reshape(-1)
-        r = _grid(_ratio(scale.reshape(-1)[wide], d.reshape(-1)[wide]))
-        flat[wide] = np.floor(flat[wide] / r) * r
     total += s64
     total /= scale
     np.copyto(d, total, casting="same_kind")  # the one rounding
 
 
 def _general_sum(s, scale, d, d_units, drop: bool) -> np.ndarray:
-    """`_add_accumulator` for any R (d_units is changed); under `fused_dot`'s errstate."""
+    """`_add_accumulator` for any R, with fp8/bf8's drop rule and where a zero or subnormal
+    d's exponent -126 may lie more than 7 above E (d_units is changed); under `fused_dot`'s
+    errstate."""
     ratio = _ratio(scale, d)
     r = _grid(ratio)
     d_units /= r
@@ -568,13 +607,12 @@ def _grid(ratio) -> np.ndarray:
     return np.maximum(ratio * 2.0**-_SUM_BITS, 1.0)
 
 
-def _nonfinite_d(d: np.ndarray, wide: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """`_special_values` where every operand is finite and no product reaches 2**128: an
-    output whose d is NaN or +-inf (among the flat positions `wide`, `_wide`) becomes d plus
-    a finite sum, d itself (a NaN quieted)."""
-    values = d.reshape(-1)[wide]
-    bad = ~np.isfinite(values)
-    return (wide[bad], values[bad] + np.float32(0.0)) if bad.any() else None
+def _nonfinite_d(d: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """`_special_values` for the general sum where every operand is finite and no product
+    reaches 2**128: an output whose d is NaN or +-inf becomes d plus a finite sum, d itself
+    (a NaN quieted)."""
+    bad = np.flatnonzero(~np.isfinite(d))
+    return (bad, d.reshape(-1)[bad] + np.float32(0.0)) if bad.size else None
 
 
 def _special_values(a, b, d, big: bool):
