@@ -191,3 +191,23 @@ def test_float32_exponent_weights_reach_their_range(low, high, narrow):
                                        b[0, :, j].view(np.uint16).tolist(), int(c[0, i, j]),
                                        R.BF16, R.BF16, 8)
             assert int(d[0, i, j].view(np.uint32)) == want, (i, j)
+
+
+@pytest.mark.parametrize("data", ["bits", "normal", "c bits"])
+def test_c_is_read_in_place_and_left_alone(data, monkeypatch):
+    """C is read where it lies (a strided view, one tile broadcast over the batch) and never
+    written: the result equals that from a contiguous copy, chunk after chunk."""
+    monkeypatch.setattr(silicon_fused, "_CHUNK_TERMS", 600)
+    rng = np.random.default_rng(zlib.crc32(data.encode()))
+    tiles, m, k, n = 9, 4, 16, 4
+    a = decoded(operand(rng, "f16", (tiles, m, k), data), "f16")
+    b = decoded(operand(rng, "f16", (tiles, k, n), data), "f16")
+    wide = accumulator(rng, (tiles, n, 2 * m), data).view(np.float32)
+    kw = dict(group=8, split=False, a_min_exp=-14, b_min_exp=-14,
+              formats=(magnitudes("f16"), magnitudes("f16")))
+    for c in (wide[:, :, ::2].transpose(0, 2, 1), np.broadcast_to(wide[0, :m, :n], (tiles, m, n))):
+        before = c.copy()
+        got = silicon_fused.fused_dot(a, b, c, **kw)
+        want = silicon_fused.fused_dot(a, b, np.ascontiguousarray(c), **kw)
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+        np.testing.assert_array_equal(c.view(np.uint32), before.view(np.uint32))

@@ -117,17 +117,17 @@ def fused_dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, group: int, split:
                   pairs.a_at, 0),
         wb=_b_weights(_exponent_weights(ub, b_min_exp, range_b[0], 0, weight, "fused wb"),
                       pairs.b_at))
-    out = pairs.to_grid(c3)
+    c, out = pairs.to_grid(c3)
     step = max(1, _CHUNK_TERMS // (pairs.size * m * n * max(k, 1)))
     # non-finite d (its outputs are the special values' anyway) and overflow to +-inf (the
     # intended result) must not warn
     with np.errstate(over="ignore", invalid="ignore"):
         if step >= len(out):  # one chunk (the per-wave engine's one tile): no slicing
-            _fused_chunk(operands, out, group, split)
+            _fused_chunk(operands, c, out, group, split)
         else:
             for c0 in range(0, len(out), step):
                 part = slice(c0, c0 + step)
-                _fused_chunk(operands.part(part), out[part], group, split)
+                _fused_chunk(operands.part(part), c[part], out[part], group, split)
     return pairs.from_grid(out).reshape(shape)
 
 
@@ -218,16 +218,19 @@ class _Pairs(NamedTuple):
         return _Pairs(None if at_a is None else at_a[:, None],
                       None if at_b is None else at_b[:, None], None)
 
-    def to_grid(self, c3: np.ndarray) -> np.ndarray:
-        """The accumulator tiles c3 (T, M, N) as a float32 (C, I, M, J, N) copy (a scratch
-        buffer where it is not the result itself)."""
+    def to_grid(self, c3: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(C, D): the accumulator tiles c3 (T, M, N) as float32 (C, I, M, J, N), and where
+        the fused dot writes its result, in that layout: one tile a grid, c3's own values
+        (a view) and a new array (the result itself); else one scratch copy, both."""
         if self.tile_of is None:
-            return np.array(c3, np.float32, order="C")[:, None, :, None, :]
+            c = np.asarray(c3, np.float32)[:, None, :, None, :]
+            return c, np.empty(c.shape, np.float32)
         grids, i, j = self.tile_of.shape
         m, n = c3.shape[1:]
         taken = np.take(np.asarray(c3, np.float32), self.tile_of, axis=0, mode="wrap",
                         out=scratch("fused c taken", (grids, i, j, m, n), np.float32))
-        return _swap_rows(taken, scratch("fused d grid", (grids, i, m, j, n), np.float32))
+        grid = _swap_rows(taken, scratch("fused d grid", (grids, i, m, j, n), np.float32))
+        return grid, grid
 
     def from_grid(self, d: np.ndarray) -> np.ndarray:
         """`to_grid`'s inverse: the tiles (T, M, N) of d (C, I, M, J, N)."""
@@ -378,17 +381,20 @@ class Operands:
                         self.floor_e, self.wa.part(grids), self.wb.part(grids))
 
 
-def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
-    """`fused_dot` for one chunk of grids: d (C, I, M, J, N) float32 holds C and is updated
-    in place, group after group (the group sums, which do not depend on d, all at once). A
-    float64 copy of d, kept equal to it, spares each group a float32 x float64 multiply
-    (numpy casts mixed operands in buffered chunks, three times the cost of the pass)."""
+def _fused_chunk(ops: Operands, c: np.ndarray, d: np.ndarray, group: int, split: bool
+                 ) -> None:
+    """`fused_dot` for one chunk of grids: d (C, I, M, J, N) float32 is written from C (c,
+    that layout; it may be d itself) group after group (the group sums, which do not depend
+    on d, all at once). A float64 copy of d, kept equal to it, spares each group a float32 x
+    float64 multiply (numpy casts mixed operands in buffered chunks, three times the cost of
+    the pass)."""
     k, finite, big = ops.k, ops.finite, ops.big
     size = min(group, k)
     groups = [(g0, min(g0 + size, k)) for g0 in range(0, k, size)]
     sums = iter(_group_sums(ops, groups, split))
     d64 = scratch("fused d", d.shape, np.float64)
-    np.copyto(d64, d)
+    np.copyto(d64, c)
+    now = c  # d's value before the group: C, then d itself
     for g0, stop in groups:
         if split:  # the even half's sum and the odd half's, floored onto the larger E
             (s0, q0, _), (s1, q1, _) = next(sums), next(sums)
@@ -402,14 +408,15 @@ def _fused_chunk(ops: Operands, d: np.ndarray, group: int, split: bool) -> None:
         general = split or ops.deep
         specials = None
         if not (finite and not big):  # (`_Pairs.of`: every grid is one tile, in tile order)
-            tiles = d.reshape(d.shape[0], d.shape[2], d.shape[4])
+            tiles = now.reshape(d.shape[0], d.shape[2], d.shape[4])
             specials = _special_values(ops.a[..., g0:stop], ops.b[..., g0:stop, :], tiles, big)
         elif general:
-            specials = _nonfinite_d(d)
+            specials = _nonfinite_d(now)
         if general:
-            d[...] = _general_sum(s, scale, d, d_units, drop=split)
+            d[...] = _general_sum(s, scale, now, d_units, drop=split)
         else:
-            _add_accumulator(_floor_sum(s, q, d), scale, d, d_units)
+            _add_accumulator(_floor_sum(s, q, now), scale, d, d_units)
+        now = d
         if specials is not None:
             where, values = specials
             d.reshape(-1)[where] = values
@@ -559,8 +566,7 @@ def _floor_sum(s: np.ndarray, q: np.ndarray, d: np.ndarray) -> np.ndarray:
 
 def _add_accumulator(s, scale, d, d_units) -> None:
     """Steps 5-6 where every output's S is floored to its grid (`_floor_sum`): d floored to
-    2**(M-24), added, rounded to f32 (RNE); the result replaces d (float32, contiguous) in
-    place.
+    2**(M-24), added, rounded to f32 (RNE), written to d (float32, contiguous).
 
     Everything in units u = 2**(E-24) (`scale` = 1/u, `d_units` = d/u). With R = 2**max(0,
     e(d) - E - 7) = max(1, 2**(M-31) / u) the result is (floor(S / R) + floor(d_units / R))
