@@ -13,8 +13,8 @@ model; the emulator's distance above it is what checks, certification and bookke
   (einsum on K-major operands taken from the distinct tiles' K-major copy, tiles narrower
   than 32 as grids of block rows by block columns, as the emulator forms them; scale and
   truncate to int32 in one ufunc; the group's integer sum) and the few
-  every output needs (its alignment exponent from one small matmul of exponent weights,
-  the scale from its bits, d aligned, floored, added, scaled back and rounded), in the
+  every output needs (its alignment exponent from one small float32 matmul of exponent
+  weights, the scale from its bits, d aligned, floored, added, scaled back and rounded), in the
   emulator's cache-sized chunks, after the same loads as above; special values, the rare
   wide-d and subnormal cases and all bookkeeping left out.
 - softmax + rms_norm: the kernels transliterated to numpy with the batch's lanes as array
@@ -124,13 +124,17 @@ def exact_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
     return run
 
 
-# 2**(4e) by a float64's sign and exponent field (e clamped at -126), the emulator's table
-_WEIGHTS = np.exp2(4.0 * np.clip((np.arange(4096) & 2047) - 1023, -126, 127))
+# A's 2**(4e + 1) and B's 2**(4e) by a float64's sign and exponent field, float32 as the
+# emulator's where every e(a) + e(b) lies in [-31, 30] (f16 values without zeros: these rows)
+_FIELD_E = (np.arange(4096) & 2047) - 1023
+with np.errstate(over="ignore", under="ignore"):  # (entries f16 values never index)
+    _WEIGHTS_A, _WEIGHTS_B = (np.exp2(4.0 * _FIELD_E + extra).astype(np.float32)
+                              for extra in (1, 0))
 
 
-def _weights(x: np.ndarray) -> np.ndarray:
-    """2**(4 e(x)) of float64 x, one table look-up by the sign and exponent field."""
-    return _WEIGHTS[x.view(np.uint64) >> 52]
+def _weights(x: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """`table`'s weight of each float64 x, one look-up by the sign and exponent field."""
+    return table[x.view(np.uint64) >> 52]
 
 
 def _k_major(x: np.ndarray, axes: tuple[int, int, int]) -> np.ndarray:
@@ -146,37 +150,37 @@ def _silicon_step(a_k: np.ndarray, b_k: np.ndarray, wa: np.ndarray, wb: np.ndarr
     """One K step of the fused dot with nothing but the passes it cannot do without, per
     group of GROUP K positions: every product term's three (its product, its scaled
     truncation to an integer in one ufunc with an int32 output, the group's integer sum),
-    and every output's few: its alignment exponent E (one small matmul of exponent weights
-    2**(4e), whose bits give E, as the emulator finds it), the scale 2**(24-E) (two integer
-    passes on the bits; the weights are one table look-up per distinct tile's element,
-    `_weights`), and d aligned, floored, added to the sum, scaled back and rounded to f32 in
-    place (five passes). Left out: special values, the rare wide-d and subnormal cases, and
-    the emulator's bookkeeping. Tiles come as C grids of I x J (single tiles: I = J = 1), as
-    the emulator forms them: `a_k` (K, C, I, M) and `b_k` (K, C, J, N) float32, K first and
-    contiguous (the products by einsum, the emulator's fastest way), `wa` (C, I*M, K), `wb`
-    (C, K, J*N), d (C, I, M, J, N)."""
+    and every output's few: its alignment exponent E (one small float32 matmul of exponent
+    weights, whose bits give E, as the emulator finds it), the scale 2**(24-E) (three
+    integer passes on the bits and its float64 copy; the weights are one table look-up per
+    distinct tile's element, `_weights`), and d aligned, floored, added to the sum, scaled
+    back and rounded to f32 in place (five passes). Left out: special values, the rare
+    wide-d and subnormal cases, and the emulator's bookkeeping. Tiles come as C grids of
+    I x J (single tiles: I = J = 1), as the emulator forms them: `a_k` (K, C, I, M) and `b_k`
+    (K, C, J, N) float32, K first and contiguous (the products by einsum, the emulator's
+    fastest way), `wa` (C, I*M, K), `wb` (C, K, J*N), d (C, I, M, J, N)."""
     grids, i, m, j, n = d.shape
     shape = (GROUP, *d.shape)
     if scratch.get("shape") != shape:
         scratch.update(shape=shape, products=np.empty(shape, np.float32),
                        units=np.empty(shape, np.int32), sums=np.empty(shape[1:], np.int32),
-                       weights=np.empty(shape[1:], np.float64),
-                       bits=np.empty(shape[1:], np.int64),
-                       scale32=np.empty(shape[1:], np.float32),
+                       weights=np.empty(shape[1:], np.float32),
+                       bits=np.empty(shape[1:], np.int32),
+                       scale=np.empty(shape[1:], np.float64),
                        d_units=np.empty(shape[1:], np.float64))
     weights, bits, d_units = scratch["weights"], scratch["bits"], scratch["d_units"]
+    scale = scratch["scale"]
     for g0 in range(0, a_k.shape[0], GROUP):
         np.matmul(wa[..., g0:g0 + GROUP], wb[:, g0:g0 + GROUP],
                   out=weights.reshape(grids, i * m, j * n))
-        np.right_shift(weights.view(np.int64), 54, out=bits)  # 256 + E
-        np.subtract(1023 + 24 + 256, bits, out=bits)
-        bits <<= 52
-        scale = bits.view(np.float64)  # 2**(24 - E)
-        np.copyto(scratch["scale32"], scale, casting="same_kind")
+        np.right_shift(weights.view(np.int32), 25, out=bits)  # 32 + E
+        np.subtract(127 + 24 + 32, bits, out=bits)
+        bits <<= 23
+        scale32 = bits.view(np.float32)  # 2**(24 - E)
+        np.copyto(scale, scale32)
         np.einsum("gcim,gcjn->gcimjn", a_k[g0:g0 + GROUP], b_k[g0:g0 + GROUP],
                   out=scratch["products"])
-        np.multiply(scratch["products"], scratch["scale32"], out=scratch["units"],
-                    casting="unsafe")
+        np.multiply(scratch["products"], scale32, out=scratch["units"], casting="unsafe")
         np.add.reduce(scratch["units"], axis=0, out=scratch["sums"])
         np.multiply(d, scale, out=d_units)
         np.floor(d_units, out=d_units)
@@ -205,7 +209,8 @@ def silicon_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
                     for _ in range(2))
 
     def grid_step(d, ka, kb, da, db) -> None:
-        wa, wb = _weights(da), _weights(db).transpose(1, 0, 2).reshape(1, K_STEP, -1)
+        wa = _weights(da, _WEIGHTS_A)
+        wb = _weights(db, _WEIGHTS_B).transpose(1, 0, 2).reshape(1, K_STEP, -1)
         b_k = kb.reshape(K_STEP, 1, side, g.tile)
         for r0 in range(0, side, rows):
             part = slice(r0, r0 + rows)
@@ -223,7 +228,7 @@ def silicon_gemm_floor(g: Gemm) -> Callable[[], np.ndarray]:
             if grid:  # (d: the output matrix, block row by block row)
                 grid_step(d, ka, kb, da, db)
                 continue
-            wa, wb = _per_wave(tiles, _weights(da), _weights(db))
+            wa, wb = _per_wave(tiles, _weights(da, _WEIGHTS_A), _weights(db, _WEIGHTS_B))
             for t0 in range(0, g.tiles, per_chunk):
                 part = slice(t0, t0 + per_chunk)  # each chunk's K-major tiles by one take
                 of_a, of_b = tiles.of_a[part], tiles.of_b[part]
@@ -249,7 +254,8 @@ def per_wave_floor(g: Gemm) -> Callable[[], None]:
             for k0 in range(0, g.k, K_STEP):
                 at, bk = _distinct_loads(g, a, bt, own, k0)
                 _silicon_step(_k_major(at, _A_K)[:, :, None], _k_major(bk, _B_K)[:, :, None],
-                              _weights(at), _weights(bk), d[w:w + 1, None, :, None], scratch)
+                              _weights(at, _WEIGHTS_A), _weights(bk, _WEIGHTS_B),
+                              d[w:w + 1, None, :, None], scratch)
 
     return run
 
