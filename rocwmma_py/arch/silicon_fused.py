@@ -221,34 +221,52 @@ class _Pairs(NamedTuple):
     def to_grid(self, c3: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(C, D): the accumulator tiles c3 (T, M, N) as float32 (C, I, M, J, N), and where
         the fused dot writes its result, in that layout: one tile a grid, c3's own values
-        (a view) and a new array (the result itself); else one scratch copy, both."""
+        (a view) and a new array (the result itself); else one scratch copy, both, gathered
+        row by row (`_rows`)."""
         if self.tile_of is None:
             c = np.asarray(c3, np.float32)[:, None, :, None, :]
             return c, np.empty(c.shape, np.float32)
         grids, i, j = self.tile_of.shape
         m, n = c3.shape[1:]
-        taken = np.take(np.asarray(c3, np.float32), self.tile_of, axis=0, mode="wrap",
-                        out=scratch("fused c taken", (grids, i, j, m, n), np.float32))
-        grid = _swap_rows(taken, scratch("fused d grid", (grids, i, m, j, n), np.float32))
+        grid = scratch("fused d grid", (grids, i, m, j, n), np.float32)
+        np.take(_rows(np.ascontiguousarray(c3, np.float32)), self._row_maps(m)[0],
+                out=_rows(grid), mode="wrap")
         return grid, grid
 
     def from_grid(self, d: np.ndarray) -> np.ndarray:
-        """`to_grid`'s inverse: the tiles (T, M, N) of d (C, I, M, J, N)."""
+        """`to_grid`'s inverse: the tiles (T, M, N) of d (C, I, M, J, N), a new array."""
         if self.tile_of is None:
             return d.reshape(d.shape[0], d.shape[2], d.shape[4])
-        grids, i, m, j, n = d.shape
-        tiles = _swap_rows(d, scratch("fused d tiles", (grids, i, j, m, n), np.float32))
+        m, n = d.shape[2], d.shape[4]
         out = np.empty((self.tile_of.size, m, n), np.float32)
-        out[self.tile_of.reshape(-1)] = tiles.reshape(-1, m, n)
+        np.take(_rows(d), self._row_maps(m)[1], out=_rows(out), mode="wrap")
         return out
 
+    def _row_maps(self, m: int) -> tuple[np.ndarray, np.ndarray]:
+        """(the tiles' row of each grid row, the grids' row of each tile row): rows of N
+        values, M a tile (`_row_maps`)."""
+        assert self.tile_of is not None
+        return _row_maps(np.asarray(self.tile_of, np.int64).tobytes(), self.tile_of.shape, m)
 
-def _swap_rows(x: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """out (..., Q, P, N) = x (..., P, Q, N) transposed, both float32 and C-contiguous, each
-    row of N values moved as one item (twice as fast as numpy's loop over 16 values)."""
-    row = np.dtype((np.void, 4 * x.shape[-1]))
-    np.copyto(out.view(row)[..., 0], x.view(row)[..., 0].swapaxes(-1, -2))
-    return out
+
+def _rows(x: np.ndarray) -> np.ndarray:
+    """C-contiguous float32 x (..., N) as a vector of its rows, each N values one item: a
+    take moves a row at once (twice as fast as numpy's loop over 16 values)."""
+    return x.reshape(-1, x.shape[-1]).view(np.dtype((np.void, 4 * x.shape[-1])))[:, 0]
+
+
+@lru_cache(maxsize=64)
+def _row_maps(tile_bytes: bytes, shape: tuple[int, int, int], m: int
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """`_Pairs._row_maps` from the int64 bytes of `tile_of` (C, I, J): grid row (c, i, r, j)
+    is row r of tile tile_of[c, i, j]; read-only (a launch's steps repeat them)."""
+    tile_of = np.frombuffer(tile_bytes, np.int64).reshape(shape)
+    to_grid = (tile_of[:, :, None, :] * m + np.arange(m)[:, None]).reshape(-1)
+    from_grid = np.empty_like(to_grid)
+    from_grid[to_grid] = np.arange(to_grid.size)
+    for x in (to_grid, from_grid):
+        x.flags.writeable = False
+    return to_grid, from_grid
 
 
 @lru_cache(maxsize=64)
