@@ -194,17 +194,19 @@ def test_float32_exponent_weights_reach_their_range(low, high, narrow):
 
 
 @pytest.mark.parametrize("data", ["bits", "normal", "c bits"])
-def test_c_is_read_in_place_and_left_alone(data, monkeypatch):
+@pytest.mark.parametrize(("a_fmt", "b_fmt", "group", "halves"), [KINDS[0], KINDS[3]])
+def test_c_is_read_in_place_and_left_alone(a_fmt, b_fmt, group, halves, data, monkeypatch):
     """C is read where it lies (a strided view, one tile broadcast over the batch) and never
-    written: the result equals that from a contiguous copy, chunk after chunk."""
+    written: the result equals that from a contiguous copy, chunk after chunk, on the
+    masked floor (f16) and the general sum (fp8 x bf8)."""
     monkeypatch.setattr(silicon_fused, "_CHUNK_TERMS", 600)
-    rng = np.random.default_rng(zlib.crc32(data.encode()))
-    tiles, m, k, n = 9, 4, 16, 4
-    a = decoded(operand(rng, "f16", (tiles, m, k), data), "f16")
-    b = decoded(operand(rng, "f16", (tiles, k, n), data), "f16")
+    rng = np.random.default_rng(zlib.crc32(f"{a_fmt} {data}".encode()))
+    tiles, m, k, n = 9, 4, 2 * group, 4
+    a = decoded(operand(rng, a_fmt, (tiles, m, k), data), a_fmt)
+    b = decoded(operand(rng, b_fmt, (tiles, k, n), data), b_fmt)
     wide = accumulator(rng, (tiles, n, 2 * m), data).view(np.float32)
-    kw = dict(group=8, split=False, a_min_exp=-14, b_min_exp=-14,
-              formats=(magnitudes("f16"), magnitudes("f16")))
+    kw = dict(group=group, split=halves, a_min_exp=FORMATS[a_fmt][3],
+              b_min_exp=FORMATS[b_fmt][3], formats=(magnitudes(a_fmt), magnitudes(b_fmt)))
     for c in (wide[:, :, ::2].transpose(0, 2, 1), np.broadcast_to(wide[0, :m, :n], (tiles, m, n))):
         before = c.copy()
         got = silicon_fused.fused_dot(a, b, c, **kw)
