@@ -58,8 +58,9 @@ _Q_BIAS = 127 + (_SUM_BITS - _FRACTION_BITS) + 31
 _INT32_MIN = np.int32(-2**31)
 # 2**(24-E) has the exponent field (bias + 24 + _Q_BIAS) - q: per float type, that constant,
 # the integer type of its bits and their mantissa width
-_SCALE_BITS = {np.float64: (1023 + _FRACTION_BITS + _Q_BIAS, np.int64, 52),
-               np.float32: (127 + _FRACTION_BITS + _Q_BIAS, np.int32, 23)}
+_SCALE_BITS: dict[type, tuple[int, type, int]] = {
+    np.float64: (1023 + _FRACTION_BITS + _Q_BIAS, np.int64, 52),
+    np.float32: (127 + _FRACTION_BITS + _Q_BIAS, np.int32, 23)}
 # narrow exponent weights (`_narrow`): float32 holds 2**(4 e + 1 to 4) for every alignment
 # exponent e in this range, and its exponent field divided by 4 is 32 + e
 _NARROW_E = (-31, 30)
