@@ -389,8 +389,8 @@ class Operands:
     big: bool  # some product may reach 2**128
     deep: bool  # some product may lie below 2**-132 (every output takes the general sum)
     floor_e: int  # the alignment exponent the product scale is clamped to (-252: none)
-    wa: _Tiles  # (T, M, K) float64 2**(4 e(a) + 1), `_exponent_weights`
-    wb: _Tiles  # (K, T, N) float64 2**(4 e(b))
+    wa: _Tiles  # (T, M, K) 2**(4 e(a) + 1), float64 or `_narrow` float32, `_exponent_weights`
+    wb: _Tiles  # (K, T, N) 2**(4 e(b)), the same type
 
     def part(self, grids: slice) -> Operands:
         """The same for a chunk of grids (tiles: the special values read them only where
